@@ -1,0 +1,175 @@
+"""Typed moves: pass, single, group, sequence, lone joker; jokers placed in table cells.
+
+A move holds the real cards it plays and, for every joker, the table cell ``(row, column)``
+the joker stands in.  The kind codes equal the reference server's move types.
+
+>>> m = Move.parse("S9 ST JK@SJ")
+>>> m.kind.name, m.low, m.high, m.size, m.suits
+('SEQUENCE', 7, 9, 3, 1)
+>>> str(m)
+'S9 ST JK@SJ'
+>>> Move.parse("H5 D5 JK@C5").suits, Move.parse("pass").kind.name
+(14, 'PASS')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import IntEnum
+
+from .cards import (
+    EMPTY,
+    JOKER_BITS,
+    RANK_CHARS,
+    SUITS,
+    CardParseError,
+    CardSet,
+    card,
+    card_name,
+    rank_of,
+    suit_of,
+)
+
+Cell = tuple[int, int]  # (row, column) of the 8x15 table
+
+
+class MoveKind(IntEnum):
+    PASS = 0
+    SINGLE = 1
+    GROUP = 2
+    SEQUENCE = 3
+    JOKER = 4  # the joker played alone
+
+
+def cell_name(cell: Cell) -> str:
+    """A joker cell as ``SJ`` style (row 4 is ``X``, columns 0/14 are ``x``/``y``)."""
+    row, col = cell
+    suit = SUITS[row] if row < 4 else "X"
+    rank = {0: "x", 14: "y"}.get(col, RANK_CHARS[col])
+    return suit + rank
+
+
+def parse_cell(text: str) -> Cell:
+    text = text.strip().upper()
+    if len(text) != 2:
+        raise CardParseError(f"bad joker cell {text!r}")
+    row = 4 if text[0] == "X" else SUITS.index(text[0]) if text[0] in SUITS else -1
+    col = {"X": 0, "Y": 14}.get(text[1], -1)
+    if col < 0 and text[1] in RANK_CHARS[1:14]:
+        col = RANK_CHARS.index(text[1], 1)
+    if row < 0 or col < 0:
+        raise CardParseError(f"bad joker cell {text!r}")
+    return (row, col)
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One play.  Build with the class methods; fields derived from the cards are cached."""
+
+    kind: MoveKind
+    cards: CardSet = EMPTY
+    joker_cells: tuple[Cell, ...] = ()
+    size: int = field(default=0, compare=False)
+    low: int = field(default=0, compare=False)
+    high: int = field(default=0, compare=False)
+    suits: int = field(default=0, compare=False)
+
+    # --- constructors -------------------------------------------------------------------
+    @staticmethod
+    def pass_() -> Move:
+        return PASS
+
+    @staticmethod
+    def joker() -> Move:
+        return LONE_JOKER
+
+    @staticmethod
+    def single(c: int) -> Move:
+        r, s = rank_of(c), suit_of(c)
+        return Move(MoveKind.SINGLE, CardSet(1 << c), (), 1, r, r, 1 << s)
+
+    @staticmethod
+    def group(rank: int, suit_mask: int, joker_rows: tuple[int, ...] = ()) -> Move:
+        """Cards of ``suit_mask`` at ``rank`` plus jokers standing in ``joker_rows``."""
+        mask = 0
+        for s in range(4):
+            if suit_mask >> s & 1:
+                mask |= 1 << (4 * rank + s)
+        suits = suit_mask
+        for row in joker_rows:
+            suits |= 1 << row
+        size = suit_mask.bit_count() + len(joker_rows)
+        cells = tuple(sorted((row, rank) for row in joker_rows))
+        return Move(MoveKind.GROUP, CardSet(mask), cells, size, rank, rank, suits)
+
+    @staticmethod
+    def sequence(suit: int, low: int, length: int, joker_cols: tuple[int, ...] = ()) -> Move:
+        """A run of ``length`` cells of one suit from column ``low``; jokers at ``joker_cols``."""
+        mask = 0
+        for col in range(low, low + length):
+            if col not in joker_cols:
+                mask |= 1 << (4 * col + suit)
+        cells = tuple(sorted((suit, col) for col in joker_cols))
+        return Move(MoveKind.SEQUENCE, CardSet(mask), cells, length, low, low + length - 1,
+                    1 << suit)
+
+    @staticmethod
+    def parse(text: str) -> Move:
+        """Parse ``pass``, ``JK``, or card names with jokers as ``JK@<cell>`` (e.g. ``JK@S2``)."""
+        from .shapes import move_from_cells  # local: shapes imports this module
+
+        tokens = text.replace(",", " ").split()
+        if not tokens or [t.lower() for t in tokens] == ["pass"]:
+            return PASS
+        cells: dict[Cell, int] = {}
+        for token in tokens:
+            if token.upper().startswith("JK@"):
+                cells[parse_cell(token[3:])] = 2
+            elif token.upper() in ("JK", "JOKER") and len(tokens) == 1:
+                return LONE_JOKER
+            else:
+                c = card(token)
+                if c >= 60:
+                    raise CardParseError("a joker in a combination needs a cell: JK@<cell>")
+                cells[(suit_of(c), rank_of(c))] = 1
+        return move_from_cells(cells)
+
+    # --- queries ------------------------------------------------------------------------
+    @property
+    def is_pass(self) -> bool:
+        return self.kind is MoveKind.PASS
+
+    @property
+    def jokers(self) -> int:
+        return 1 if self.kind is MoveKind.JOKER else len(self.joker_cells)
+
+    def ranks(self) -> range:
+        return range(self.low, self.high + 1)
+
+    def holds_rank(self, rank: int) -> bool:
+        """True when the move plays ``rank`` with a real card or a joker standing for it."""
+        if self.kind in (MoveKind.PASS, MoveKind.JOKER):
+            return False
+        return self.low <= rank <= self.high
+
+    def holds_real_rank(self, rank: int) -> bool:
+        return bool(self.cards.suits_of_rank(rank))
+
+    def hand_cards(self) -> CardSet:
+        """The cards that leave the hand (jokers as the joker bits)."""
+        n = self.jokers
+        jokers = 0 if n == 0 else (1 << 60) if n == 1 else JOKER_BITS
+        return CardSet(self.cards.mask | jokers)
+
+    def __str__(self) -> str:
+        if self.kind is MoveKind.PASS:
+            return "pass"
+        if self.kind is MoveKind.JOKER:
+            return "JK"
+        parts = [(rank_of(c), suit_of(c), card_name(c)) for c in self.cards]
+        parts += [(col, row, "JK@" + cell_name((row, col))) for row, col in self.joker_cells]
+        return " ".join(name for _, _, name in sorted(parts))
+
+
+PASS = Move(MoveKind.PASS)
+LONE_JOKER = Move(MoveKind.JOKER, CardSet(0), (), 1, 14, 14, 0)

@@ -1,0 +1,84 @@
+"""Shuffling, dealing, and the card exchange.
+
+>>> strongest(CardSet.parse("S3 H2 D2 SA JK"), 2)
+CardSet.parse('H2 JK')
+>>> strongest(CardSet.parse("C2 S3 H2 D2"), 2)
+CardSet.parse('H2 D2')
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from daihinmin.protocol.cards import DECK52, JOKER, JOKER2, JOKER_BITS, CardSet
+
+
+def deck(jokers: int) -> list[int]:
+    cards = list(CardSet(DECK52))
+    cards += [JOKER, JOKER2][:jokers]
+    return cards
+
+
+def deal(rng: random.Random, seats: Sequence[int], start_seat: int, jokers: int,
+         hand_size: int = 0) -> tuple[list[CardSet], CardSet]:
+    """Shuffle and deal one card at a time in seat order from ``start_seat``.
+
+    Returns the hands (by player number) and the undealt draw pile.
+    """
+    cards = deck(jokers)
+    rng.shuffle(cards)
+    n = len(seats)
+    masks = [0] * n
+    total = len(cards) if hand_size <= 0 else min(len(cards), hand_size * n)
+    for i in range(total):
+        player = seats[(start_seat + i) % n]
+        masks[player] |= 1 << cards[i]
+    pile = CardSet.of(cards[total:])
+    return [canonical_jokers(CardSet(m)) for m in masks], pile
+
+
+def canonical_jokers(hand: CardSet) -> CardSet:
+    """Jokers always occupy bit 60 first, then 61."""
+    n = hand.jokers
+    mask = hand.mask & ~JOKER_BITS
+    if n >= 1:
+        mask |= 1 << JOKER
+    if n >= 2:
+        mask |= 1 << JOKER2
+    return CardSet(mask)
+
+
+def strength_order(c: int) -> tuple[int, int]:
+    """Sort key, strongest first: jokers, then rank high to low, ties ♠ ♥ ♦ ♣."""
+    if c >= JOKER:
+        return (0, c)
+    return (1, -(c >> 2) * 4 + (c & 3))
+
+
+def strongest(hand: CardSet, count: int, skip_jokers: bool = False) -> CardSet:
+    """The ``count`` strongest cards of ``hand`` (revolution is ignored, as the reference)."""
+    cards = sorted(hand, key=strength_order)
+    if skip_jokers:
+        cards = [c for c in cards if c < JOKER]
+    return CardSet.of(cards[:count])
+
+
+def move_cards(hands: list[CardSet], giver: int, receiver: int, cards: CardSet) -> None:
+    if not cards <= hands[giver]:
+        raise ValueError(f"player {giver} does not hold {cards}")
+    hands[giver] = canonical_jokers(hands[giver] - cards)
+    hands[receiver] = canonical_jokers(CardSet(hands[receiver].mask |
+                                               _shift_jokers(cards, hands[receiver]).mask))
+
+
+def _shift_jokers(cards: CardSet, receiver: CardSet) -> CardSet:
+    """Place given jokers on free joker bits of the receiver."""
+    n = cards.jokers
+    if not n:
+        return cards
+    free = [b for b in (JOKER, JOKER2) if not receiver.mask >> b & 1]
+    mask = cards.mask & ~JOKER_BITS
+    for b in free[:n]:
+        mask |= 1 << b
+    return CardSet(mask)

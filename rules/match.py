@@ -1,0 +1,178 @@
+"""A match: games in sequence with seats, class blocks, the exchange, and points.
+
+Every game draws from its own RNG derived from (match seed, game number), so any game can
+be re-created (or a match resumed) from the seed alone.
+
+>>> from daihinmin.rules.ruleset import UECDA
+>>> m = MatchState(UECDA, seed=7, games=2)
+>>> setup = m.setup_game()
+>>> setup.game, setup.classes, sum(len(h) for h in setup.hands)
+(1, None, 53)
+>>> game = setup.start()
+>>> sorted(len(h) for h in game.hands)
+[10, 10, 11, 11, 11]
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from dataclasses import dataclass, field
+
+from daihinmin.protocol.cards import CardSet, card
+
+from .deal import deal, move_cards, strongest
+from .game import GameState
+from .ruleset import LaterLead, RuleSet
+
+
+def game_rng(seed: int, game: int) -> random.Random:
+    """The RNG of one game: a stable function of the match seed and the game number."""
+    digest = hashlib.sha256(f"daihinmin:{seed}:{game}".encode()).digest()
+    return random.Random(int.from_bytes(digest[:8], "big"))
+
+
+@dataclass(frozen=True, slots=True)
+class Transfer:
+    giver: int
+    receiver: int
+    cards: CardSet
+    automatic: bool  # the lower class's strongest cards, taken by the server
+    substituted: bool = False  # the player's choice was invalid; the server picked
+
+
+@dataclass
+class GameSetup:
+    """A dealt game before and during the exchange."""
+
+    rules: RuleSet
+    game: int
+    seats: tuple[int, ...]
+    dealer: int
+    classes: tuple[int, ...] | None  # None in the first game of a class block
+    dealt: list[CardSet]
+    hands: list[CardSet]
+    rng: random.Random
+    transfers: list[Transfer] = field(default_factory=list)
+    owed: dict[int, tuple[int, int]] = field(default_factory=dict)  # upper -> (count, lower)
+
+    def give_count(self, player: int) -> int:
+        """Cards ``player`` must return in the exchange (the deal table's [5][1])."""
+        return self.owed.get(player, (0, -1))[0]
+
+    def deal_hand(self, player: int) -> CardSet:
+        """The hand shown in the deal table: receivers after receiving, givers before giving."""
+        if any(t.giver == player and t.automatic for t in self.transfers):
+            return self.dealt[player]
+        return self.hands[player]
+
+    def exchange_order(self) -> list[int]:
+        """Upper players who owe cards, in class order (daifugo first)."""
+        assert self.classes is not None or not self.owed
+        return sorted(self.owed, key=lambda p: self.classes[p] if self.classes else p)
+
+    def give_back(self, player: int, cards: CardSet | None) -> Transfer:
+        """The upper player's chosen cards; ``None`` or an invalid choice: the server picks."""
+        count, lower = self.owed.pop(player)
+        hand = self.hands[player]
+        skip = self.rules.joker_exchange_exempt
+        substituted = cards is None or len(cards) != count or not cards <= hand
+        if substituted:
+            cards = strongest(hand, count, skip_jokers=skip)
+        assert cards is not None
+        move_cards(self.hands, player, lower, cards)
+        t = Transfer(player, lower, cards, automatic=False, substituted=substituted)
+        self.transfers.append(t)
+        return t
+
+    def start(self) -> GameState:
+        """Begin play (any returns still owed are picked by the server)."""
+        for player in list(self.owed):
+            self.give_back(player, None)
+        first = None
+        if (self.classes is not None and self.rules.later_lead is LaterLead.LAST_PLACE):
+            first = self.classes.index(max(self.classes))
+        if first is None:
+            d3 = card("D3")
+            first = next((p for p, h in enumerate(self.hands) if d3 in h), self.dealer)
+        return GameState.start(self.rules, list(self.hands), self.seats, self.rng, first=first,
+                               prev_classes=self.classes)
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    game: int
+    places: tuple[int, ...]  # place of each player (0 = first)
+    points: tuple[int, ...]  # points each player earned in this game
+
+    @property
+    def order(self) -> tuple[int, ...]:
+        """Players in finishing order."""
+        return tuple(sorted(range(len(self.places)), key=lambda p: self.places[p]))
+
+
+@dataclass
+class MatchState:
+    """Where a match stands between games: next game number, classes, seats, points."""
+
+    rules: RuleSet
+    seed: int
+    games: int
+    game: int = 1  # the next game to play (1-based)
+    classes: tuple[int, ...] | None = None
+    seats: tuple[int, ...] | None = None
+    points: list[int] = field(default_factory=list)
+    results: list[GameResult] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.rules.validate()
+        if not self.points:
+            self.points = [0] * self.rules.players
+
+    @property
+    def finished(self) -> bool:
+        return self.game > self.games
+
+    def is_block_start(self, game: int) -> bool:
+        period = self.rules.class_reset_period
+        return game == 1 or (period > 0 and (game - 1) % period == 0)
+
+    def setup_game(self) -> GameSetup:
+        rules, g = self.rules, self.game
+        n = rules.players
+        rng = game_rng(self.seed, g)
+        seats = self.seats or tuple(range(n))
+        period = rules.seat_change_period
+        if period > 0 and (g - 1) % period == 0:
+            order = list(range(n))
+            rng.shuffle(order)
+            seats = tuple(order)
+        block_start = self.is_block_start(g)
+        classes = None if block_start else self.classes
+        dealer = seats[rng.randrange(n)] if classes is None else classes.index(0)
+        hands, _pile = deal(rng, seats, seats.index(dealer), rules.jokers, rules.hand_size)
+        setup = GameSetup(rules, g, seats, dealer, classes, [h for h in hands], list(hands), rng)
+        if classes is not None and rules.exchange:
+            by_place = {c: p for p, c in enumerate(classes)}
+            for upper_place, lower_place, count in rules.exchange_pairs():
+                upper, lower = by_place[upper_place], by_place[lower_place]
+                given = strongest(setup.hands[lower], count,
+                                  skip_jokers=rules.joker_exchange_exempt)
+                move_cards(setup.hands, lower, upper, given)
+                setup.transfers.append(Transfer(lower, upper, given, automatic=True))
+                setup.owed[upper] = (count, lower)
+        self.seats = seats
+        return setup
+
+    def finish_game(self, state: GameState) -> GameResult:
+        if not state.over:
+            raise ValueError("the game is not over")
+        places = tuple(state.places())
+        earned = tuple(self.rules.points_for_place(pl) for pl in places)
+        for p, pts in enumerate(earned):
+            self.points[p] += pts
+        result = GameResult(self.game, places, earned)
+        self.results.append(result)
+        self.classes = places
+        self.game += 1
+        return result

@@ -1,0 +1,39 @@
+"""The ``daihinmin`` command: one sub-command per module, each with ``register(subparsers)``."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+# Each module defines ``register(subparsers)`` adding its sub-command(s); a handler is stored
+# as ``func`` in the parsed namespace and returns the process exit code.
+COMMAND_MODULES = [
+    "daihinmin.tools.cmd_bench",
+]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="daihinmin",
+        description="UECda-compatible Daihinmin server, bots, matches and tools.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

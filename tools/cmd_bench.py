@@ -1,0 +1,59 @@
+"""``daihinmin bench engine``: speed of the pure-Python rules engine."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+
+from daihinmin.rules.match import MatchState
+from daihinmin.rules.ruleset import ruleset_from
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("bench", help="measure speed (engine, ...)")
+    bench_sub = p.add_subparsers(dest="bench_target", metavar="TARGET")
+    bench_sub.required = True
+    e = bench_sub.add_parser("engine", help="random-vs-random full games per second")
+    e.add_argument("--games", type=int, default=200)
+    e.add_argument("--seed", type=int, default=1)
+    e.add_argument("--rules", default="uecda")
+    e.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE")
+    e.add_argument("--json", action="store_true", help="print one JSON object")
+    e.set_defaults(func=bench_engine)
+
+
+def run_random_games(rules_name: str, overrides: list[str], games: int, seed: int
+                     ) -> dict[str, float]:
+    rules = ruleset_from(rules_name, overrides)
+    pick = random.Random(seed)
+    match = MatchState(rules, seed=seed, games=games)
+    turns = 0
+    start = time.perf_counter()
+    while not match.finished:
+        setup = match.setup_game()
+        for player in setup.exchange_order():
+            count, _ = setup.owed[player]
+            choice = pick.sample(list(setup.hands[player]), count)
+            setup.give_back(player, type(setup.hands[player]).of(choice))
+        game = setup.start()
+        while not game.over:
+            game.step(pick.choice(game.legal_moves()))
+            turns += 1
+        match.finish_game(game)
+    wall = time.perf_counter() - start
+    return {"games": games, "turns": turns, "seconds": round(wall, 4),
+            "games_per_second": round(games / wall, 2),
+            "turns_per_second": round(turns / wall, 1)}
+
+
+def bench_engine(args: argparse.Namespace) -> int:
+    result = run_random_games(args.rules, args.rule, args.games, args.seed)
+    if args.json:
+        print(json.dumps({"bench": "engine", "rules": args.rules, **result}))
+    else:
+        print(f"engine ({args.rules}): {result['games']} random games, {result['turns']} turns "
+              f"in {result['seconds']:.2f} s = {result['games_per_second']:.1f} games/s, "
+              f"{result['turns_per_second']:.0f} turns/s")
+    return 0
