@@ -16,6 +16,7 @@ MODULES = [
     "daihinmin.rules.game",
     "daihinmin.rules.deal",
     "daihinmin.rules.match",
+    "daihinmin.players.util",
 ]
 
 

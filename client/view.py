@@ -1,0 +1,97 @@
+"""What a bot sees: typed views of its hand, the field and the public state.
+
+A view is built by the client runner from the server's tables (and from what the runner
+has observed since the deal); it can list the legal moves with the same rules engine the
+server judges with.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from daihinmin.protocol.cards import CardSet
+from daihinmin.protocol.moves import PASS, Move
+from daihinmin.rules.judge import beats, check_shape
+from daihinmin.rules.movegen import all_plays
+from daihinmin.rules.ruleset import UECDA, RuleSet
+
+
+@dataclass(frozen=True, slots=True)
+class Observed:
+    """One turn as every player saw it: who acted and what they played (PASS if nothing)."""
+
+    player: int
+    move: Move
+    trick_cleared_before: bool = False  # the field was empty when this player acted
+
+
+@dataclass(frozen=True)
+class GameView:
+    """The state of the game from one player's seat."""
+
+    player: int
+    hand: CardSet
+    field: Move | None  # None: the field is empty, the player leads
+    turn_player: int
+    revolution: bool
+    eleven_back: bool
+    lock: bool
+    counts: tuple[int, ...]
+    classes: tuple[int, ...]
+    seats: tuple[int, ...]
+    my_turn: bool = False
+    rules: RuleSet = UECDA
+    game: int = 1  # 1-based game number within the match, as counted by the client
+    history: tuple[Observed, ...] = field(default=())  # this game's turns so far
+    exchange_given: CardSet = CardSet(0)  # cards this player gave in the exchange
+    exchange_received: CardSet = CardSet(0)  # cards received (known to the lower classes)
+
+    @property
+    def reversed(self) -> bool:
+        return self.revolution != self.eleven_back
+
+    def legal_plays(self) -> list[Move]:
+        """Plays (not pass) the rules allow now."""
+        out = []
+        for m in all_plays(self.hand, self.rules):
+            if check_shape(self, m) is None and (self.field is None or
+                                                 beats(self, m, self.field) is None):
+                out.append(m)
+        return out
+
+    def legal_moves(self) -> list[Move]:
+        """Legal plays plus the pass (when the rules let this player pass now)."""
+        moves = self.legal_plays()
+        if self.field is not None or self.rules.leader_may_pass:
+            moves.append(PASS)
+        return moves
+
+
+class Bot:
+    """Subclass and override :meth:`play` (and :meth:`exchange` to choose the returned cards).
+
+    A bot is called from one thread/task at a time; it may keep state between calls.
+    """
+
+    name = "bot"
+
+    def exchange(self, view: GameView, count: int) -> CardSet:
+        """Cards to return in the exchange (daifugo/fugo).  Default: the weakest ``count``."""
+        from daihinmin.players.util import weakest_cards
+
+        return weakest_cards(view.hand, count)
+
+    def play(self, view: GameView) -> Move:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def on_match_start(self, player: int) -> None:
+        """Called once with the player number the server assigned."""
+
+    def on_game_start(self, view: GameView) -> None:
+        """Called with each deal (before any exchange)."""
+
+    def on_turn(self, view: GameView, observed: Observed, accepted: bool) -> None:
+        """Called after every turn (any player's), with what was observed."""
+
+    def on_game_end(self, view: GameView, places: tuple[int, ...] | None) -> None:
+        """Called when a game ends; ``places`` when the client could work them out."""
