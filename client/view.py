@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from daihinmin.protocol.cards import CardSet
+from daihinmin.protocol.cards import EMPTY, CardSet
 from daihinmin.protocol.moves import PASS, Move
 from daihinmin.rules.judge import beats, check_shape
 from daihinmin.rules.movegen import all_plays
@@ -43,8 +43,8 @@ class GameView:
     rules: RuleSet = UECDA
     game: int = 1  # 1-based game number within the match, as counted by the client
     history: tuple[Observed, ...] = field(default=())  # this game's turns so far
-    exchange_given: CardSet = CardSet(0)  # cards this player gave in the exchange
-    exchange_received: CardSet = CardSet(0)  # cards received (known to the lower classes)
+    exchange_given: CardSet = EMPTY  # cards this player gave in the exchange
+    exchange_received: CardSet = EMPTY  # cards received (known to the lower classes)
 
     @property
     def reversed(self) -> bool:
