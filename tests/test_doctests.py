@@ -17,6 +17,7 @@ MODULES = [
     "daihinmin.rules.deal",
     "daihinmin.rules.match",
     "daihinmin.players.util",
+    "daihinmin.tools.local_match",
 ]
 
 

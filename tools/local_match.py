@@ -1,0 +1,154 @@
+"""In-process matches: bots as Python objects, no sockets (the research fast path).
+
+The same engine judges as in the server; each bot sees exactly the :class:`GameView` a
+networked client would build from the tables (hand, field, flags, counts, classes, seats,
+the turns observed so far, its own exchange facts).
+
+>>> from daihinmin.rules.ruleset import UECDA
+>>> from daihinmin.players.util import weakest_cards
+>>> from daihinmin.client.view import Bot
+>>> class Lowest(Bot):
+...     def play(self, view):
+...         return min(view.legal_moves(), key=lambda m: (m.is_pass, m.low))
+>>> match = play_local_match(UECDA, seed=3, games=2, bots=[Lowest() for _ in range(5)])
+>>> match.game, sum(match.points)
+(3, 30)
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from daihinmin.client.view import Bot, GameView, Observed
+from daihinmin.protocol.cards import EMPTY, CardSet
+from daihinmin.protocol.moves import PASS, Move
+from daihinmin.rules.game import GameState, StepResult
+from daihinmin.rules.match import GameResult, GameSetup, MatchState
+from daihinmin.rules.ruleset import RuleSet
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class SeatFacts:
+    """What one player knows privately about the exchange of the current game."""
+
+    given: CardSet = EMPTY
+    received: CardSet = EMPTY
+
+
+@dataclass
+class LocalGameRecord:
+    """One game as played in process (for logs and tests)."""
+
+    setup: GameSetup
+    steps: list[StepResult] = field(default_factory=list)
+    think_ms: list[float] = field(default_factory=list)
+    result: GameResult | None = None
+
+
+def class_row(setup: GameSetup) -> tuple[int, ...]:
+    """Row 6's classes: all 0 in the first game of a class block, as the protocol sends."""
+    return setup.classes if setup.classes is not None else (0,) * setup.rules.players
+
+
+def build_view(state: GameState, player: int, setup: GameSetup, history: Sequence[Observed],
+               facts: SeatFacts) -> GameView:
+    return GameView(
+        player=player,
+        hand=state.hands[player],
+        field=state.field,
+        turn_player=state.turn,
+        revolution=state.revolution,
+        eleven_back=state.eleven_back,
+        lock=state.lock,
+        counts=state.counts(),
+        classes=class_row(setup),
+        seats=state.seats,
+        my_turn=state.turn == player and not state.over,
+        rules=state.rules,
+        game=setup.game,
+        history=tuple(history),
+        exchange_given=facts.given,
+        exchange_received=facts.received,
+    )
+
+
+def deal_view(setup: GameSetup, player: int, facts: SeatFacts) -> GameView:
+    hand = setup.deal_hand(player)
+    n = setup.rules.players
+    return GameView(player=player, hand=hand, field=None, turn_player=-1, revolution=False,
+                    eleven_back=False, lock=False,
+                    counts=tuple(len(setup.dealt[p]) for p in range(n)),
+                    classes=class_row(setup), seats=setup.seats, rules=setup.rules,
+                    game=setup.game, exchange_given=facts.given,
+                    exchange_received=facts.received)
+
+
+def run_exchange(setup: GameSetup, bots: Sequence[Bot], facts: list[SeatFacts]) -> None:
+    for t in setup.transfers:
+        if t.automatic:
+            facts[t.giver].given = t.cards
+    for player in setup.exchange_order():
+        count, _lower = setup.owed[player]
+        view = deal_view(setup, player, facts[player])
+        try:
+            choice: CardSet | None = bots[player].exchange(view, count)
+        except Exception:  # a crashing bot forfeits its choice; the server picks, as on the wire
+            log.exception("bot %d failed in the exchange of game %d", player, setup.game)
+            choice = None
+        t = setup.give_back(player, choice)
+        facts[player].given = t.cards
+
+
+def play_local_game(match: MatchState, bots: Sequence[Bot]) -> LocalGameRecord:
+    setup = match.setup_game()
+    record = LocalGameRecord(setup)
+    n = match.rules.players
+    facts = [SeatFacts() for _ in range(n)]
+    for p, bot in enumerate(bots):
+        bot.on_game_start(deal_view(setup, p, facts[p]))
+    run_exchange(setup, bots, facts)
+    state = setup.start()
+    history: list[Observed] = []
+    while not state.over:
+        mover = state.turn
+        view = build_view(state, mover, setup, history, facts[mover])
+        start = time.perf_counter()
+        try:
+            move: Move = bots[mover].play(view)
+        except Exception:  # a crashing bot passes this turn, as a bad table would
+            log.exception("bot %d failed to move in game %d", mover, setup.game)
+            move = PASS
+        record.think_ms.append((time.perf_counter() - start) * 1000)
+        was_empty = state.field is None
+        step = state.step(move)
+        record.steps.append(step)
+        played = move if step.judgement.accepted else PASS
+        obs = Observed(mover, played, trick_cleared_before=was_empty)
+        history.append(obs)
+        for p, bot in enumerate(bots):
+            bot.on_turn(build_view(state, p, setup, history, facts[p]), obs,
+                        step.judgement.accepted)
+    record.result = match.finish_game(state)
+    for p, bot in enumerate(bots):
+        bot.on_game_end(build_view(state, p, setup, history, facts[p]), record.result.places)
+    return record
+
+
+def play_local_match(rules: RuleSet, seed: int, games: int, bots: Sequence[Bot],
+                     on_game: Callable[[LocalGameRecord], None] | None = None) -> MatchState:
+    """Play ``games`` games between in-process ``bots`` (index = player number)."""
+    if len(bots) != rules.players:
+        raise ValueError(f"{rules.players} bots needed, got {len(bots)}")
+    match = MatchState(rules, seed=seed, games=games)
+    for p, bot in enumerate(bots):
+        bot.on_match_start(p)
+    while not match.finished:
+        record = play_local_game(match, bots)
+        if on_game is not None:
+            on_game(record)
+    return match
