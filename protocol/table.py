@@ -109,7 +109,11 @@ class Table:
     @classmethod
     def from_bytes(cls, data: bytes, version: int = PROTOCOL_20070) -> Table:
         if version == PROTOCOL_20140:
-            return from_hex20140(data.decode("ascii"))
+            try:
+                text = data.decode("ascii")
+            except UnicodeDecodeError as exc:
+                raise TableSizeError(f"a 20140 table is ASCII hex, got {data!r}") from exc
+            return from_hex20140(text)
         if len(data) != TABLE_BYTES:
             raise TableSizeError(f"a table is {TABLE_BYTES} bytes, got {len(data)}")
         if version == PROTOCOL_20070:
@@ -140,6 +144,7 @@ def decode_int(data: bytes, version: int = PROTOCOL_20070) -> int:
 
 # --- 20140: a table as 33 hex characters (ints stay big-endian) --------------------------
 HEX20140_CHARS = 33
+_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 
 
 def to_hex20140(t: Table) -> str:
@@ -157,10 +162,10 @@ def to_hex20140(t: Table) -> str:
 def from_hex20140(text: str) -> Table:
     if len(text) != HEX20140_CHARS:
         raise TableSizeError(f"a 20140 table is {HEX20140_CHARS} characters, got {len(text)}")
-    try:
-        d = [int(ch, 16) for ch in text]
-    except ValueError as exc:
-        raise TableSizeError(f"not a hex table: {text!r}") from exc
+    # int(ch, 16) alone would also take non-ASCII digits such as "٣"
+    if not all(ch in _HEX_DIGITS for ch in text):
+        raise TableSizeError(f"not a hex table: {text!r}")
+    d = [int(ch, 16) for ch in text]
     cells: dict[tuple[int, int], int] = {}
     for i in range(13):
         for r in range(4):
@@ -168,6 +173,8 @@ def from_hex20140(text: str) -> Table:
                 cells[(r, i + 1)] = 1
     pos = d[13] * 16 + d[14]
     if pos != 0xFF:
+        if pos >= 5 * COLS:  # only the card rows 0..4 can hold the joker's 2
+            raise TableSizeError(f"joker position {pos} is outside the card rows: {text!r}")
         cells[divmod(pos, COLS)] = 2
     a, b, flags = d[15], d[16], d[17]
     cells[(5, 0)], cells[(5, 1)] = a >> 3, max((a & 7) - 2, 0)

@@ -28,7 +28,7 @@ from daihinmin.protocol.moves import PASS, Move, MoveKind
 
 from .events import Event, EventKind
 from .judge import Judgement, Reject, is_reversed, is_top_play, judge
-from .movegen import all_plays
+from .movegen import candidate_plays
 from .ruleset import ForbiddenFinish, RuleSet
 
 RANK_5, RANK_6, RANK_8, RANK_9, RANK_J = 3, 4, 6, 7, 9
@@ -139,7 +139,8 @@ class GameState:
         if self.over:
             return []
         hand = self.hands[self.turn]
-        return [m for m in all_plays(hand, self.rules) if self.judge(m).accepted]
+        return [m for m in candidate_plays(hand, self.rules, self.field)
+                if self.judge(m).accepted]
 
     def legal_moves(self) -> list[Move]:
         """Every legal play, plus the pass when passing is allowed."""

@@ -56,6 +56,18 @@ class GameSetup:
     transfers: list[Transfer] = field(default_factory=list)
     owed: dict[int, tuple[int, int]] = field(default_factory=dict)  # upper -> (count, lower)
 
+    def automatic_exchange(self) -> None:
+        """Each lower class gives its strongest cards to its upper class, who then owes a return."""
+        assert self.classes is not None
+        by_place = {c: p for p, c in enumerate(self.classes)}
+        for upper_place, lower_place, count in self.rules.exchange_pairs():
+            upper, lower = by_place[upper_place], by_place[lower_place]
+            given = strongest(self.hands[lower], count,
+                              skip_jokers=self.rules.joker_exchange_exempt)
+            move_cards(self.hands, lower, upper, given)
+            self.transfers.append(Transfer(lower, upper, given, automatic=True))
+            self.owed[upper] = (count, lower)
+
     def give_count(self, player: int) -> int:
         """Cards ``player`` must return in the exchange (the deal table's [5][1])."""
         return self.owed.get(player, (0, -1))[0]
@@ -153,14 +165,7 @@ class MatchState:
         hands, _pile = deal(rng, seats, seats.index(dealer), rules.jokers, rules.hand_size)
         setup = GameSetup(rules, g, seats, dealer, classes, [h for h in hands], list(hands), rng)
         if classes is not None and rules.exchange:
-            by_place = {c: p for p, c in enumerate(classes)}
-            for upper_place, lower_place, count in rules.exchange_pairs():
-                upper, lower = by_place[upper_place], by_place[lower_place]
-                given = strongest(setup.hands[lower], count,
-                                  skip_jokers=rules.joker_exchange_exempt)
-                move_cards(setup.hands, lower, upper, given)
-                setup.transfers.append(Transfer(lower, upper, given, automatic=True))
-                setup.owed[upper] = (count, lower)
+            setup.automatic_exchange()
         self.seats = seats
         return setup
 

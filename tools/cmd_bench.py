@@ -9,6 +9,7 @@ import time
 
 from daihinmin.rules.match import MatchState
 from daihinmin.rules.ruleset import ruleset_from
+from daihinmin.tools.tournament.bench import register_bench
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -22,6 +23,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     e.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE")
     e.add_argument("--json", action="store_true", help="print one JSON object")
     e.set_defaults(func=bench_engine)
+    register_bench(bench_sub)  # ``bench tournament`` (daihinmin.tools.tournament.bench)
 
 
 def run_random_games(rules_name: str, overrides: list[str], games: int, seed: int
