@@ -1,1 +1,64 @@
-"""daihinmin.client."""
+"""daihinmin.client: write a bot for any UECda (protocol 20070) server.
+
+Subclass :class:`Bot`, override :meth:`Bot.play` (and optionally :meth:`Bot.exchange`
+and the ``on_*`` hooks), and hand an instance to :func:`run_bot` (blocking sockets) or
+``await`` :func:`run_bot_async` (Trio).  The runner does the handshake and the message
+loop, and gives the bot a :class:`GameView` of its hand, the field and what it has seen::
+
+    from daihinmin.client import Bot, GameView, run_bot
+    from daihinmin.protocol.moves import PASS, Move
+
+    class FirstMoveBot(Bot):
+        name = "first"
+
+        def play(self, view: GameView) -> Move:
+            plays = view.legal_plays()
+            return plays[0] if plays else PASS
+
+    run_bot(FirstMoveBot(), "127.0.0.1", 42485)
+
+Errors are specific: :class:`ServerUnreachableError`, :class:`ServerClosedError`,
+:class:`ServerTimeoutError`, and :class:`UnexpectedMessageError` (a
+:class:`~daihinmin.protocol.errors.ProtocolError`) for a server that sends garbage.
+"""
+
+from .errors import (
+    BotError,
+    ClientError,
+    ServerClosedError,
+    ServerTimeoutError,
+    ServerUnreachableError,
+    UnexpectedMessageError,
+)
+from .protocol import ClientProtocol, Expect, MatchRecord, Step
+from .sync_runner import DEFAULT_HOST, DEFAULT_PORT, run_bot
+from .view import Bot, GameView, Observed
+
+
+def __getattr__(name: str) -> object:
+    # Trio is imported only by programs that use the async runner.
+    if name == "run_bot_async":
+        from .trio_runner import run_bot_async
+
+        return run_bot_async
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+__all__ = [
+    "DEFAULT_HOST",
+    "DEFAULT_PORT",
+    "Bot",
+    "BotError",
+    "ClientError",
+    "ClientProtocol",
+    "Expect",
+    "GameView",
+    "MatchRecord",
+    "Observed",
+    "ServerClosedError",
+    "ServerTimeoutError",
+    "ServerUnreachableError",
+    "Step",
+    "UnexpectedMessageError",
+    "run_bot",
+    "run_bot_async",
+]

@@ -8,12 +8,13 @@ server judges with.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from daihinmin.protocol.cards import EMPTY, CardSet
 from daihinmin.protocol.moves import PASS, Move
-from daihinmin.rules.judge import beats, check_shape
+from daihinmin.rules.judge import beats, check_shape, is_top_play
 from daihinmin.rules.movegen import all_plays
-from daihinmin.rules.ruleset import UECDA, RuleSet
+from daihinmin.rules.ruleset import UECDA, ForbiddenFinish, RuleSet
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,6 +24,12 @@ class Observed:
     player: int
     move: Move
     trick_cleared_before: bool = False  # the field was empty when this player acted
+    answer: int | None = None  # the server's 9/8 when this client was the mover, else None
+
+    @property
+    def is_play(self) -> bool:
+        """True when cards reached the field (a pass or a rejected move is not a play)."""
+        return not self.move.is_pass
 
 
 @dataclass(frozen=True)
@@ -32,7 +39,7 @@ class GameView:
     player: int
     hand: CardSet
     field: Move | None  # None: the field is empty, the player leads
-    turn_player: int
+    turn_player: int  # whose turn it is; -1 before the first turn table of the game
     revolution: bool
     eleven_back: bool
     lock: bool
@@ -45,19 +52,33 @@ class GameView:
     history: tuple[Observed, ...] = field(default=())  # this game's turns so far
     exchange_given: CardSet = EMPTY  # cards this player gave in the exchange
     exchange_received: CardSet = EMPTY  # cards received (known to the lower classes)
+    passed: int = 0  # bitmask of players who passed (or were rejected) in this trick
+    field_owner: int | None = None  # who played the cards on the field
+
+    @property
+    def players_left(self) -> tuple[int, ...]:
+        """Players who still hold cards."""
+        return tuple(p for p, n in enumerate(self.counts) if n > 0)
 
     @property
     def reversed(self) -> bool:
         return self.revolution != self.eleven_back
 
+    @cached_property
+    def _legal_plays(self) -> tuple[Move, ...]:
+        # Computed once per view: the runner checks the bot's move against the same list.
+        plays = [m for m in all_plays(self.hand, self.rules)
+                 if check_shape(self, m) is None and (self.field is None or
+                                                      beats(self, m, self.field) is None)]
+        if self.rules.forbidden_finish is ForbiddenFinish.REJECT:
+            size = len(self.hand)
+            plays = [m for m in plays
+                     if not (m.jokers + len(m.cards) == size and is_top_play(self, m))]
+        return tuple(plays)
+
     def legal_plays(self) -> list[Move]:
         """Plays (not pass) the rules allow now."""
-        out = []
-        for m in all_plays(self.hand, self.rules):
-            if check_shape(self, m) is None and (self.field is None or
-                                                 beats(self, m, self.field) is None):
-                out.append(m)
-        return out
+        return list(self._legal_plays)
 
     def legal_moves(self) -> list[Move]:
         """Legal plays plus the pass (when the rules let this player pass now)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from daihinmin.protocol.cards import JOKER, CardSet
+from daihinmin.protocol.moves import Move, MoveKind
 
 
 def weakest_cards(hand: CardSet, count: int, reversed_order: bool = False) -> CardSet:
@@ -18,3 +19,27 @@ def weakest_cards(hand: CardSet, count: int, reversed_order: bool = False) -> Ca
         return (0, -rank if reversed_order else rank)
 
     return CardSet.of(sorted(hand, key=key)[:count])
+
+
+def weakness(move: Move, reversed_order: bool = False) -> int:
+    """Sort key of a play, weakest first: how strong its rank is under the current order.
+
+    The rank of its weakest card under the current order (the lowest one, or the highest
+    in a revolution); the lone joker is the strongest of all.
+
+    >>> from daihinmin.protocol.moves import LONE_JOKER
+    >>> [weakness(Move.parse(t)) for t in ("S3", "H5 H6 H7", "D2")], weakness(LONE_JOKER)
+    ([1, 3, 13], 99)
+    >>> weakness(Move.parse("S3"), reversed_order=True) > weakness(Move.parse("D2"), True)
+    True
+    """
+    if move.kind is MoveKind.JOKER:
+        return 99
+    if reversed_order:
+        return -move.high
+    return move.low
+
+
+def rank_counts(hand: CardSet) -> dict[int, int]:
+    """How many real cards of each rank column the hand holds."""
+    return {r: n for r in range(1, 14) if (n := hand.suits_of_rank(r).bit_count())}

@@ -1,0 +1,240 @@
+"""The client side of UECda protocol 20070 as a sans-IO state machine.
+
+:class:`ClientProtocol` does no I/O.  The runner sends :meth:`ClientProtocol.initiate`'s
+profile table, then loops: read exactly ``expecting.size`` bytes, hand them to
+:meth:`ClientProtocol.receive`, and send back every message it returns (one write each).
+The bot is called from inside :meth:`receive`.  Both runners (blocking sockets and Trio)
+share this class, so the protocol logic exists once.
+
+>>> from daihinmin.client.view import Bot
+>>> proto = ClientProtocol(Bot(), name="me")
+>>> len(proto.initiate()), proto.expecting.what
+(480, 'waiting for the player number (handshake)')
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from enum import IntEnum, auto
+
+from daihinmin.protocol.cards import CardSet
+from daihinmin.protocol.codec import build_exchange, build_move, build_profile
+from daihinmin.protocol.moves import Move
+from daihinmin.protocol.table import INT_BYTES, PROTOCOL_20070, TABLE_BYTES, Table, decode_int
+from daihinmin.rules.ruleset import UECDA, RuleSet
+
+from .errors import BotError
+from .tables import (
+    ANSWER_ACCEPTED,
+    ANSWER_PASS_20071,
+    ANSWER_REJECTED,
+    END_CONTINUE,
+    END_GAME,
+    END_MATCH,
+    PLAYERS,
+    check_int,
+    read_deal,
+    read_field,
+    read_turn,
+)
+from .tracker import GameTracker
+from .view import Bot
+
+log = logging.getLogger("daihinmin.client")
+
+
+class Step(IntEnum):
+    """What the client waits for next (the fixed order of §4)."""
+
+    PLAYER_NUMBER = auto()
+    DEAL = auto()
+    TURN = auto()
+    ANSWER = auto()
+    FIELD = auto()
+    END_FLAG = auto()
+    DONE = auto()
+
+
+_SIZES = {Step.PLAYER_NUMBER: INT_BYTES, Step.DEAL: TABLE_BYTES, Step.TURN: TABLE_BYTES,
+          Step.ANSWER: INT_BYTES, Step.FIELD: TABLE_BYTES, Step.END_FLAG: INT_BYTES}
+
+
+@dataclass(frozen=True, slots=True)
+class Expect:
+    """The next message to read: its size in bytes and a description for error messages."""
+
+    step: Step
+    size: int
+    what: str
+
+
+@dataclass
+class MatchRecord:
+    """What the client learnt about the match: its player number and each game's places."""
+
+    player: int = -1
+    name: str = ""
+    games: int = 0
+    places: list[tuple[int, ...] | None] = field(default_factory=list)  # per game, if known
+    illegal_moves: int = 0  # moves the bot returned that the client found illegal
+
+
+class ClientProtocol:
+    """Consumes server messages, drives the bot, and produces the replies."""
+
+    def __init__(self, bot: Bot, name: str | None = None, rules: RuleSet = UECDA,
+                 check_moves: bool = True) -> None:
+        self.bot = bot
+        self.name = name if name is not None else getattr(bot, "name", "bot")
+        self.rules = rules
+        self.check_moves = check_moves  # warn when the bot's move is not legal
+        self.record = MatchRecord(name=self.name)
+        self.step = Step.PLAYER_NUMBER
+        self.game: GameTracker | None = None
+        self._sent: Move | None = None
+        self._answer: int | None = None
+        self._started = False
+
+    # --- what to do next ----------------------------------------------------------------
+    @property
+    def done(self) -> bool:
+        return self.step is Step.DONE
+
+    @property
+    def player(self) -> int:
+        return self.record.player
+
+    @property
+    def expecting(self) -> Expect:
+        return Expect(self.step, _SIZES.get(self.step, 0), self.where())
+
+    def where(self) -> str:
+        """Where the client stands, for error messages."""
+        step, g = self.step, self.game
+        at = f" (game {g.game}, turn {g.turns})" if g is not None else ""
+        if step is Step.PLAYER_NUMBER:
+            return "waiting for the player number (handshake)"
+        if step is Step.DEAL:
+            return f"waiting for the deal table of game {self.record.games + 1}"
+        if step is Step.TURN:
+            return (f"waiting for the turn table (game {g.game}, turn {g.turns + 1})"
+                    if g is not None else "waiting for the turn table")
+        if step is Step.ANSWER:
+            return f"waiting for the answer to this client's move{at}"
+        if step is Step.FIELD:
+            return f"waiting for the field table{at}"
+        if step is Step.END_FLAG:
+            return f"waiting for the end flag{at}"
+        return "done: the match is over"
+
+    # --- messages -----------------------------------------------------------------------
+    def initiate(self) -> bytes:
+        """The profile table to send first."""
+        if self._started:
+            raise RuntimeError("the profile was already sent")
+        self._started = True
+        return build_profile(self.name).to_bytes(PROTOCOL_20070)
+
+    def receive(self, data: bytes) -> list[bytes]:
+        """Consume one whole message (``expecting.size`` bytes); return the replies to send."""
+        if not self._started:
+            raise RuntimeError("call initiate() and send the profile first")
+        exp = self.expecting
+        if exp.step is Step.DONE:
+            raise RuntimeError("the match is over; nothing more is expected")
+        if len(data) != exp.size:
+            raise ValueError(f"{exp.what}: a message of {exp.size} bytes, got {len(data)}")
+        handler = {
+            Step.PLAYER_NUMBER: self._on_player_number, Step.DEAL: self._on_deal,
+            Step.TURN: self._on_turn, Step.ANSWER: self._on_answer,
+            Step.FIELD: self._on_field, Step.END_FLAG: self._on_end_flag,
+        }[exp.step]
+        return handler(data, exp.what)
+
+    # --- handlers (one per step) --------------------------------------------------------
+    def _on_player_number(self, data: bytes, where: str) -> list[bytes]:
+        player = check_int(decode_int(data), tuple(range(PLAYERS)), where)
+        self.record.player = player
+        self.bot.on_match_start(player)
+        self.step = Step.DEAL
+        return []
+
+    def _on_deal(self, data: bytes, where: str) -> list[bytes]:
+        deal = read_deal(Table.from_bytes(data), where)
+        self.record.games += 1
+        game = GameTracker(self.player, self.rules, self.record.games, deal)
+        self.game = game
+        view = game.view()
+        self.bot.on_game_start(view)
+        self.step = Step.TURN
+        if deal.give <= 0:
+            return []
+        cards = self.bot.exchange(view, deal.give)
+        if not isinstance(cards, CardSet):
+            raise BotError(f"{type(self.bot).__name__}.exchange returned "
+                           f"{type(cards).__name__}, not a CardSet")
+        if len(cards) != deal.give or not cards <= deal.hand:
+            log.warning("game %d: the bot gives %s but must give %d held card(s); sending it "
+                        "anyway (the server then picks)", game.game, cards or "nothing",
+                        deal.give)
+        game.exchange_chosen(cards)
+        return [build_exchange(cards).to_bytes(PROTOCOL_20070)]
+
+    def _on_turn(self, data: bytes, where: str) -> list[bytes]:
+        game = self._game()
+        turn = read_turn(Table.from_bytes(data), where)
+        game.on_turn_table(turn)
+        self._sent = self._answer = None
+        if not turn.state.my_turn:
+            self.step = Step.FIELD
+            return []
+        view = game.view(my_turn=True)
+        move = self.bot.play(view)
+        if not isinstance(move, Move):
+            raise BotError(f"{type(self.bot).__name__}.play returned {type(move).__name__}, "
+                           "not a Move")
+        if self.check_moves and move not in view.legal_moves():
+            self.record.illegal_moves += 1
+            log.warning("game %d turn %d: the bot plays %s, which is not legal here "
+                        "(hand %s, field %s); sending it anyway, the server judges",
+                        game.game, game.turns, move, view.hand, view.field or "empty")
+        self._sent = move
+        self.step = Step.ANSWER
+        return [build_move(move).to_bytes(PROTOCOL_20070)]
+
+    def _on_answer(self, data: bytes, where: str) -> list[bytes]:
+        allowed = (ANSWER_ACCEPTED, ANSWER_REJECTED, ANSWER_PASS_20071)
+        self._answer = check_int(decode_int(data), allowed, where)
+        self.step = Step.FIELD
+        return []
+
+    def _on_field(self, data: bytes, where: str) -> list[bytes]:
+        game = self._game()
+        shown = read_field(Table.from_bytes(data), where, max_jokers=max(self.rules.jokers, 1))
+        observed = game.on_field_table(shown, self._answer, self._sent)
+        accepted = observed.is_play
+        self.bot.on_turn(game.view(), observed, accepted)
+        self.step = Step.END_FLAG
+        return []
+
+    def _on_end_flag(self, data: bytes, where: str) -> list[bytes]:
+        game = self._game()
+        flag = check_int(decode_int(data), (END_CONTINUE, END_GAME, END_MATCH), where)
+        if flag == END_CONTINUE:
+            self.step = Step.TURN
+            return []
+        places = game.places()
+        self.record.places.append(places)
+        log.info("%s (player %d): game %d over, places %s", self.name, self.player, game.game,
+                 places if places is not None else "unknown")
+        self.bot.on_game_end(game.view(), places)
+        self.step = Step.DEAL if flag == END_GAME else Step.DONE
+        return []
+
+    def _game(self) -> GameTracker:
+        assert self.game is not None, "a game table before any deal"
+        return self.game
+
+
+__all__ = ["ClientProtocol", "Expect", "MatchRecord", "Step"]

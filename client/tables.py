@@ -1,0 +1,151 @@
+"""Checked readers for the server's messages: each returns typed data or raises
+:class:`UnexpectedMessageError` naming the cell and the value that do not fit the protocol.
+
+The checks catch a desynchronised or garbage stream early (a random 480-byte block almost
+never passes them) while accepting everything the reference server sends, quirks included
+(the class cells of turn and field tables are not checked: the reference server fills them
+wrongly once somebody has gone out).
+
+>>> from daihinmin.protocol.codec import TableState, build_deal
+>>> from daihinmin.protocol.cards import CardSet
+>>> deal = read_deal(build_deal(CardSet.parse("S3 JK"), TableState(counts=(2,) * 5), 0), "deal")
+>>> str(deal.hand), deal.give, deal.state.seats
+('S3 JK', 0, (0, 1, 2, 3, 4))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from daihinmin.protocol.cards import CardSet
+from daihinmin.protocol.codec import TableState, read_hand, read_state
+from daihinmin.protocol.errors import MoveTableError
+from daihinmin.protocol.moves import Move
+from daihinmin.protocol.shapes import move_from_cells
+from daihinmin.protocol.table import Table
+
+from .errors import UnexpectedMessageError
+
+PLAYERS = 5  # the table layout has room for exactly five players
+MAX_CARDS = 54  # 52 cards + up to two jokers
+ANSWER_ACCEPTED, ANSWER_REJECTED = 9, 8
+ANSWER_PASS_20071 = 7  # koganie/uecda_server protocol 20071 answers a deliberate pass with 7
+END_CONTINUE, END_GAME, END_MATCH = 0, 1, 2
+
+
+@dataclass(frozen=True, slots=True)
+class HandTable:
+    """A deal or turn table: the player's hand and the public state."""
+
+    hand: CardSet
+    state: TableState
+    give: int = 0  # deal tables: cards this player must return
+
+
+@dataclass(frozen=True, slots=True)
+class FieldTable:
+    """A field table: the cards on the field (exact cells) and the state after the action."""
+
+    cells: dict[tuple[int, int], int]
+    move: Move | None  # None when no cards are shown
+    state: TableState
+
+
+def _fail(where: str, problem: str, cell: tuple[int, int] | None = None,
+          value: int | None = None) -> UnexpectedMessageError:
+    return UnexpectedMessageError(where, problem, cell, value)
+
+
+def _check_hand_cells(t: Table, where: str) -> None:
+    """Rows 0..4 of a hand: 1 for a card in rows 0..3, columns 1..13; 2 (joker) in row 4."""
+    for (row, col), v in t.nonzero().items():
+        if v == 1 and row < 4 and 1 <= col <= 13:
+            continue
+        if v == 2 and row == 4:
+            continue
+        raise _fail(where, f"a hand cell holds {v}", (row, col), v)
+
+
+def _check_flags(t: Table, where: str, cols: tuple[int, ...]) -> None:
+    for col in cols:
+        if t[5, col] not in (0, 1):
+            raise _fail(where, f"flag cell holds {t[5, col]}, expected 0 or 1", (5, col),
+                        t[5, col])
+
+
+def _check_counts(t: Table, where: str) -> None:
+    for col in range(PLAYERS):
+        if t[6, col] > MAX_CARDS:
+            raise _fail(where, f"a card count of {t[6, col]}", (6, col), t[6, col])
+
+
+def _check_player(t: Table, where: str, cell: tuple[int, int]) -> None:
+    if t[cell] >= PLAYERS:
+        raise _fail(where, f"player number {t[cell]}, expected 0..{PLAYERS - 1}", cell, t[cell])
+
+
+def read_deal(t: Table, where: str) -> HandTable:
+    """The deal table: hand, cards to give ([5][1]) and the state; [5][0] must be 1."""
+    if t[5, 0] != 1:
+        raise _fail(where, f"the exchange-phase flag is {t[5, 0]}; a deal table has 1",
+                    (5, 0), t[5, 0])
+    _check_hand_cells(t, where)
+    _check_flags(t, where, (2,))
+    _check_counts(t, where)
+    hand = read_hand(t)
+    give = t[5, 1]
+    if give > len(hand):
+        raise _fail(where, f"{give} cards to give from a hand of {len(hand)}", (5, 1), give)
+    seats = t.row(6)[10:15]
+    if sorted(seats) != list(range(PLAYERS)):
+        raise _fail(where, f"the seats {list(seats)} are not an order of players 0..4", (6, 10))
+    for col in range(5, 10):
+        if t[6, col] >= PLAYERS:
+            raise _fail(where, f"class {t[6, col]}, expected 0..4", (6, col), t[6, col])
+    return HandTable(hand, read_state(t), give)
+
+
+def read_turn(t: Table, where: str) -> HandTable:
+    """A turn table: hand and state; [5][2] says whether this player must move now."""
+    _check_hand_cells(t, where)
+    _check_flags(t, where, (2, 4, 5, 6, 7))
+    _check_player(t, where, (5, 3))
+    _check_counts(t, where)
+    return HandTable(read_hand(t), read_state(t))
+
+
+def read_field(t: Table, where: str, max_jokers: int = 2) -> FieldTable:
+    """A field table: the play shown (as the exact cells sent) and the acting player [5][3]."""
+    _check_player(t, where, (5, 3))
+    _check_flags(t, where, (4, 5, 6, 7))
+    _check_counts(t, where)
+    cells = t.nonzero()
+    try:
+        move = move_from_cells(cells, max_jokers) if cells else None
+    except MoveTableError as exc:
+        raise _fail(where, f"the field is not a play: {exc}", exc.cell) from exc
+    return FieldTable(cells, move, read_state(t))
+
+
+def check_int(value: int, allowed: tuple[int, ...], where: str) -> int:
+    if value not in allowed:
+        want = ", ".join(str(a) for a in allowed)
+        raise _fail(where, f"got {value}, expected one of {want}", None, value)
+    return value
+
+
+__all__ = [
+    "ANSWER_ACCEPTED",
+    "ANSWER_PASS_20071",
+    "ANSWER_REJECTED",
+    "END_CONTINUE",
+    "END_GAME",
+    "END_MATCH",
+    "PLAYERS",
+    "FieldTable",
+    "HandTable",
+    "check_int",
+    "read_deal",
+    "read_field",
+    "read_turn",
+]

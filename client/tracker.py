@@ -1,0 +1,176 @@
+"""What one player can know about the current game, built up from the server's tables.
+
+The server never says "player 2 passed"; a client sees only each turn's field table.  The
+tracker compares it with the field shown before the turn: new cells mean the actor played
+them, the same cells (or a field still empty) mean a pass or a rejected move.  It also
+keeps the exchange facts, who has passed in the trick, and the order players went out.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from daihinmin.protocol.cards import EMPTY, CardSet
+from daihinmin.protocol.moves import PASS, Move
+from daihinmin.rules.deal import strongest
+from daihinmin.rules.game import remove_from_hand
+from daihinmin.rules.ruleset import ForbiddenFinish, RuleSet
+
+from .tables import ANSWER_ACCEPTED, FieldTable, HandTable
+from .view import GameView, Observed
+
+log = logging.getLogger("daihinmin.client")
+
+NOBODY = -1  # turn_player before the first turn table of a game
+
+
+class GameTracker:
+    """The running record of one game from one seat."""
+
+    def __init__(self, player: int, rules: RuleSet, game: int, deal: HandTable) -> None:
+        self.player, self.rules, self.game = player, rules, game
+        self.dealt = deal.hand
+        self.give = deal.give
+        self.hand = deal.hand
+        state = deal.state
+        # Classes are trusted from the deal table only (turn tables can carry stale ones).
+        self.classes, self.seats, self.counts = state.classes, state.seats, state.counts
+        self.field: Move | None = None
+        self.field_cells: dict[tuple[int, int], int] = {}
+        self.field_owner: int | None = None
+        self.last_player: int | None = None  # who played last in this game (keeps the lead)
+        self.passed = 0  # players marked passed in this trick (a pass on a lead counts too)
+        self.revolution = self.eleven_back = self.lock = False
+        self.turn_player = NOBODY
+        self.field_empty = True
+        self.turns = 0
+        self.history: list[Observed] = []
+        self.chosen: CardSet | None = None  # what the bot chose to give back
+        self.exchange_given = EMPTY
+        self.exchange_received = EMPTY
+        self.out_order: list[int] = []
+
+    # --- views --------------------------------------------------------------------------
+    def view(self, my_turn: bool = False) -> GameView:
+        return GameView(
+            player=self.player, hand=self.hand, field=self.field, turn_player=self.turn_player,
+            revolution=self.revolution, eleven_back=self.eleven_back, lock=self.lock,
+            counts=self.counts, classes=self.classes, seats=self.seats, my_turn=my_turn,
+            rules=self.rules, game=self.game, history=tuple(self.history),
+            exchange_given=self.exchange_given, exchange_received=self.exchange_received,
+            passed=self.passed, field_owner=self.field_owner,
+        )
+
+    # --- updates ------------------------------------------------------------------------
+    def exchange_chosen(self, cards: CardSet) -> None:
+        self.chosen = cards
+
+    def on_turn_table(self, turn: HandTable) -> None:
+        """A new turn: the turn table is the authoritative state before the action."""
+        if self.turns == 0:
+            self._settle_exchange(turn.hand)
+        self.turns += 1
+        s = turn.state
+        self.hand = turn.hand
+        self.turn_player = s.turn_player
+        self.revolution, self.eleven_back, self.lock = (bool(s.revolution),
+                                                        bool(s.eleven_back), bool(s.lock))
+        self.counts = s.counts
+        if self.last_player is None:
+            self.last_player = s.turn_player  # the first leader keeps the lead, as in the engine
+        self.field_empty = bool(s.field_empty)
+        if self.field_empty and self.field is not None:  # the cards were cleared away
+            self._clear_trick()
+
+    def on_field_table(self, shown: FieldTable, answer: int | None,
+                       sent: Move | None) -> Observed:
+        """Work out what the actor did; ``answer``/``sent`` only when this client moved."""
+        s = shown.state
+        actor = s.turn_player
+        played = (not s.field_empty and bool(shown.cells)
+                  and shown.cells != self.field_cells and shown.move is not None)
+        move = shown.move if played and shown.move is not None else PASS
+        if answer is not None and sent is not None:
+            if answer == ANSWER_ACCEPTED and not sent.is_pass and move != sent:
+                log.warning("game %d: the server accepted %s but shows %s on the field",
+                            self.game, sent, move)
+            if played:
+                self.hand = remove_from_hand(self.hand, move)
+        observed = Observed(actor, move, trick_cleared_before=self.field_empty, answer=answer)
+        self.history.append(observed)
+        if played:
+            self.field, self.field_cells, self.field_owner = move, shown.cells, actor
+            self.last_player = actor
+        else:
+            self.passed |= 1 << actor
+        self.revolution, self.eleven_back, self.lock = (bool(s.revolution),
+                                                        bool(s.eleven_back), bool(s.lock))
+        self.counts = s.counts
+        if played and s.counts[actor] == 0 and actor not in self.out_order:
+            self.out_order.append(actor)
+        if not played and self.field is None and self._everyone_passed():
+            self._clear_trick()
+        return observed
+
+    def _everyone_passed(self) -> bool:
+        """Passes on an empty field clear the trick once every player with cards, except
+        the last one who played (who gets the lead), has passed.
+
+        A turn table cannot show this clear (the field stays empty), so it is inferred with
+        the rules engine's condition.  (The reference server clears one pass earlier in
+        the rare case where the last player to play has also passed on the empty field.)
+        """
+        return all(self.passed >> p & 1 or p == self.last_player
+                   for p, n in enumerate(self.counts) if n > 0)
+
+    def _clear_trick(self) -> None:
+        self.field, self.field_cells, self.field_owner, self.passed = None, {}, None, 0
+
+    def _settle_exchange(self, hand: CardSet) -> None:
+        """Compare the dealt hand with the first turn table's hand (the final one).
+
+        The daifugo/fugo's deal already holds what they received, so what left it is what
+        they gave, and what they received stays unknown.  The hinmin/daihinmin gave their
+        strongest cards (the rule says which), so what arrived is the rest of the change
+        (a plain difference would miss a card that was taken and given straight back).
+        """
+        owed = self._lower_class_count()
+        if owed:
+            given = strongest(self.dealt, owed, skip_jokers=self.rules.joker_exchange_exempt)
+            kept = self.dealt - given
+            if kept <= hand:
+                self.exchange_given, self.exchange_received = given, hand - kept
+                return
+            log.warning("game %d: the hand after the exchange does not fit giving the %d "
+                        "strongest card(s)", self.game, owed)
+        self.exchange_given = self.dealt - hand
+        self.exchange_received = hand - self.dealt
+        if self.chosen is not None and self.chosen != self.exchange_given:
+            log.warning("game %d: the server took %s instead of the chosen %s",
+                        self.game, self.exchange_given or "nothing", self.chosen)
+
+    def _lower_class_count(self) -> int:
+        """Cards this player hands over automatically (0 unless hinmin/daihinmin)."""
+        n = len(self.classes)
+        if not self.rules.exchange or sorted(self.classes) != list(range(n)):
+            return 0  # first game of a class block: every class cell is 0, no exchange
+        mine = self.classes[self.player]
+        return next((count for _, lower, count in self.rules.exchange_pairs()
+                     if lower == mine), 0)
+
+    # --- results ------------------------------------------------------------------------
+    def places(self) -> tuple[int, ...] | None:
+        """Place of each player (0 = first), when the order of going out tells it.
+
+        Unknown (None) when the game ended another way (the pass limit gives random places)
+        or under rules where going out does not fix the place.
+        """
+        n = len(self.counts)
+        rules = self.rules
+        if rules.forbidden_finish is not ForbiddenFinish.OFF or rules.miyako_ochi:
+            return None
+        if len(self.out_order) != n - 1:
+            return None
+        last = next(p for p in range(n) if p not in self.out_order)
+        order = [*self.out_order, last]
+        return tuple(order.index(p) for p in range(n))

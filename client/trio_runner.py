@@ -1,0 +1,94 @@
+"""Run a bot inside a Trio program: ``await run_bot_async(bot, host, port)``.
+
+Same protocol state machine as the blocking runner.  The bot is called synchronously in
+the event loop by default; ``bot_in_thread=True`` moves each message's handling (and so
+every bot call) to a worker thread, so a slow bot does not stall other tasks, e.g. a
+server running in the same process.
+"""
+
+from __future__ import annotations
+
+import math
+import socket
+
+import trio
+from daihinmin.rules.ruleset import UECDA, RuleSet
+
+from .errors import ServerClosedError, ServerTimeoutError, ServerUnreachableError
+from .protocol import ClientProtocol, MatchRecord
+from .sync_runner import DEFAULT_HOST, DEFAULT_PORT
+from .view import Bot
+
+
+async def connect_async(host: str, port: int, timeout: float | None) -> trio.SocketStream:
+    """An open TCP stream with TCP_NODELAY, or :class:`ServerUnreachableError`."""
+    try:
+        with trio.fail_after(math.inf if timeout is None else timeout):
+            stream = await trio.open_tcp_stream(host, port)
+    except trio.TooSlowError:
+        raise ServerUnreachableError(host, port, f"no answer within {timeout:g} s") from None
+    except OSError as exc:
+        raise ServerUnreachableError(host, port, exc.strerror or str(exc)) from exc
+    stream.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, True)
+    return stream
+
+
+async def receive_exactly(stream: trio.abc.ReceiveStream, size: int, where: str,
+                          timeout: float | None = None) -> bytes:
+    """Read exactly ``size`` bytes, looping over partial reads."""
+    buf = bytearray()
+    try:
+        with trio.fail_after(math.inf if timeout is None else timeout):
+            while len(buf) < size:
+                chunk = await stream.receive_some(size - len(buf))
+                if not chunk:
+                    raise ServerClosedError(where, len(buf), size)
+                buf += chunk
+    except trio.TooSlowError:
+        raise ServerTimeoutError(where, timeout or 0.0) from None
+    except trio.BrokenResourceError as exc:
+        raise ServerClosedError(where, len(buf), size, "connection reset") from exc
+    return bytes(buf)
+
+
+async def send_message(stream: trio.abc.SendStream, data: bytes, where: str) -> None:
+    """One message, one write."""
+    try:
+        await stream.send_all(data)
+    except trio.BrokenResourceError as exc:
+        raise ServerClosedError(f"sending a reply ({where})", reason=str(exc)) from exc
+
+
+async def run_protocol_async(stream: trio.abc.Stream, proto: ClientProtocol,
+                             read_timeout: float | None = None,
+                             bot_in_thread: bool = False) -> MatchRecord:
+    """Drive ``proto`` over a connected stream until the match is over."""
+    await send_message(stream, proto.initiate(), "the profile")
+    while not proto.done:
+        exp = proto.expecting
+        data = await receive_exactly(stream, exp.size, exp.what, read_timeout)
+        if bot_in_thread:
+            replies = await trio.to_thread.run_sync(proto.receive, data)
+        else:
+            replies = proto.receive(data)
+        for reply in replies:
+            await send_message(stream, reply, exp.what)
+    return proto.record
+
+
+async def run_bot_async(bot: Bot, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *,
+                        name: str | None = None, rules: RuleSet = UECDA,
+                        connect_timeout: float | None = 10.0,
+                        read_timeout: float | None = None, check_moves: bool = True,
+                        bot_in_thread: bool = False) -> MatchRecord:
+    """Connect, play the whole match with ``bot``, return what the client recorded.
+
+    The options are those of :func:`daihinmin.client.run_bot`, plus ``bot_in_thread``.
+    """
+    proto = ClientProtocol(bot, name=name, rules=rules, check_moves=check_moves)
+    stream = await connect_async(host, port, connect_timeout)
+    async with stream:
+        return await run_protocol_async(stream, proto, read_timeout, bot_in_thread)
+
+
+__all__ = ["connect_async", "receive_exactly", "run_bot_async", "run_protocol_async"]

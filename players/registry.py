@@ -1,0 +1,92 @@
+"""Bundled and plugged-in players by name: ``make_bot("default", seed=1)``.
+
+Entries are ``"module:factory"`` strings, imported only when that player is made, so a
+heavy player (e.g. the Monte-Carlo one) costs nothing until it is used.  A factory is any
+callable returning a :class:`~daihinmin.client.view.Bot` (usually the class itself) and
+takes the player's options as keyword arguments.  ``make_bot`` also accepts a
+``"module:factory"`` string directly, to run a bot that is not registered.
+
+>>> bot = make_bot("random", seed=3)
+>>> bot.name, "default" in names()
+('random', True)
+>>> make_bot("nosuchbot")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+daihinmin.players.registry.UnknownBotError: no player named 'nosuchbot'; known: ...
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any
+
+from daihinmin.client.view import Bot
+
+BotFactory = Callable[..., Bot]
+
+# name -> "module:factory".  Other packages add themselves with register() or a line here.
+_REGISTRY: dict[str, str | BotFactory] = {
+    "random": "daihinmin.players.random_bot:RandomBot",
+    "default": "daihinmin.players.default_bot:DefaultBot",
+    "greedy": "daihinmin.players.greedy_bot:GreedyBot",
+}
+
+
+class UnknownBotError(LookupError):
+    """No player of that name, or its ``module:factory`` cannot be imported."""
+
+    def __str__(self) -> str:  # LookupError would show the repr of the message
+        return str(self.args[0])
+
+
+def register(name: str, factory: str | BotFactory, *, replace: bool = False) -> None:
+    """Add a player: ``factory`` is a callable or a lazy ``"module:factory"`` string."""
+    if name in _REGISTRY and not replace:
+        raise ValueError(f"a player named {name!r} is already registered")
+    if isinstance(factory, str) and ":" not in factory:
+        raise ValueError(f"a lazy factory is 'module:attribute', got {factory!r}")
+    _REGISTRY[name] = factory
+
+
+def names() -> list[str]:
+    """Registered player names, sorted."""
+    return sorted(_REGISTRY)
+
+
+def _load(target: str) -> BotFactory:
+    module_name, _, attr = target.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise UnknownBotError(f"cannot import {module_name!r} for {target!r}: {exc}") from exc
+    factory = module
+    for part in attr.split("."):
+        try:
+            factory = getattr(factory, part)
+        except AttributeError:
+            raise UnknownBotError(f"{module_name!r} has no {attr!r}") from None
+    if not callable(factory):
+        raise UnknownBotError(f"{target!r} is not callable")
+    return factory
+
+
+def resolve(name: str) -> BotFactory:
+    """The factory of a registered name, or of a ``"module:factory"`` string."""
+    entry = _REGISTRY.get(name)
+    if entry is None:
+        if ":" in name:
+            return _load(name)
+        raise UnknownBotError(f"no player named {name!r}; known: {', '.join(names())}")
+    return _load(entry) if isinstance(entry, str) else entry
+
+
+def make_bot(name: str, **options: Any) -> Bot:
+    """A new player; ``options`` go to its factory (e.g. ``seed``)."""
+    bot = resolve(name)(**options)
+    if not isinstance(bot, Bot):
+        raise TypeError(f"the factory of {name!r} returned {type(bot).__name__}, not a Bot")
+    return bot
+
+
+__all__ = ["BotFactory", "UnknownBotError", "make_bot", "names", "register", "resolve"]

@@ -1,0 +1,109 @@
+"""``daihinmin bot KIND``: run one player as its own process against a UECda server.
+
+KIND is a registered player (``daihinmin bot --list``) or ``module:factory`` for a bot of
+your own.  Exit status: 0 when the match ended normally, 2 for a bad command line or an
+unknown KIND, 3 server unreachable, 4 server closed the connection mid-match, 5 the server
+broke the protocol, 6 read timeout, 1 the bot itself failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+
+EXIT_OK, EXIT_BOT, EXIT_USAGE = 0, 1, 2
+EXIT_UNREACHABLE, EXIT_CLOSED, EXIT_PROTOCOL, EXIT_TIMEOUT = 3, 4, 5, 6
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("bot", help="run a bundled (or your own) bot against a server",
+                       description=__doc__,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("kind", nargs="?", help="player name (see --list) or module:factory")
+    p.add_argument("--list", action="store_true", help="list the registered players")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=42485)
+    p.add_argument("--name", help="name sent in the profile (default: the bot's own)")
+    p.add_argument("--seed", type=int, help="seed for a bot that uses randomness")
+    p.add_argument("--opt", action="append", default=[], metavar="KEY=VALUE",
+                   help="extra option for the bot's factory (ints/floats are converted)")
+    p.add_argument("--rules", default="uecda",
+                   help="rule preset the bot assumes when listing legal moves")
+    p.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE")
+    p.add_argument("--connect-timeout", type=float, default=10.0, metavar="SECONDS")
+    p.add_argument("--read-timeout", type=float, default=None, metavar="SECONDS",
+                   help="give up when the server is silent this long (default: never)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no summary at the end")
+    p.add_argument("-v", "--verbose", action="store_true", help="log every game")
+    p.set_defaults(func=run_bot_command)
+
+
+def parse_options(items: list[str]) -> dict[str, object]:
+    """``KEY=VALUE`` pairs; values that read as int or float become numbers."""
+    out: dict[str, object] = {}
+    for item in items:
+        key, sep, text = item.partition("=")
+        if not sep or not key:
+            raise ValueError(f"--opt needs KEY=VALUE, got {item!r}")
+        value: object = text
+        for convert in (int, float):
+            try:
+                value = convert(text)
+                break
+            except ValueError:
+                continue
+        out[key.replace("-", "_")] = value
+    return out
+
+
+def run_bot_command(args: argparse.Namespace) -> int:
+    from daihinmin.client import (
+        ServerClosedError,
+        ServerTimeoutError,
+        ServerUnreachableError,
+        run_bot,
+    )
+    from daihinmin.players.registry import UnknownBotError, make_bot, names
+    from daihinmin.protocol.errors import ProtocolError
+    from daihinmin.rules.ruleset import RuleConfigError, ruleset_from
+
+    if args.list:
+        print("\n".join(names()))
+        return EXIT_OK
+    if not args.kind:
+        print("daihinmin bot: give the KIND of bot (or --list)", file=sys.stderr)
+        return EXIT_USAGE
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                        format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    try:
+        options = parse_options(args.opt)
+        if args.seed is not None:
+            options["seed"] = args.seed
+        rules = ruleset_from(args.rules, args.rule)
+        bot = make_bot(args.kind, **options)
+    except (UnknownBotError, RuleConfigError, ValueError, TypeError) as exc:
+        print(f"daihinmin bot: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    label = args.name or bot.name
+    try:
+        record = run_bot(bot, args.host, args.port, name=args.name, rules=rules,
+                         connect_timeout=args.connect_timeout, read_timeout=args.read_timeout)
+    except ServerUnreachableError as exc:
+        return _fail(label, exc, EXIT_UNREACHABLE)
+    except ServerClosedError as exc:
+        return _fail(label, exc, EXIT_CLOSED)
+    except ServerTimeoutError as exc:
+        return _fail(label, exc, EXIT_TIMEOUT)
+    except ProtocolError as exc:
+        return _fail(label, exc, EXIT_PROTOCOL)
+    if not args.quiet:
+        known = [p[record.player] for p in record.places if p is not None]
+        mean = f", mean place {sum(known) / len(known) + 1:.2f}" if known else ""
+        print(f"{label} (player {record.player}): {record.games} games{mean}")
+    return EXIT_OK
+
+
+def _fail(label: str, exc: Exception, code: int) -> int:
+    print(f"daihinmin bot {label}: {exc}", file=sys.stderr)
+    return code
