@@ -1,1 +1,22 @@
-"""daihinmin.server."""
+"""daihinmin.server: the UECda match server (Trio), its match log, replay and headless runner.
+
+Modules: ``match_server`` (listen, seat, run the games), ``game_play`` (one game in the
+protocol's message order), ``tables`` (the tables sent), ``connection``/``handshake`` (wire),
+``matchlog`` (JSON Lines log), ``replay`` (re-simulate and verify a log), ``runner``/``bots``
+(player processes of a headless match), ``standings``, ``probe`` (a checking test client).
+
+Where this server deliberately differs from the reference server tndhms
+(``shared/protocol/UECDA_PROTOCOL.md`` §3, §5, §11):
+
+* ``[6][5..9]`` carries the true classes of the deal all game long (tndhms overwrites them
+  as players go out); row 7 is always 0 (tndhms echoes the mover's row 7).
+* The engine judges every move: a table with a cell value other than 0/1/2, two 2s, a 1 in
+  column 0/14 or row 4, or extra cards beside a spade 3 over a lone joker is answered 8 and
+  counts as a pass (tndhms lets some of these through).
+* An exchange table that is not exactly the owed number of held cards (including a 2 over a
+  held card's cell) makes the server give that player's strongest cards instead.
+* The trick does not clear "one pass early" after a player goes out with the last play.
+* A profile with an unknown version closes that connection with a logged error and the seat
+  stays free (tndhms keeps it and sends nothing).  20060 is recognised from a native-endian
+  profile; there is no 2-second "no profile means 20060" fallback.
+"""

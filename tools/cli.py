@@ -10,6 +10,11 @@ import sys
 # as ``func`` in the parsed namespace and returns the process exit code.
 COMMAND_MODULES = [
     "daihinmin.tools.cmd_bench",
+    "daihinmin.tools.cmd_bot",
+    "daihinmin.tools.cmd_serve",
+    "daihinmin.tools.cmd_match",
+    "daihinmin.tools.cmd_replay",
+    "daihinmin.tools.cmd_tournament",
 ]
 
 

@@ -1,0 +1,53 @@
+"""Errors of the match server, its players and its match log."""
+
+from __future__ import annotations
+
+
+class ServerError(Exception):
+    """Base class of everything the match server reports."""
+
+
+class ServerConfigError(ServerError):
+    """The server was asked for something it cannot do (e.g. 6 players on the 5-slot wire)."""
+
+
+class HandshakeError(ServerError):
+    """A connection did not send a usable profile table; it is closed and not seated."""
+
+
+class PlayerConnectionError(ServerError):
+    """A seated player's connection failed during the match."""
+
+    def __init__(self, player: int, message: str) -> None:
+        super().__init__(f"player {player}: {message}")
+        self.player = player
+
+
+class PlayerDisconnectedError(PlayerConnectionError):
+    """The player closed the connection (or it broke) before the match was over."""
+
+
+class PlayerTimeoutError(PlayerConnectionError):
+    """The player did not send a message before its deadline."""
+
+
+class MatchLogError(ServerError):
+    """A match log file cannot be read: bad JSON, unknown schema, or missing records."""
+
+
+class MatchInterruptedError(ServerError):
+    """A headless match was stopped by a signal (SIGTERM, SIGHUP); its players were stopped."""
+
+
+class BotProcessError(ServerError):
+    """A player process of a headless match failed (did not start, exited, did not connect)."""
+
+
+def leaf_errors(exc: BaseException) -> list[BaseException]:
+    """The individual errors inside (nested) exception groups, in order."""
+    if isinstance(exc, BaseExceptionGroup):
+        out: list[BaseException] = []
+        for inner in exc.exceptions:
+            out.extend(leaf_errors(inner))
+        return out
+    return [exc]

@@ -1,0 +1,178 @@
+"""Re-simulating a match log with the engine, checking every logged fact on the way.
+
+The seed and rules in the header re-create every deal; the logged exchange choices and moves
+are fed back to the engine; the deals, transfers, movers, answers, places and points it
+produces must equal the logged ones.  The first difference raises :class:`LogMismatchError`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from daihinmin.protocol.cards import CardParseError, CardSet
+from daihinmin.protocol.errors import ProtocolError
+from daihinmin.protocol.moves import PASS, Move
+from daihinmin.rules.game import GameState, StepResult
+from daihinmin.rules.match import GameResult, GameSetup, MatchState
+
+from .errors import ServerError
+from .matchlog import GameRecord, MatchLog, TurnRecord
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    game: int
+    turn: int | None  # 1-based turn number; None for the deal, exchange and result
+    what: str
+    expected: object  # what the log says
+    got: object  # what the re-simulation gives
+
+    def __str__(self) -> str:
+        where = f"game {self.game}" + (f", turn {self.turn}" if self.turn is not None else "")
+        return f"{where}: {self.what}: log has {self.expected!r}, re-simulation gives {self.got!r}"
+
+
+class LogMismatchError(ServerError):
+    """The log disagrees with the engine's re-simulation."""
+
+    def __init__(self, mismatch: Mismatch) -> None:
+        super().__init__(str(mismatch))
+        self.mismatch = mismatch
+
+
+@dataclass
+class ReplayedTurn:
+    record: TurnRecord
+    step: StepResult
+
+
+@dataclass
+class ReplayedGame:
+    record: GameRecord
+    setup: GameSetup
+    state: GameState  # at the end of the game
+    turns: list[ReplayedTurn] = field(default_factory=list)
+    result: GameResult | None = None
+
+
+def _check(game: int, turn: int | None, what: str, expected: object, got: object) -> None:
+    if expected != got:
+        raise LogMismatchError(Mismatch(game, turn, what, expected, got))
+
+
+def _cards(game: int, what: str, text: str) -> CardSet:
+    try:
+        return CardSet.parse(text)
+    except CardParseError as exc:
+        raise LogMismatchError(Mismatch(game, None, what, text, f"unreadable ({exc})")) from exc
+
+
+def _check_hands(g: int, what: str, logged: list[str], hands: list[CardSet]) -> None:
+    _check(g, None, f"number of {what}", len(logged), len(hands))
+    for p, (text, hand) in enumerate(zip(logged, hands, strict=True)):
+        _check(g, None, f"{what} of player {p}", str(_cards(g, what, text)), str(hand))
+
+
+def replay_setup(match: MatchState, record: GameRecord) -> GameSetup:
+    """Deal the next game and apply the logged exchange, checking both."""
+    g = record.game
+    setup = match.setup_game()
+    _check(g, None, "game number", record.game, setup.game)
+    _check(g, None, "seats", record.seats, list(setup.seats))
+    _check(g, None, "dealer", record.dealer, setup.dealer)
+    _check(g, None, "classes", record.classes,
+           None if setup.classes is None else list(setup.classes))
+    _check_hands(g, "dealt hand", record.dealt, setup.dealt)
+    automatic = [t for t in record.transfers if t.automatic]
+    chosen = [t for t in record.transfers if not t.automatic]
+    sim_auto = [t for t in setup.transfers if t.automatic]
+    _check(g, None, "number of automatic transfers", len(automatic), len(sim_auto))
+    for logged, sim in zip(automatic, sim_auto, strict=True):
+        _check(g, None, "automatic transfer", (logged.giver, logged.receiver,
+                                               str(_cards(g, "transfer", logged.cards))),
+               (sim.giver, sim.receiver, str(sim.cards)))
+    order = setup.exchange_order()
+    _check(g, None, "players who return cards", [t.giver for t in chosen], order)
+    for logged in chosen:
+        choice = None if logged.substituted else _cards(g, "returned cards", logged.cards)
+        sim = setup.give_back(logged.giver, choice)
+        _check(g, None, f"cards returned by player {logged.giver}",
+               (logged.receiver, str(_cards(g, "transfer", logged.cards)), logged.substituted),
+               (sim.receiver, str(sim.cards), sim.substituted))
+    return setup
+
+
+def replay_turn(g: int, number: int, game: GameState, turn: TurnRecord) -> StepResult:
+    _check(g, number, "player to move", turn.player, game.turn)
+    if turn.malformed:
+        _check(g, number, "move of a malformed table", turn.move, str(PASS))
+        step = game.step(PASS)
+        answer = 8
+    else:
+        try:
+            move = Move.parse(turn.move)
+        except (CardParseError, ProtocolError) as exc:
+            raise LogMismatchError(Mismatch(g, number, "move", turn.move,
+                                            f"unreadable ({exc})")) from exc
+        step = game.step(move)
+        answer = step.answer
+    _check(g, number, f"answer to {turn.move!r}", turn.answer, answer)
+    return step
+
+
+def replay_game(match: MatchState, record: GameRecord) -> ReplayedGame:
+    g = record.game
+    setup = replay_setup(match, record)
+    game = setup.start()
+    _check_hands(g, "hand after the exchange", record.hands, game.hands)
+    _check(g, None, "first player", record.first, game.turn)
+    replayed = ReplayedGame(record, setup, game)
+    for number, turn in enumerate(record.turns, 1):
+        if game.over:
+            raise LogMismatchError(Mismatch(g, number, "turn after the game ended",
+                                            f"{turn.player}: {turn.move}", "game over"))
+        replayed.turns.append(ReplayedTurn(turn, replay_turn(g, number, game, turn)))
+    if not game.over:
+        raise LogMismatchError(Mismatch(g, len(record.turns), "end of the game",
+                                        "game over", f"player {game.turn} still to move"))
+    result = match.finish_game(game)
+    replayed.result = result
+    _check(g, None, "places", record.places, list(result.places))
+    _check(g, None, "points", record.points, list(result.points))
+    _check(g, None, "cumulative points", record.totals, list(match.points))
+    return replayed
+
+
+def replay_log(log: MatchLog) -> Iterator[ReplayedGame]:
+    """Re-simulate the logged games in order (a mismatch raises :class:`LogMismatchError`)."""
+    header = log.header
+    match = MatchState(header.ruleset(), seed=header.seed, games=header.games)
+    for record in log.games:
+        if match.finished:
+            raise LogMismatchError(Mismatch(record.game, None, "game beyond the match",
+                                            record.game, f"the match has {header.games} games"))
+        yield replay_game(match, record)
+    if log.end is not None:
+        _check(match.game - 1, None, "games played (end record)", log.end.games_played,
+               len(log.games))
+        if log.end.totals or log.games:
+            _check(match.game - 1, None, "final points (end record)", log.end.totals,
+                   list(match.points))
+
+
+@dataclass(frozen=True)
+class VerifySummary:
+    games: int
+    turns: int
+    complete: bool  # the log has its end record and every game of the match
+
+
+def verify_log(log: MatchLog) -> VerifySummary:
+    games = turns = 0
+    for replayed in replay_log(log):
+        games += 1
+        turns += len(replayed.turns)
+    complete = (log.end is not None and log.end.status == "complete"
+                and games == log.header.games)
+    return VerifySummary(games, turns, complete)

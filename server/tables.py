@@ -1,0 +1,116 @@
+"""The tables the server sends, built from the engine's state.
+
+Row 7 is always 0.  The class cells hold the true classes of the deal (all 0 in the first
+game of a class block), not the reference server's overwritten buffer.  The field table of
+a turn shows the flags as they were right after the action and before a trick clear, as the
+reference does: a clear shows up only in the next turn table (``[5][4] = 1``).
+"""
+
+from __future__ import annotations
+
+from daihinmin.protocol.cards import CardSet
+from daihinmin.protocol.codec import TableState, build_deal, hand_cells
+from daihinmin.protocol.moves import Cell, MoveKind
+from daihinmin.protocol.table import CELLS, COLS, Table
+from daihinmin.rules.events import EventKind
+from daihinmin.rules.game import GameState, StepResult
+from daihinmin.rules.match import GameSetup
+
+
+def class_row(setup: GameSetup) -> tuple[int, ...]:
+    """Row 6's classes: the previous game's places, or all 0 at the start of a class block."""
+    return setup.classes if setup.classes is not None else (0,) * setup.rules.players
+
+
+def deal_order(setup: GameSetup) -> list[int]:
+    """Players in class order (daifugo first); player order in a block's first game."""
+    classes = class_row(setup)
+    return sorted(range(setup.rules.players), key=lambda p: (classes[p], p))
+
+
+def deal_table(setup: GameSetup, player: int) -> Table:
+    state = TableState(counts=tuple(len(h) for h in setup.dealt), classes=class_row(setup),
+                       seats=setup.seats)
+    return build_deal(setup.deal_hand(player), state, give=setup.give_count(player))
+
+
+def turn_state(game: GameState, classes: tuple[int, ...]) -> TableState:
+    """Rows 5 and 6 of this turn's tables (``my_turn`` is set per receiver)."""
+    return TableState(turn_player=game.turn, field_empty=int(game.field is None),
+                      eleven_back=int(game.eleven_back), revolution=int(game.revolution),
+                      lock=int(game.lock), counts=game.counts(), classes=classes,
+                      seats=game.seats)
+
+
+def turn_table(game: GameState, state: TableState, player: int) -> Table:
+    """The receiver's hand and the state; ``[5][2] = 1`` for the player who must move."""
+    mine = int(player == game.turn)
+    cells = hand_cells(game.hands[player]) | state.cells()
+    if mine:
+        cells[(5, 2)] = 1
+    return Table.zeros().with_cells(cells)
+
+
+class TurnTables:
+    """The turn tables of every player for one turn, quickly: each hand's card rows are
+    cached while the hand is unchanged (only the mover's hand changes in a turn).  Gives
+    exactly what :func:`turn_table` gives."""
+
+    CARD_CELLS = 5 * COLS
+    CACHE_LIMIT = 256
+
+    def __init__(self) -> None:
+        self._card_rows: dict[int, list[int]] = {}
+
+    def card_rows(self, hand: CardSet) -> list[int]:
+        rows = self._card_rows.get(hand.mask)
+        if rows is None:
+            if len(self._card_rows) >= self.CACHE_LIMIT:
+                self._card_rows.clear()
+            rows = [0] * self.CARD_CELLS
+            for (r, c), v in hand_cells(hand).items():
+                rows[r * COLS + c] = v
+            self._card_rows[hand.mask] = rows
+        return rows
+
+    def build(self, game: GameState, state: TableState) -> list[Table]:
+        tail = [0] * (CELLS - self.CARD_CELLS)  # rows 5..7
+        for (r, c), v in state.cells().items():
+            tail[(r - 5) * COLS + c] = v
+        tables = []
+        for player, hand in enumerate(game.hands):
+            cells = self.card_rows(hand) + tail
+            if player == game.turn:
+                cells[self.CARD_CELLS + 2] = 1  # [5][2]: you must move
+            tables.append(Table(cells))
+        return tables
+
+
+def shown_flags(step: StepResult, lock_before: bool, eleven_back_before: bool
+                ) -> tuple[bool, bool]:
+    """(lock, 11-back) right after the action, before any clear the action caused."""
+    lock = lock_before
+    eleven_back = eleven_back_before
+    for event in step.events:
+        if event.kind is EventKind.LOCK_ON:
+            lock = True
+        elif event.kind is EventKind.ELEVEN_BACK:
+            eleven_back = bool(event.value)
+    if step.judgement.accepted and step.move.kind is MoveKind.JOKER:
+        lock = False  # a lone joker always lifts the lock
+    return lock, eleven_back
+
+
+def field_table(cells: dict[Cell, int] | None, game: GameState, step: StepResult,
+                classes: tuple[int, ...], lock_before: bool, eleven_back_before: bool) -> Table:
+    """The cards on the field after the action (still shown if the action cleared them)."""
+    lock, eleven_back = shown_flags(step, lock_before, eleven_back_before)
+    state = TableState(turn_player=step.player, field_empty=int(cells is None),
+                       eleven_back=int(eleven_back), revolution=int(game.revolution),
+                       lock=int(lock), counts=game.counts(), classes=classes,
+                       seats=game.seats)
+    return Table.zeros().with_cells((cells or {}) | state.cells())
+
+
+__all__ = ["TurnTables", "class_row", "deal_order", "deal_table", "field_table", "shown_flags",
+           "turn_state", "turn_table"]

@@ -1,0 +1,154 @@
+"""``daihinmin match``: every player a separate OS process over loopback TCP.
+
+External players join with ``--cmd``; here the checking probe client
+(``python -m daihinmin.server.probe``) plays, so each process also checks the server.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+from daihinmin.server.matchlog import read_match_log
+from daihinmin.server.replay import verify_log
+from daihinmin.tools.cli import main
+from daihinmin.tools.cmd_match import DEFAULT_TABLE, player_specs
+
+
+def probe_cmd(i: int, marker: str) -> str:
+    return (f"{sys.executable} -m daihinmin.server.probe --host {{host}} --port {{port}} "
+            f"--seed {i} --name {marker}{i}")
+
+
+def children_with(marker: str) -> list[int]:
+    """PIDs of this process's children whose command line mentions ``marker``."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        parent = int(stat.rsplit(")", 1)[1].split()[1])
+        if parent == os.getpid() and marker.encode() in cmdline:
+            found.append(int(entry))
+    return found
+
+
+def test_match_of_external_processes_reports_json_and_a_verifiable_log(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log_path = tmp_path / "m.jsonl"
+    args = ["match", "--games", "4", "--seed", "11", "--json", "--log", str(log_path)]
+    for i in range(5):
+        args += ["--cmd", probe_cmd(i, "extprobe")]
+    code = main(args)
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    report = json.loads(out.out)
+    assert report["games"] == 4 and report["log"] == str(log_path)
+    assert [p["name"] for p in report["players"]] == [f"extprobe{i}" for i in range(5)]
+    assert sum(p["points"] for p in report["players"]) == 15 * 4
+    assert all(sum(p["places"]) == 4 for p in report["players"])
+    assert report["wall_seconds"] > 0
+    log = read_match_log(log_path)
+    assert verify_log(log).complete
+    assert [p["points"] for p in report["players"]] == log.end.totals  # type: ignore[union-attr]
+    assert children_with("extprobe") == []
+
+
+def test_a_player_that_fails_stops_the_match_and_no_process_is_left(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    failing = f"{sys.executable} -c 'import sys; print(\"no luck\", file=sys.stderr); sys.exit(3)'"
+    args = ["match", "--games", "2", "--seed", "1", "--log", str(tmp_path / "f.jsonl"),
+            "--cmd", probe_cmd(0, "leftprobe"), "--cmd", probe_cmd(1, "leftprobe"),
+            "--cmd", failing, "--cmd", probe_cmd(3, "leftprobe"),
+            "--cmd", probe_cmd(4, "leftprobe")]
+    assert main(args) == 1
+    err = capsys.readouterr().err
+    assert "player 2" in err and "exited with code 3 before connecting" in err
+    assert "no luck" in err
+    assert children_with("leftprobe") == []
+
+
+def test_player_specs_fill_and_order() -> None:
+    specs = player_specs([], ["prog {port}"], 5)
+    assert [s.label for s in specs] == ["prog {port}", *DEFAULT_TABLE[:4]]
+    assert specs[0].resolve("127.0.0.1", 4321) == ["prog", "4321"]
+    bundled = player_specs(["random"] * 5, [], 5)[0].resolve("127.0.0.1", 99)
+    assert bundled[-6:] == ["bot", "random", "--host", "127.0.0.1", "--port", "99"]
+    with pytest.raises(ValueError, match="6 players given"):
+        player_specs(["random"] * 6, [], 5)
+    with pytest.raises(ValueError, match="3 players given"):
+        player_specs(["random"] * 3, [], 5)
+
+
+def test_bad_options_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["match", "--rule", "nosuchrule=1", "--no-log"]) == 2
+    assert main(["match", "nosuchbot", "--no-log"]) == 2
+    assert "unknown" in capsys.readouterr().err
+
+
+def test_default_table_of_bundled_bot_processes_plays_a_verifiable_match(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``daihinmin match`` with no BOT: default default default random greedy, as processes."""
+    log_path = tmp_path / "bots.jsonl"
+    code = main(["match", "--games", "6", "--seed", "5", "--json", "--log", str(log_path)])
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    report = json.loads(out.out)
+    assert [p["label"] for p in report["players"]] == list(DEFAULT_TABLE)
+    assert sum(p["points"] for p in report["players"]) == 15 * 6
+    assert all(p["mean_move_ms"] > 0 for p in report["players"])
+    log = read_match_log(log_path)
+    summary = verify_log(log)
+    assert summary.complete and summary.games == 6
+    assert log.header.write_mode == "coalesced"
+    assert all(len(g.transfers) == 4 for g in log.games[1:])  # exchanges from game 2 on
+    assert children_with("daihinmin.tools") == []
+
+
+def processes_with(marker: str) -> int:
+    """How many processes anywhere mention ``marker`` (a leaked child is re-parented)."""
+    count = 0
+    for entry in os.listdir("/proc"):
+        try:
+            if entry.isdigit() and marker.encode() in Path(f"/proc/{entry}/cmdline").read_bytes():
+                count += 1
+        except OSError:
+            continue
+    return count
+
+
+@pytest.mark.parametrize(("signum", "code", "message"), [
+    (signal.SIGINT, 130, "interrupted"),
+    (signal.SIGTERM, 1, "MatchInterruptedError: stopped by SIGTERM"),
+])
+def test_a_signal_stops_the_match_and_every_player_process(signum: int, code: int,
+                                                            message: str) -> None:
+    marker = "sigprobe" + uuid.uuid4().hex[:8]
+    cmd = [sys.executable, "-m", "daihinmin.tools", "match", "--games", "100000", "--no-log"]
+    for i in range(5):
+        cmd += ["--cmd", probe_cmd(i, marker)]
+    runner = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60
+        while processes_with(marker) < 5 and time.monotonic() < deadline:
+            assert runner.poll() is None
+            time.sleep(0.1)
+        assert processes_with(marker) == 5
+        runner.send_signal(signum)
+        _, err = runner.communicate(timeout=60)
+    finally:
+        runner.kill()
+    assert runner.returncode == code
+    assert message in err.decode()
+    assert processes_with(marker) == 0

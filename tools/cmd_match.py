@@ -1,0 +1,125 @@
+"""``daihinmin match``: a headless match, every player its own process over loopback TCP.
+
+Bundled bots are named (``default``, ``random``, ``greedy``, ...) and run as
+``daihinmin bot KIND``; any other program joins with ``--cmd 'COMMAND {host} {port}'``.
+Player numbers follow the order given: BOT arguments first, then the ``--cmd`` programs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import TYPE_CHECKING
+
+from daihinmin.server.config import CONNECT_TIMEOUT_SECONDS
+
+from .cmd_serve import (
+    add_match_options,
+    config_from_args,
+    print_standings,
+    report_errors,
+    setup_logging,
+    standings_json,
+    standings_of,
+)
+
+if TYPE_CHECKING:
+    from daihinmin.server.bots import PlayerSpec
+
+DEFAULT_TABLE = ("default", "default", "default", "random", "greedy")
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("match", help="headless match of bot processes over loopback TCP")
+    p.add_argument("bots", nargs="*", metavar="BOT",
+                   help=f"bundled bots by name (default table: {' '.join(DEFAULT_TABLE)})")
+    p.add_argument("--cmd", action="append", default=[], metavar="COMMAND",
+                   help="an external player program; {host} and {port} are filled in "
+                        "(repeatable)")
+    p.add_argument("--exact-writes", action="store_true",
+                   help="one write per message, as the reference server (the default when "
+                        "any --cmd player takes part, since external clients may over-read; "
+                        "otherwise each player's messages are gathered into one write per "
+                        "wait: the same bytes, far fewer wake-ups)")
+    p.add_argument("--connect-timeout", type=float, default=CONNECT_TIMEOUT_SECONDS,
+                   help="seconds each player may take to connect")
+    add_match_options(p)
+    p.set_defaults(func=match_command)
+
+
+def player_specs(bots: list[str], commands: list[str], players: int) -> list[PlayerSpec]:
+    """BOT arguments, then the commands; missing seats come from the default table."""
+    from daihinmin.server.bots import PlayerSpec
+
+    specs = [PlayerSpec.bundled(kind) for kind in bots]
+    specs += [PlayerSpec.command(c) for c in commands]
+    if len(specs) > players:
+        raise ValueError(f"{len(specs)} players given; the rules seat {players}")
+    if not bots:
+        specs += [PlayerSpec.bundled(kind) for kind in DEFAULT_TABLE[: players - len(specs)]]
+    if len(specs) != players:
+        raise ValueError(f"{len(specs)} players given; the rules seat {players}")
+    return specs
+
+
+def check_bot_names(bots: list[str]) -> None:
+    """Fail early on an unknown bundled bot (when the player registry is available)."""
+    try:
+        from daihinmin.players.registry import names
+    except ImportError:
+        return
+    known = names()
+    unknown = [b for b in bots if b not in known and ":" not in b]
+    if unknown:
+        raise ValueError(f"unknown bot {', '.join(unknown)}; known: {', '.join(known)}")
+
+
+def match_command(args: argparse.Namespace) -> int:
+    import trio
+    from daihinmin.rules.ruleset import RuleConfigError
+    from daihinmin.server.errors import ServerError
+    from daihinmin.server.matchlog import GameRecord
+    from daihinmin.server.runner import run_headless_match
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    setup_logging(args.verbose)
+    try:
+        config = config_from_args(args, "127.0.0.1", 0, coalesce_writes=not (args.exact_writes or args.cmd))
+        check_bot_names(args.bots)
+        specs = player_specs(args.bots, args.cmd, config.rules.players)
+    except (RuleConfigError, ServerError, ValueError) as exc:
+        print(f"daihinmin match: {exc}", file=sys.stderr)
+        return 2
+    progress = Progress(TextColumn("[bold]match[/]"), BarColumn(), MofNCompleteColumn(),
+                        TextColumn("games"), TimeRemainingColumn(),
+                        console=Console(stderr=True), disable=args.json, transient=True)
+
+    def on_game(record: GameRecord) -> None:
+        progress.advance(task)
+
+    task = progress.add_task("match", total=config.games)
+    started = time.perf_counter()
+    try:
+        with progress:
+            outcome = trio.run(lambda: run_headless_match(
+                config, specs, on_game=on_game, connect_timeout=args.connect_timeout))
+    except (Exception, KeyboardInterrupt, BaseExceptionGroup) as exc:
+        return report_errors(exc, "daihinmin match")
+    labels = [s.label for s in specs]
+    standings = standings_of(outcome, labels)
+    if args.json:
+        wall = round(time.perf_counter() - started, 3)  # with starting and stopping players
+        print(json.dumps(standings_json(outcome, config, standings, {
+            "wall_seconds": wall, "match_seconds": round(outcome.wall_seconds, 3)})))
+    else:
+        print_standings(standings, outcome, Console())
+    return 0

@@ -1,0 +1,159 @@
+"""``daihinmin replay LOG``: read a match log; ``--verify`` re-simulates it with the engine.
+
+``--verify`` exits 1 naming the first difference (game, turn, logged vs re-simulated);
+``--game N`` prints one game turn by turn; with neither, a summary of the match.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from daihinmin.rules.game import StepResult
+    from daihinmin.server.matchlog import MatchLog
+    from daihinmin.server.replay import ReplayedGame
+
+CLASS_NAMES = {5: ("daifugo", "fugo", "heimin", "hinmin", "daihinmin")}
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("replay", help="show or verify a match log")
+    p.add_argument("log", type=Path, metavar="LOG", help="a match log (.jsonl)")
+    p.add_argument("--verify", action="store_true",
+                   help="re-simulate every game and check the log agrees")
+    p.add_argument("--game", type=int, default=None, metavar="N", help="print game N")
+    p.set_defaults(func=replay_command)
+
+
+def class_name(place: int, players: int) -> str:
+    names = CLASS_NAMES.get(players)
+    return names[place] if names else f"place {place + 1}"
+
+
+def player_label(log: MatchLog, p: int) -> str:
+    name = next((i.name for i in log.header.players if i.number == p), "?")
+    return f"p{p} {name}"
+
+
+def describe_events(step: StepResult) -> str:
+    """What a turn caused, in words (plays and passes speak for themselves)."""
+    from daihinmin.rules.events import EventKind
+
+    notes = []
+    for e in step.events:
+        k = e.kind
+        if k is EventKind.REJECTED:
+            notes.append("rejected")
+        elif k is EventKind.REVOLUTION:
+            notes.append("revolution" if e.value else "revolution undone")
+        elif k is EventKind.ELEVEN_BACK:
+            notes.append("11-back" if e.value else "11-back undone")
+        elif k is EventKind.EIGHT_CUT:
+            notes.append("8-cut")
+        elif k is EventKind.SPADE3_RETURN:
+            notes.append("spade-3 return")
+        elif k is EventKind.LOCK_ON:
+            notes.append("lock")
+        elif k is EventKind.TRICK_CLEAR:
+            notes.append(f"trick cleared, p{e.player} leads")
+        elif k is EventKind.PLAYER_OUT:
+            notes.append(f"p{e.player} out ({e.value + 1}.)")
+        elif k is EventKind.PASS_LIMIT:
+            notes.append(f"pass limit ({e.value}): remaining places drawn")
+        elif k in (EventKind.FORBIDDEN_FINISH, EventKind.MIYAKO_OCHI, EventKind.REVERSE,
+                   EventKind.SKIP):
+            notes.append(str(e))
+    return "; ".join(notes)
+
+
+def print_game(log: MatchLog, replayed: ReplayedGame) -> None:
+    rec = replayed.record
+    n = len(rec.seats)
+    print(f"game {rec.game}   seats {' '.join(map(str, rec.seats))}   dealer p{rec.dealer}")
+    print("dealt:")
+    for p in range(n):
+        cls = f"[{class_name(rec.classes[p], n)}]" if rec.classes is not None else ""
+        print(f"  {player_label(log, p):<20} {cls:<12} {rec.dealt[p]}")
+    if rec.transfers:
+        print("exchange:")
+        for t in rec.transfers:
+            how = ("automatic" if t.automatic else
+                   f"invalid choice ({t.error}); server picked" if t.substituted else "chosen")
+            print(f"  p{t.giver} -> p{t.receiver}: {t.cards}   ({how})")
+        print("hands after the exchange:")
+        for p in range(n):
+            print(f"  {player_label(log, p):<20} {rec.hands[p]}")
+    print(f"turns (p{rec.first} leads):")
+    for number, turn in enumerate(replayed.turns, 1):
+        t = turn.record
+        move = t.move if not t.malformed else f"<malformed: {t.error}>"
+        notes = describe_events(turn.step)
+        print(f"  {number:4d}  p{t.player}  {move:<24} {t.answer}  {t.think_ms:8.2f} ms"
+              + (f"   {notes}" if notes else ""))
+    order = sorted(range(n), key=lambda p: rec.places[p])
+    print("result:")
+    for p in order:
+        print(f"  {rec.places[p] + 1}. {player_label(log, p):<20} +{rec.points[p]}  "
+              f"(total {rec.totals[p]})")
+
+
+def print_summary(log: MatchLog) -> None:
+    from daihinmin.server.standings import Standings
+
+    h = log.header
+    print(f"match log {h.schema}: rules {h.rules.get('name')}, seed {h.seed}, "
+          f"{len(log.games)} of {h.games} games"
+          + (f", {log.end.status}" if log.end else ", no end record"))
+    for info in h.players:
+        print(f"  p{info.number} {info.name} (protocol {info.protocol})")
+    standings = Standings(h.players)
+    for rec in log.games:
+        standings.add_game(rec)
+        order = sorted(range(len(rec.places)), key=lambda p: rec.places[p])
+        print(f"  game {rec.game:4d}: order {' '.join(f'p{p}' for p in order)}  "
+              f"{len(rec.turns):3d} turns  totals {rec.totals}")
+    print("standings:")
+    for s in standings.ranked():
+        print(f"  p{s.number} {s.name:<16} {s.points:6d} points  mean place "
+              f"{s.mean_place:.2f}  {s.mean_move_ms:.2f} ms/move")
+    if log.end is not None and log.end.error:
+        print(f"match aborted: {log.end.error}")
+
+
+def replay_command(args: argparse.Namespace) -> int:
+    from daihinmin.server.errors import MatchLogError
+    from daihinmin.server.matchlog import read_match_log
+    from daihinmin.server.replay import LogMismatchError, replay_log, verify_log
+
+    try:
+        log = read_match_log(args.log)
+    except MatchLogError as exc:
+        print(f"daihinmin replay: {exc}", file=sys.stderr)
+        return 2
+    if args.verify:
+        try:
+            summary = verify_log(log)
+        except LogMismatchError as exc:
+            print(f"daihinmin replay: MISMATCH in {args.log}: {exc}", file=sys.stderr)
+            return 1
+        status = "complete" if summary.complete else "incomplete match"
+        print(f"verified {args.log}: {summary.games} games, {summary.turns} turns agree with "
+              f"the engine ({status})")
+        if args.game is None:
+            return 0
+    if args.game is not None:
+        try:
+            for replayed in replay_log(log):
+                if replayed.record.game == args.game:
+                    print_game(log, replayed)
+                    return 0
+        except LogMismatchError as exc:
+            print(f"daihinmin replay: MISMATCH in {args.log}: {exc}", file=sys.stderr)
+            return 1
+        print(f"daihinmin replay: no game {args.game} in {args.log}", file=sys.stderr)
+        return 2
+    print_summary(log)
+    return 0

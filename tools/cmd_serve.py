@@ -1,0 +1,183 @@
+"""``daihinmin serve``: the UECda match server on TCP (players connect, numbered in order).
+
+Also holds what ``serve`` and ``match`` share: the match options, the default log path and
+the standings report.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import logging
+import secrets
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from daihinmin.server.config import DEFAULT_PORT
+
+# Heavy imports (trio, rich, the server) happen inside the handlers: every ``daihinmin``
+# process builds the whole parser, including each bot process of a match.
+if TYPE_CHECKING:
+    from daihinmin.server.config import ServerConfig
+    from daihinmin.server.match_server import MatchObserver, MatchOutcome
+    from daihinmin.server.standings import Standings
+    from rich.console import Console
+
+DEFAULT_GAMES = 10
+LOG_FOLDER = Path("logs")
+
+
+def add_match_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--games", type=int, default=DEFAULT_GAMES, help="games in the match")
+    p.add_argument("--seed", type=int, default=None, help="match seed (default: random)")
+    p.add_argument("--rules", default="uecda", help="rules preset")
+    p.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE",
+                   help="override one rule (repeatable)")
+    p.add_argument("--log", type=Path, default=None, metavar="FILE",
+                   help="match log (default: logs/match-<time>-<seed>.jsonl)")
+    p.add_argument("--no-log", action="store_true", help="write no match log")
+    p.add_argument("--json", action="store_true", help="print one JSON object at the end")
+    p.add_argument("-v", "--verbose", action="store_true", help="log every connection")
+
+
+def default_log_path(seed: int) -> Path:
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+    return LOG_FOLDER / f"match-{stamp}-{seed}.jsonl"
+
+
+def config_from_args(args: argparse.Namespace, host: str, port: int,
+                     coalesce_writes: bool = False) -> ServerConfig:
+    """The server config the options ask for (raises RuleConfigError/ServerError)."""
+    from daihinmin.rules.ruleset import ruleset_from
+    from daihinmin.server.config import ServerConfig
+
+    rules = ruleset_from(args.rules, args.rule)
+    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    log_path = None if args.no_log else (args.log or default_log_path(seed))
+    return ServerConfig(rules=rules, games=args.games, seed=seed, host=host, port=port,
+                        log_path=log_path, coalesce_writes=coalesce_writes).validate()
+
+
+def setup_logging(verbose: bool) -> None:
+    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, stream=sys.stderr,
+                        format="%(levelname)s %(name)s: %(message)s")
+
+
+def report_errors(exc: BaseException, prog: str) -> int:
+    """Print each error of a failed match: exit code 1, or 130 when interrupted (Ctrl-C)."""
+    from daihinmin.server.errors import leaf_errors
+
+    errors = leaf_errors(exc)
+    if any(isinstance(err, KeyboardInterrupt) for err in errors):
+        print(f"{prog}: interrupted", file=sys.stderr)
+        return 130
+    for err in errors:
+        print(f"{prog}: {type(err).__name__}: {err}", file=sys.stderr)
+    return 1
+
+
+def standings_of(outcome: MatchOutcome, labels: list[str] | None = None) -> Standings:
+    from daihinmin.server.standings import Standings
+
+    standings = Standings(outcome.players, labels)
+    for record in outcome.games:
+        standings.add_game(record)
+    return standings
+
+
+def standings_json(outcome: MatchOutcome, config: ServerConfig, standings: Standings,
+                   extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {"games": standings.games, "seed": config.seed, "rules": config.rules.name,
+            "players": [p.to_json() for p in sorted(standings.players, key=lambda s: s.number)],
+            "totals": outcome.totals,
+            "log": str(outcome.log_path) if outcome.log_path else None,
+            "wall_seconds": round(outcome.wall_seconds, 3), **(extra or {})}
+
+
+def print_standings(standings: Standings, outcome: MatchOutcome, console: Console) -> None:
+    from rich.table import Table as RichTable
+
+    n = len(standings.players)
+    table = RichTable(title=f"Standings after {standings.games} games")
+    table.add_column("rank", justify="right")
+    table.add_column("player")
+    table.add_column("points", justify="right")
+    table.add_column("mean place", justify="right")
+    for place in range(n):
+        table.add_column(f"{place + 1}.", justify="right")
+    table.add_column("ms/move", justify="right")
+    for rank, s in enumerate(standings.ranked(), 1):
+        who = f"#{s.number} {s.name}" + (f" ({s.label})" if s.label and s.label != s.name
+                                         else "")
+        table.add_row(str(rank), who, str(s.points), f"{s.mean_place:.2f}",
+                      *[str(k) for k in s.places], f"{s.mean_move_ms:.2f}")
+    console.print(table)
+    rate = standings.games / outcome.wall_seconds if outcome.wall_seconds else 0.0
+    console.print(f"{standings.games} games in {outcome.wall_seconds:.1f} s "
+                  f"({rate:.1f} games/s)" +
+                  (f"; log: {outcome.log_path}" if outcome.log_path else ""))
+
+
+def serve_report(config: ServerConfig, quiet: bool) -> MatchObserver:
+    """Lines on stderr: where it listens; unless ``quiet``, players joining and each game."""
+    from daihinmin.server.match_server import MatchObserver
+    from daihinmin.server.matchlog import GameRecord, PlayerInfo
+
+    def say(text: str, always: bool = False) -> None:
+        if always or not quiet:
+            print(text, file=sys.stderr, flush=True)
+
+    class ServeReport(MatchObserver):
+        def listening(self, host: str, port: int) -> None:
+            c = config  # always shown: with --port 0 it is the only way to learn the port
+            say(f"daihinmin serve: listening on {host}:{port} — {c.rules.players} players, "
+                f"{c.games} games, rules {c.rules.name}, seed {c.seed}", always=True)
+
+        def player_joined(self, info: PlayerInfo) -> None:
+            say(f"player {info.number}: {info.name} (protocol {info.protocol})")
+
+        def game_finished(self, record: GameRecord) -> None:
+            order = sorted(range(len(record.places)), key=lambda p: record.places[p])
+            say(f"game {record.game}: order {' '.join(map(str, order))}, "
+                f"{len(record.turns)} turns, totals {record.totals}")
+
+    return ServeReport()
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("serve", help="run the match server (players connect over TCP)")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    p.add_argument("--port", type=int, default=DEFAULT_PORT, help="port (0 = any free port)")
+    p.add_argument("--coalesce", action="store_true",
+                   help="write each player's messages in one write per wait (same bytes, "
+                        "fewer writes; clients must read exact message sizes)")
+    add_match_options(p)
+    p.set_defaults(func=serve_command)
+
+
+def serve_command(args: argparse.Namespace) -> int:
+    import trio
+    from daihinmin.rules.ruleset import RuleConfigError
+    from daihinmin.server.errors import ServerError
+    from daihinmin.server.match_server import MatchServer
+    from rich.console import Console
+
+    setup_logging(args.verbose)
+    try:
+        config = config_from_args(args, args.host, args.port, args.coalesce)
+    except (RuleConfigError, ServerError) as exc:
+        print(f"daihinmin serve: {exc}", file=sys.stderr)
+        return 2
+    server = MatchServer(config, serve_report(config, quiet=args.json))
+    try:
+        outcome = trio.run(server.run)
+    except (Exception, KeyboardInterrupt, BaseExceptionGroup) as exc:
+        return report_errors(exc, "daihinmin serve")
+    standings = standings_of(outcome)
+    if args.json:
+        print(json.dumps(standings_json(outcome, config, standings)))
+    else:
+        print_standings(standings, outcome, Console())
+    return 0
