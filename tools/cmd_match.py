@@ -93,7 +93,8 @@ def match_command(args: argparse.Namespace) -> int:
 
     setup_logging(args.verbose)
     try:
-        config = config_from_args(args, "127.0.0.1", 0, coalesce_writes=not (args.exact_writes or args.cmd))
+        exact = args.exact_writes or bool(args.cmd)
+        config = config_from_args(args, "127.0.0.1", 0, coalesce_writes=not exact)
         check_bot_names(args.bots)
         specs = player_specs(args.bots, args.cmd, config.rules.players)
     except (RuleConfigError, ServerError, ValueError) as exc:
