@@ -9,6 +9,7 @@ import time
 
 from daihinmin.rules.match import MatchState
 from daihinmin.rules.ruleset import ruleset_from
+from daihinmin.tools.cmd_bench_mc import register_bench_mc
 from daihinmin.tools.tournament.bench import register_bench
 
 
@@ -24,6 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     e.add_argument("--json", action="store_true", help="print one JSON object")
     e.set_defaults(func=bench_engine)
     register_bench(bench_sub)  # ``bench tournament`` (daihinmin.tools.tournament.bench)
+    register_bench_mc(bench_sub)  # ``bench mc`` (daihinmin.tools.cmd_bench_mc)
 
 
 def run_random_games(rules_name: str, overrides: list[str], games: int, seed: int
@@ -41,6 +43,9 @@ def run_random_games(rules_name: str, overrides: list[str], games: int, seed: in
             setup.give_back(player, type(setup.hands[player]).of(choice))
         game = setup.start()
         while not game.over:
+            if game.pending is not None:  # 7-pass / 10-discard: a random valid answer
+                game.step_choice(pick.choice(game.legal_choices()))
+                continue
             game.step(pick.choice(game.legal_moves()))
             turns += 1
         match.finish_game(game)

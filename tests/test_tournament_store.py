@@ -1,0 +1,95 @@
+"""The results database: schedule, per-game rows, resume rules, fingerprints."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from daihinmin.tools.tournament import config as config_module
+from daihinmin.tools.tournament.config import config_from_dict, load_config
+from daihinmin.tools.tournament.store import (
+    ResumeMismatchError,
+    StoreError,
+    TournamentStore,
+)
+
+
+def config(**kw):
+    d = {"games": 20, "games_per_match": 2, "transport": "in-process",
+         "participant": [{"bot": "default"}, {"bot": "random"}, {"bot": "greedy"}]}
+    d.update(kw)
+    return config_from_dict(d)
+
+
+def finish(store: TournamentStore, match: int, games: int) -> None:
+    store.match_started(match)
+    for g in range(1, games + 1):
+        store.record_game(match, g, (0, 1, 2, 3, 4), (0, 1, 2, 3, 4), (5, 4, 3, 2, 1), 9)
+    store.match_done(match, 0.1)
+
+
+def test_interrupted_match_is_replayed_not_double_counted(tmp_path) -> None:
+    path = tmp_path / "t.sqlite"
+    store = TournamentStore.create(path, config())
+    total = store.total_games()
+    finish(store, 0, 2)
+    store.match_started(1)
+    store.record_game(1, 1, (0, 1, 2, 3, 4), (4, 3, 2, 1, 0), (1, 2, 3, 4, 5), 7)
+    store.close()  # as if the process died here
+    again = TournamentStore.resume(path, None)
+    assert again.counts() == {"done": 1, "pending": len(again.pending()), "running": 1}
+    assert again.reset_unfinished() == 1
+    assert again.game_count(done_only=False) == 2  # the partial game is gone
+    assert [s.index for s in again.pending()][:2] == [1, 2]
+    for s in again.pending():
+        finish(again, s.index, s.games)
+    assert again.game_count() == total
+    assert len(again.games()) == total
+
+
+def test_a_game_cannot_be_recorded_twice(tmp_path) -> None:
+    store = TournamentStore.create(tmp_path / "t.sqlite", config())
+    store.match_started(0)
+    store.record_game(0, 1, (0, 1, 2, 3, 4), (0, 1, 2, 3, 4), (5, 4, 3, 2, 1), 9)
+    with pytest.raises(Exception, match="UNIQUE"):
+        store.record_game(0, 1, (0, 1, 2, 3, 4), (0, 1, 2, 3, 4), (5, 4, 3, 2, 1), 9)
+    with pytest.raises(StoreError):
+        store.match_done(0, None)  # one of two games missing
+
+
+def test_create_refuses_an_existing_file(tmp_path) -> None:
+    path = tmp_path / "t.sqlite"
+    TournamentStore.create(path, config()).close()
+    with pytest.raises(StoreError, match="--resume"):
+        TournamentStore.create(path, config())
+
+
+def test_resume_checks_the_fingerprint_and_may_add_games(tmp_path) -> None:
+    path = tmp_path / "t.sqlite"
+    TournamentStore.create(path, config()).close()
+    with pytest.raises(ResumeMismatchError):
+        TournamentStore.resume(path, config(seed=2))
+    with pytest.raises(ResumeMismatchError):
+        TournamentStore.resume(path, config(transport="tcp"))
+    store = TournamentStore.resume(path, config(games=60, jobs=3))
+    assert store.total_games() >= 60
+    stored = store.stored_config()
+    assert stored is not None and stored.games == 60
+
+
+def test_failed_match_keeps_no_games_and_is_retried(tmp_path) -> None:
+    store = TournamentStore.create(tmp_path / "t.sqlite", config())
+    store.match_started(0)
+    store.record_game(0, 1, (0, 1, 2, 3, 4), (0, 1, 2, 3, 4), (5, 4, 3, 2, 1), 9)
+    store.match_failed(0, "bot crashed")
+    assert store.game_count(done_only=False) == 0
+    assert store.failures() == [(0, "bot crashed")]
+    store.reset_unfinished()
+    assert store.pending()[0].index == 0 and not store.failures()
+
+
+def test_the_example_config_is_valid() -> None:
+    path = Path(config_module.__file__).with_name("example.toml")
+    cfg = load_config(path)
+    assert [p.name for p in cfg.participants] == ["default", "greedy", "random"]
+    assert cfg.transport == "in-process" and cfg.games == 2000

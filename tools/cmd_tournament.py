@@ -1,0 +1,191 @@
+"""``daihinmin tournament``: thousands of matches on all cores, with ratings.
+
+    daihinmin tournament CONFIG.toml [--db FILE] [--resume]
+    daihinmin tournament --bot default --bot greedy --bot random --games 1000 --db t.sqlite
+    daihinmin tournament --resume --db t.sqlite          # continue (the stored config)
+    daihinmin tournament --report --db t.sqlite --csv standings.csv
+
+Results go to a SQLite file as every game finishes; ``--resume`` continues an interrupted
+run (unfinished matches are replayed from their start).  See ``daihinmin.tools.tournament``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the real imports are inside the functions: `daihinmin bot` starts fast
+    from daihinmin.tools.tournament.config import TournamentConfig
+    from daihinmin.tools.tournament.run import RunSummary
+    from daihinmin.tools.tournament.store import TournamentStore
+
+DEFAULT_DB = "tournament.sqlite"
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("tournament", help="many matches between bots, with ratings",
+                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("config", nargs="?", help="tournament TOML file")
+    who = p.add_argument_group("participants (quick run without a config)")
+    who.add_argument("--bot", action="append", default=[], metavar="[LABEL=]NAME[:K=V,...]",
+                     help="a bundled bot (repeat; a name twice is two participants)")
+    who.add_argument("--cmd", action="append", default=[], metavar="[LABEL=]COMMAND",
+                     help="an external bot command with {host} and {port} (TCP only)")
+    what = p.add_argument_group("what to play")
+    what.add_argument("--games", type=int, help="total games (rounded up to whole rounds)")
+    what.add_argument("--games-per-match", type=int)
+    what.add_argument("--seed", type=int)
+    what.add_argument("--format", choices=["round-robin", "gauntlet"])
+    what.add_argument("--hero", help="gauntlet: the participant facing the field")
+    what.add_argument("--rules", help="rule preset (default uecda)")
+    what.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE")
+    what.add_argument("--no-duplicate", action="store_true",
+                      help="no seat rotations of the same deals")
+    how = p.add_argument_group("how to run")
+    how.add_argument("--db", help=f"results database (default: CONFIG.sqlite or {DEFAULT_DB})")
+    how.add_argument("--resume", action="store_true", help="continue the tournament in --db")
+    how.add_argument("--in-process", action="store_true",
+                     help="bots as objects in worker processes (no sockets)")
+    how.add_argument("--jobs", type=int, help="worker processes (default: all cores)")
+    how.add_argument("--tables", type=int, help="TCP: tables at once (default 2 per worker)")
+    how.add_argument("--match-timeout", type=float, help="TCP: seconds per match")
+    out = p.add_argument_group("output")
+    out.add_argument("--report", action="store_true", help="only report on --db; play nothing")
+    out.add_argument("--json", action="store_true", help="print one JSON summary object")
+    out.add_argument("--csv", metavar="FILE", help="write the standings as CSV")
+    out.add_argument("--report-json", metavar="FILE", help="write the full report as JSON")
+    p.set_defaults(func=cmd_tournament)
+
+
+def config_from_args(args: argparse.Namespace) -> TournamentConfig | None:
+    """The tournament asked for on the command line; ``None`` if none (resume/report)."""
+    from daihinmin.tools.tournament.config import (
+        TournamentConfig,
+        TournamentConfigError,
+        load_config,
+        parse_bot_arg,
+        parse_cmd_arg,
+        unique_names,
+        validate,
+    )
+
+    if args.config:
+        cfg = load_config(args.config)
+        if args.bot or args.cmd:
+            raise TournamentConfigError("give participants in the config or with --bot/--cmd,"
+                                        " not both")
+    elif args.bot or args.cmd:
+        parts = [parse_bot_arg(b) for b in args.bot] + [parse_cmd_arg(c) for c in args.cmd]
+        cfg = TournamentConfig(participants=unique_names(parts))
+    else:
+        return None
+    changes = {"games": args.games, "games_per_match": args.games_per_match,
+               "seed": args.seed, "format": args.format, "hero": args.hero,
+               "rules": args.rules, "jobs": args.jobs, "tables": args.tables,
+               "match_timeout": args.match_timeout}
+    cfg = replace(cfg, **{k: v for k, v in changes.items() if v is not None})
+    if args.rule:
+        cfg = replace(cfg, rule=tuple(args.rule))
+    if args.no_duplicate:
+        cfg = replace(cfg, duplicate=False)
+    if args.in_process:
+        cfg = replace(cfg, transport="in-process")
+    return validate(cfg)
+
+
+def db_path(args: argparse.Namespace) -> Path:
+    if args.db:
+        return Path(args.db)
+    if args.config:
+        return Path(args.config).with_suffix(".sqlite")
+    return Path(DEFAULT_DB)
+
+
+def open_store(args: argparse.Namespace, cfg: TournamentConfig | None
+               ) -> tuple[TournamentStore, TournamentConfig]:
+    from daihinmin.tools.tournament.config import TournamentConfigError
+    from daihinmin.tools.tournament.store import StoreError, TournamentStore
+
+    path = db_path(args)
+    if args.report:
+        if not path.exists():
+            raise StoreError(f"{path} does not exist")
+        store = TournamentStore(path)
+        stored = store.stored_config()
+        if stored is None:
+            raise StoreError(f"{path} holds no tournament")
+        return store, stored
+    if args.resume:
+        store = TournamentStore.resume(path, cfg)
+        stored = store.stored_config()
+        if cfg is None and stored is not None and args.games and args.games > stored.games:
+            store.write_tournament(stored.with_run_options(games=args.games))  # more games
+    elif cfg is None:
+        raise TournamentConfigError("nothing to play: give a CONFIG, --bot/--cmd, or --resume")
+    else:
+        store = TournamentStore.create(path, cfg)
+    stored = store.stored_config()
+    assert stored is not None
+    run_cfg = stored.with_run_options(jobs=args.jobs, tables=args.tables,
+                                      match_timeout=args.match_timeout,
+                                      games=None if cfg is None else cfg.games)
+    return store, run_cfg
+
+
+def cmd_tournament(args: argparse.Namespace) -> int:
+    from daihinmin.tools.tournament.config import TournamentConfigError
+    from daihinmin.tools.tournament.report import (
+        print_report,
+        summary_dict,
+        write_csv,
+        write_json,
+    )
+    from daihinmin.tools.tournament.run import TournamentAbortedError, preflight
+    from daihinmin.tools.tournament.stats import compute_stats
+    from daihinmin.tools.tournament.store import StoreError
+    from rich.console import Console
+
+    try:
+        cfg = config_from_args(args)
+        if cfg is not None and not args.report:
+            preflight(cfg)  # before a database is created for a tournament that cannot run
+        store, run_cfg = open_store(args, cfg)
+    except (TournamentConfigError, StoreError) as exc:
+        print(f"daihinmin tournament: {exc}", file=sys.stderr)
+        return 2
+    summary: RunSummary | None = None
+    if not args.report:
+        try:
+            summary = play(store, run_cfg, live=not args.json and sys.stdout.isatty())
+        except (TournamentConfigError, TournamentAbortedError) as exc:
+            print(f"daihinmin tournament: {exc}", file=sys.stderr)
+            return 2
+    stats = compute_stats(store.games(), store.participant_names(),
+                          run_cfg.ruleset().players)
+    report = summary_dict(stats, store, summary)
+    if args.csv:
+        write_csv(args.csv, stats)
+    if args.report_json:
+        write_json(args.report_json, report)
+    if args.json:
+        print(json.dumps(report))
+    else:
+        print_report(Console(), stats, store, summary)
+    unfinished = sum(n for state, n in store.counts().items() if state != "done")
+    return 1 if unfinished else 0
+
+
+def play(store: TournamentStore, cfg: TournamentConfig, live: bool) -> RunSummary:
+    from daihinmin.tools.tournament.live import LiveDisplay, LiveTally
+    from daihinmin.tools.tournament.run import run_tournament
+
+    if not live:
+        return run_tournament(store, cfg)
+    tally = LiveTally(store.participant_names(), store.total_games(),
+                      store.game_count(done_only=True), cfg.transport)
+    with LiveDisplay(tally):
+        return run_tournament(store, cfg, tally)

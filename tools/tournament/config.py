@@ -1,0 +1,252 @@
+"""What a tournament plays: participants, format, games, seed, rules and concurrency.
+
+A config comes from a TOML file (``daihinmin tournament CONFIG.toml``) or from the quick
+command line (``--bot``/``--cmd``).  Everything that decides the content of a match is part
+of the *fingerprint*; a resumed run must have the same fingerprint as the stored one (the
+game count may grow: more deal sets are appended to the schedule).
+
+>>> cfg = config_from_dict({"games": 50, "participant": [
+...     {"name": "a", "bot": "random"}, {"bot": "default", "options": {"x": 1}}]})
+>>> [p.name for p in cfg.participants], cfg.format, cfg.transport
+(['a', 'default'], 'round-robin', 'tcp')
+>>> parse_bot_arg("mc:playouts=200,fast=yes")
+Participant(name='mc', bot='mc', options={'playouts': 200, 'fast': True}, command=None)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shlex
+import tomllib
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from daihinmin.rules.ruleset import RuleConfigError, RuleSet, ruleset_from
+
+FORMATS = ("round-robin", "gauntlet")
+TRANSPORTS = ("tcp", "in-process")
+SCHEDULES = ("auto", "all", "balanced")
+
+
+class TournamentConfigError(ValueError):
+    """The tournament config (file or command line) is not valid."""
+
+
+@dataclass(frozen=True)
+class Participant:
+    """A bundled bot (``bot`` + ``options``) or an external command with ``{host}``/``{port}``."""
+
+    name: str
+    bot: str | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+    command: str | None = None
+
+    @property
+    def external(self) -> bool:
+        return self.command is not None
+
+    def describe(self) -> str:
+        if self.command is not None:
+            return f"cmd: {self.command}"
+        opts = ",".join(f"{k}={v}" for k, v in sorted(self.options.items()))
+        return f"{self.bot}:{opts}" if opts else str(self.bot)
+
+
+@dataclass(frozen=True)
+class TournamentConfig:
+    participants: tuple[Participant, ...]
+    name: str = "tournament"
+    format: str = "round-robin"
+    hero: str | None = None  # gauntlet: the participant that plays every table
+    games: int = 100  # total games wanted; rounded up to whole duplicate rounds
+    games_per_match: int = 10
+    seed: int = 1
+    duplicate: bool = True  # replay each deal set with the lineup rotated through the seats
+    transport: str = "tcp"
+    schedule: str = "auto"  # all table compositions, a balanced subset, or auto-choose
+    rules: str = "uecda"
+    rule: tuple[str, ...] = ()
+    bot_seeds: bool = True  # give bundled bots a seed derived from (match seed, player)
+    jobs: int = 0  # worker processes; 0 = one per core
+    tables: int = 0  # TCP: tables played at once (over all workers); 0 = 2 per worker
+    match_timeout: float = 600.0  # TCP: seconds one match may take before it is failed
+
+    def ruleset(self) -> RuleSet:
+        try:
+            return ruleset_from(self.rules, list(self.rule)).validate()
+        except RuleConfigError as exc:
+            raise TournamentConfigError(f"rules: {exc}") from exc
+
+    def fingerprint(self) -> str:
+        """Hash of everything that decides what is played (not the game count or speed)."""
+        return hashlib.sha256(json.dumps(fingerprint_fields(self), sort_keys=True)
+                              .encode()).hexdigest()[:16]
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["participant"] = [participant_to_dict(p) for p in self.participants]
+        del d["participants"]
+        d["rule"] = list(self.rule)
+        return {k: v for k, v in d.items() if v is not None}
+
+    def with_run_options(self, **changes: Any) -> TournamentConfig:
+        """Change settings that do not affect results (games, jobs, tables, timeout)."""
+        allowed = {"games", "jobs", "tables", "match_timeout"}
+        bad = set(changes) - allowed
+        if bad:
+            raise TournamentConfigError(f"cannot change {sorted(bad)} on resume")
+        return replace(self, **{k: v for k, v in changes.items() if v is not None})
+
+
+def fingerprint_fields(cfg: TournamentConfig) -> dict[str, Any]:
+    d = cfg.to_dict()
+    for run_only in ("games", "jobs", "tables", "match_timeout", "name"):
+        d.pop(run_only, None)
+    return d
+
+
+def participant_to_dict(p: Participant) -> dict[str, Any]:
+    d: dict[str, Any] = {"name": p.name}
+    if p.command is not None:
+        d["command"] = p.command
+    else:
+        d["bot"] = p.bot
+        if p.options:
+            d["options"] = dict(p.options)
+    return d
+
+
+def parse_value(text: str) -> Any:
+    """A command-line option value: int, float, yes/no/true/false, or the string."""
+    low = text.lower()
+    if low in ("yes", "true", "on"):
+        return True
+    if low in ("no", "false", "off"):
+        return False
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def parse_bot_arg(text: str) -> Participant:
+    """``NAME[:key=value,...]`` (a bundled bot), optionally ``label=NAME:...``."""
+    label = None
+    if "=" in text.split(":", 1)[0]:
+        label, text = text.split("=", 1)
+    kind, _, opts = text.partition(":")
+    options: dict[str, Any] = {}
+    for item in filter(None, opts.split(",")):
+        key, eq, value = item.partition("=")
+        if not eq or not key:
+            raise TournamentConfigError(f"bot option {item!r}: expected key=value")
+        options[key.strip()] = parse_value(value.strip())
+    if not kind:
+        raise TournamentConfigError(f"--bot {text!r}: no bot name")
+    return Participant(name=label or kind, bot=kind, options=options)
+
+
+def parse_cmd_arg(text: str) -> Participant:
+    """``[label=]COMMAND`` with ``{host}`` and ``{port}`` placeholders."""
+    label = None
+    head = text.split(None, 1)[0] if text.strip() else ""
+    if "=" in head and "{" not in head and not head.startswith("-"):
+        label, text = text.split("=", 1)
+    if "{port}" not in text:
+        raise TournamentConfigError(f"--cmd {text!r}: the command needs a {{port}} placeholder")
+    return Participant(name=label or Path(shlex.split(text)[0]).name, command=text)
+
+
+def unique_names(parts: list[Participant]) -> tuple[Participant, ...]:
+    """Same names get ``#2``, ``#3`` suffixes so every participant is told apart."""
+    seen: dict[str, int] = {}
+    out = []
+    for p in parts:
+        n = seen.get(p.name, 0) + 1
+        seen[p.name] = n
+        out.append(p if n == 1 else replace(p, name=f"{p.name}#{n}"))
+    if len({p.name for p in out}) != len(out):
+        raise TournamentConfigError("participant names are not unique")
+    return tuple(out)
+
+
+_PARTICIPANT_KEYS = {"name", "bot", "options", "command"}
+
+
+def participant_from_dict(d: Mapping[str, Any]) -> Participant:
+    unknown = set(d) - _PARTICIPANT_KEYS
+    if unknown:
+        raise TournamentConfigError(f"participant: unknown keys {sorted(unknown)}")
+    bot, command = d.get("bot"), d.get("command")
+    if (bot is None) == (command is None):
+        raise TournamentConfigError(f"participant {dict(d)}: give exactly one of bot, command")
+    options = dict(d.get("options", {}))
+    if command is not None:
+        if options:
+            raise TournamentConfigError("options are for bundled bots; put them in the command")
+        p = parse_cmd_arg(str(command))
+        return replace(p, name=str(d.get("name", p.name)))
+    return Participant(name=str(d.get("name", bot)), bot=str(bot), options=options)
+
+
+def config_from_dict(d: Mapping[str, Any]) -> TournamentConfig:
+    d = dict(d)
+    if "tournament" in d:  # allow a [tournament] section as well as top-level keys
+        d.update(d.pop("tournament"))
+    raw_parts = d.pop("participant", d.pop("participants", []))
+    known = {f for f in TournamentConfig.__dataclass_fields__} - {"participants"}
+    unknown = set(d) - known
+    if unknown:
+        raise TournamentConfigError(f"unknown config keys {sorted(unknown)}")
+    if "rule" in d:
+        rule = d["rule"]
+        d["rule"] = tuple([rule] if isinstance(rule, str) else rule)
+    parts = unique_names([participant_from_dict(p) for p in raw_parts])
+    try:
+        cfg = TournamentConfig(participants=parts, **d)
+    except TypeError as exc:
+        raise TournamentConfigError(str(exc)) from exc
+    return validate(cfg)
+
+
+def load_config(path: str | Path) -> TournamentConfig:
+    try:
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+    except tomllib.TOMLDecodeError as exc:
+        raise TournamentConfigError(f"{path}: {exc}") from exc
+    return config_from_dict(data)
+
+
+def validate(cfg: TournamentConfig) -> TournamentConfig:
+    if len(cfg.participants) < 2:
+        raise TournamentConfigError("a tournament needs at least 2 participants")
+    if cfg.format not in FORMATS:
+        raise TournamentConfigError(f"format must be one of {FORMATS}, got {cfg.format!r}")
+    if cfg.transport not in TRANSPORTS:
+        raise TournamentConfigError(f"transport must be one of {TRANSPORTS}")
+    if cfg.schedule not in SCHEDULES:
+        raise TournamentConfigError(f"schedule must be one of {SCHEDULES}")
+    names = [p.name for p in cfg.participants]
+    if cfg.format == "gauntlet":
+        if cfg.hero is None:
+            cfg = replace(cfg, hero=names[0])
+        if cfg.hero not in names:
+            raise TournamentConfigError(f"gauntlet hero {cfg.hero!r} is not a participant")
+    elif cfg.hero is not None:
+        raise TournamentConfigError("hero is only for the gauntlet format")
+    if cfg.games < 1 or cfg.games_per_match < 1:
+        raise TournamentConfigError("games and games_per_match must be at least 1")
+    if cfg.jobs < 0 or cfg.tables < 0:
+        raise TournamentConfigError("jobs and tables must be >= 0")
+    if cfg.transport == "in-process":
+        ext = [p.name for p in cfg.participants if p.external]
+        if ext:
+            raise TournamentConfigError(f"external commands need transport tcp: {ext}")
+    cfg.ruleset()
+    return cfg

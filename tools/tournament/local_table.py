@@ -1,0 +1,67 @@
+"""One match in process: bundled bots as objects on the same engine (no sockets)."""
+
+from __future__ import annotations
+
+import inspect
+import time
+from collections.abc import Callable
+from typing import Any
+
+from daihinmin.client.view import Bot
+from daihinmin.players.registry import make_bot, resolve
+from daihinmin.rules.ruleset import RuleSet
+from daihinmin.tools.local_match import LocalGameRecord, play_local_match
+
+from .config import Participant, TournamentConfig
+from .schedule import MatchSpec, derive_seed
+
+# (match id, game, seats, places, points, turns)
+GameCallback = Callable[[int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...], int],
+                        None]
+
+
+def accepts_seed(kind: str) -> bool:
+    """Whether the bot's factory takes a ``seed`` keyword (directly or via ``**kwargs``)."""
+    try:
+        params = inspect.signature(resolve(kind)).parameters
+    except (TypeError, ValueError):
+        return False
+    return "seed" in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
+
+
+def bot_seed(spec: MatchSpec, player: int) -> int:
+    """The seed a bundled bot gets: fixed by its match and player number (reproducible)."""
+    return derive_seed("bot", spec.seed, spec.table, spec.rotation, player)
+
+
+def bot_options(p: Participant, spec: MatchSpec, player: int, seeds: bool) -> dict[str, Any]:
+    options = dict(p.options)
+    if seeds and "seed" not in options and p.bot is not None and accepts_seed(p.bot):
+        options["seed"] = bot_seed(spec, player)
+    return options
+
+
+def make_table_bots(cfg: TournamentConfig, spec: MatchSpec) -> list[Bot]:
+    bots = []
+    for player, index in enumerate(spec.lineup):
+        p = cfg.participants[index]
+        if p.bot is None:
+            raise ValueError(f"{p.name} is an external command; it needs transport tcp")
+        bots.append(make_bot(p.bot, **bot_options(p, spec, player, cfg.bot_seeds)))
+    return bots
+
+
+def play_local(cfg: TournamentConfig, rules: RuleSet, spec: MatchSpec,
+               on_game: GameCallback) -> float:
+    """Play the match; report each game; returns the CPU seconds it took."""
+    bots = make_table_bots(cfg, spec)
+    cpu = time.process_time()
+
+    def report(record: LocalGameRecord) -> None:
+        result = record.result
+        assert result is not None
+        on_game(spec.index, result.game, tuple(record.setup.seats), result.places,
+                result.points, len(record.steps))
+
+    play_local_match(rules, seed=spec.seed, games=spec.games, bots=bots, on_game=report)
+    return time.process_time() - cpu

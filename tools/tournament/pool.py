@@ -1,0 +1,87 @@
+"""Worker processes on all cores, fed from one task queue (forkserver where available)."""
+
+from __future__ import annotations
+
+import multiprocessing
+import queue
+from collections.abc import Sequence
+from typing import Any
+
+from .config import TournamentConfig
+from .schedule import MatchSpec
+from .worker import worker_main
+
+
+def mp_context() -> Any:
+    methods = multiprocessing.get_all_start_methods()
+    # Not "fork": the dispatcher may hold threads (rich live display) and an open database.
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
+def split_slots(total: int, workers: int) -> list[int]:
+    """``total`` table slots over ``workers`` processes, as evenly as possible."""
+    base, extra = divmod(total, workers)
+    return [base + (1 if w < extra else 0) for w in range(workers)]
+
+
+class WorkerPool:
+    """Starts the workers, hands out matches in schedule order, relays their messages."""
+
+    def __init__(self, cfg: TournamentConfig, slots: Sequence[int]) -> None:
+        self.cfg = cfg
+        self.slots = [s for s in slots if s > 0]
+        ctx = mp_context()
+        self.tasks = ctx.Queue()
+        self.results = ctx.Queue()
+        self.procs = [ctx.Process(target=worker_main, name=f"tournament-worker-{w}",
+                                  args=(w, cfg, self.tasks, self.results, s), daemon=True)
+                      for w, s in enumerate(self.slots)]
+        self.exited: set[int] = set()
+
+    def start(self, specs: Sequence[MatchSpec]) -> None:
+        for spec in specs:
+            self.tasks.put(spec)
+        for _ in range(sum(self.slots)):
+            self.tasks.put(None)  # one end marker per table slot
+        for p in self.procs:
+            p.start()
+
+    def poll(self, timeout: float) -> list[tuple[Any, ...]]:
+        """Messages that arrived within ``timeout`` seconds (all that are waiting)."""
+        out = []
+        try:
+            out.append(self.results.get(timeout=timeout))
+            while True:
+                out.append(self.results.get_nowait())
+        except queue.Empty:
+            pass
+        for msg in out:
+            if msg[0] == "exit":
+                self.exited.add(msg[1])
+        return out
+
+    def crashed(self) -> list[int]:
+        """Workers that died without saying goodbye."""
+        return [w for w, p in enumerate(self.procs)
+                if w not in self.exited and p.exitcode is not None]
+
+    @property
+    def finished(self) -> bool:
+        return all(w in self.exited or p.exitcode is not None for w, p in enumerate(self.procs))
+
+    def stop(self, timeout: float = 5.0) -> None:
+        for p in self.procs:
+            if p.is_alive():
+                p.terminate()
+        for p in self.procs:
+            p.join(timeout)
+            if p.is_alive():
+                p.kill()
+                p.join()
+        for q in (self.tasks, self.results):
+            q.cancel_join_thread()
+            q.close()
+
+    def join(self) -> None:
+        for p in self.procs:
+            p.join()

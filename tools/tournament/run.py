@@ -1,0 +1,164 @@
+"""The dispatcher: hand pending matches to the workers and write results as they come.
+
+The dispatcher is the only database writer.  Every game is committed when its message
+arrives; a match is marked done only when all its games are in.  On an interruption the
+unfinished matches stay ``running`` and are replayed by the next ``--resume``.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from .config import TournamentConfig, TournamentConfigError
+from .live import LiveTally
+from .pool import WorkerPool, split_slots
+from .schedule import MatchSpec
+from .store import TournamentStore
+
+DEFAULT_TABLES_PER_WORKER = 2  # TCP: bots think in their own processes; overlap the waits
+EARLY_FAILURES = 3  # this many failed matches before any success: stop, something is broken
+
+
+class TournamentAbortedError(RuntimeError):
+    """The run was stopped because its first matches all failed."""
+
+
+def preflight(cfg: TournamentConfig) -> None:
+    """Make every bundled bot once with its options, so a typo fails now, not per match."""
+    from daihinmin.players.registry import make_bot
+
+    for p in cfg.participants:
+        if p.bot is None:
+            continue
+        try:
+            make_bot(p.bot, **p.options)
+        except Exception as exc:
+            raise TournamentConfigError(f"participant {p.name}: {exc}") from exc
+
+
+@dataclass
+class RunSummary:
+    games: int = 0  # games committed in this run
+    matches: int = 0
+    failed: list[tuple[int, str]] = field(default_factory=list)
+    wall_seconds: float = 0.0
+    cpu_dispatcher: float = 0.0
+    cpu_workers: float = 0.0  # workers and everything they waited for (bot processes)
+    workers_reported: int = 0  # workers that sent their CPU (a killed one cannot)
+    jobs: int = 0
+    tables: int = 0
+    interrupted: bool = False
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.wall_seconds if self.wall_seconds > 0 else 0.0
+
+    @property
+    def cpu_per_game(self) -> float | None:
+        cpu = self.cpu_dispatcher + self.cpu_workers
+        return cpu / self.games if self.games else None
+
+
+def plan_concurrency(cfg: TournamentConfig, pending: int) -> tuple[int, list[int]]:
+    """(worker processes, table slots per worker) for this run."""
+    jobs = cfg.jobs or os.cpu_count() or 1
+    if cfg.transport == "in-process":
+        jobs = max(1, min(jobs, pending))
+        return jobs, [1] * jobs
+    tables = cfg.tables or DEFAULT_TABLES_PER_WORKER * jobs
+    tables = max(1, min(tables, pending))
+    jobs = max(1, min(jobs, tables))
+    return jobs, split_slots(tables, jobs)
+
+
+def cpu_times(who: int) -> float:
+    r = resource.getrusage(who)
+    return r.ru_utime + r.ru_stime
+
+
+class Dispatcher:
+    def __init__(self, store: TournamentStore, cfg: TournamentConfig,
+                 tally: LiveTally | None = None) -> None:
+        self.store = store
+        self.cfg = cfg
+        self.tally = tally
+        self.summary = RunSummary()
+
+    def handle(self, msg: tuple[Any, ...]) -> None:
+        kind = msg[0]
+        if kind == "started":
+            self.store.match_started(msg[1])
+        elif kind == "game":
+            _, mid, game, seats, places, points, turns = msg
+            self.store.record_game(mid, game, seats, places, points, turns)
+            self.summary.games += 1
+            if self.tally is not None:
+                self.tally.add_game(self.store.lineup(mid), places, points)
+        elif kind == "done":
+            self.store.match_done(msg[1], msg[2])
+            self.summary.matches += 1
+            if self.tally is not None:
+                self.tally.matches_done += 1
+        elif kind == "exit":
+            self.summary.cpu_workers += msg[2]
+            self.summary.workers_reported += 1
+        elif kind == "failed":
+            self.store.match_failed(msg[1], msg[2])
+            self.summary.failed.append((msg[1], msg[2]))
+            if self.tally is not None:
+                self.tally.failures += 1
+            if self.summary.matches == 0 and len(self.summary.failed) >= EARLY_FAILURES:
+                raise TournamentAbortedError(
+                    f"the first {EARLY_FAILURES} matches failed; stopping. First error: "
+                    f"{self.summary.failed[0][1]}")
+
+    def run(self, pending: list[MatchSpec]) -> RunSummary:
+        s = self.summary
+        if not pending:
+            return s
+        s.jobs, slots = plan_concurrency(self.cfg, len(pending))
+        s.tables = sum(slots)
+        run_id = self.store.begin_run(self.cfg.transport, s.jobs, s.tables)
+        start, cpu0 = time.perf_counter(), cpu_times(resource.RUSAGE_SELF)
+        pool = WorkerPool(self.cfg, slots)
+        try:
+            pool.start(pending)
+            while not pool.finished:
+                for msg in pool.poll(0.25):
+                    self.handle(msg)
+            for msg in pool.poll(0.0):  # anything sent just before the last exit
+                self.handle(msg)
+            pool.join()
+        except (KeyboardInterrupt, TournamentAbortedError):
+            s.interrupted = True
+            raise
+        finally:
+            pool.stop()
+            self.fail_orphans()
+            s.wall_seconds = time.perf_counter() - start
+            s.cpu_dispatcher = cpu_times(resource.RUSAGE_SELF) - cpu0
+            self.store.end_run(run_id, s.games, s.wall_seconds, s.cpu_dispatcher,
+                               s.cpu_workers, s.interrupted)
+        return s
+
+    def fail_orphans(self) -> None:
+        """Matches still running after every worker stopped: their worker died."""
+        if self.summary.interrupted:
+            return  # left running; --resume replays them
+        for (mid,) in self.store.con.execute(
+                "SELECT id FROM matches WHERE status = 'running'").fetchall():
+            error = "the worker process running this match died"
+            self.store.match_failed(mid, error)
+            self.summary.failed.append((mid, error))
+
+
+def run_tournament(store: TournamentStore, cfg: TournamentConfig,
+                   tally: LiveTally | None = None) -> RunSummary:
+    """Replay what a crash left unfinished, then play every pending match."""
+    preflight(cfg)
+    store.reset_unfinished()
+    return Dispatcher(store, cfg, tally).run(store.pending())

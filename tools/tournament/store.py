@@ -1,0 +1,357 @@
+"""The results database: one SQLite file (WAL) holding the config, schedule and every game.
+
+Unit of scheduling: a match.  Each game is written in its own transaction as soon as it
+finishes, so a live run can be watched and a crash loses at most the game in flight.
+
+Resume rule (chosen): a match that did not finish is replayed *from its start*; its partial
+game rows are deleted first (in one transaction).  Replaying is exact for the engine (per-
+game seeds) and keeps a match the product of one run, even for bots that keep state across
+games; continuing mid-match would splice two runs of a stateful bot together.  A game is
+never lost (replayed) nor counted twice (old rows deleted; the primary key forbids
+duplicates).  WAL with ``synchronous=NORMAL`` is durable against a killed process (commits
+are in the OS cache); only a power cut may lose the last commits.
+
+>>> import tempfile, os
+>>> from daihinmin.tools.tournament.config import config_from_dict
+>>> cfg = config_from_dict({"games": 10, "transport": "in-process", "participant": [
+...     {"bot": "a"}, {"bot": "b"}]})
+>>> path = os.path.join(tempfile.mkdtemp(), "t.sqlite")
+>>> store = TournamentStore.create(path, cfg)
+>>> len(store.pending()), store.counts()
+(10, {'pending': 10})
+>>> store.record_game(0, 1, seats=(0, 1, 2, 3, 4), places=(0, 1, 2, 3, 4),
+...                   points=(5, 4, 3, 2, 1), turns=30)
+>>> store.reset_unfinished()  # as after a crash: the started match is replayed
+1
+>>> store.game_count(done_only=False)
+0
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .config import TournamentConfig, config_from_dict
+from .schedule import MatchSpec, build_schedule
+
+SCHEMA_VERSION = "1"
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS participants (
+    id INTEGER PRIMARY KEY, name TEXT UNIQUE NOT NULL, spec TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS matches (
+    id INTEGER PRIMARY KEY, key TEXT UNIQUE NOT NULL, deal_set INTEGER NOT NULL,
+    table_no INTEGER NOT NULL, rotation INTEGER NOT NULL, seed INTEGER NOT NULL,
+    games INTEGER NOT NULL, lineup TEXT NOT NULL,
+    transport TEXT NOT NULL,               -- 'in-process' or 'tcp'
+    status TEXT NOT NULL DEFAULT 'pending', -- pending, running, done, failed
+    attempts INTEGER NOT NULL DEFAULT 0, error TEXT,
+    started_at REAL, finished_at REAL, cpu_seconds REAL);
+CREATE TABLE IF NOT EXISTS games (
+    match_id INTEGER NOT NULL REFERENCES matches(id), game INTEGER NOT NULL,
+    seats TEXT NOT NULL, turns INTEGER NOT NULL, finished_at REAL NOT NULL,
+    PRIMARY KEY (match_id, game));
+CREATE TABLE IF NOT EXISTS results (
+    match_id INTEGER NOT NULL, game INTEGER NOT NULL, player INTEGER NOT NULL,
+    participant INTEGER NOT NULL REFERENCES participants(id),
+    place INTEGER NOT NULL, points INTEGER NOT NULL,
+    PRIMARY KEY (match_id, game, player),
+    FOREIGN KEY (match_id, game) REFERENCES games(match_id, game));
+CREATE TABLE IF NOT EXISTS runs (
+    id INTEGER PRIMARY KEY, started_at REAL NOT NULL, finished_at REAL, transport TEXT,
+    jobs INTEGER, tables INTEGER, games INTEGER, wall_seconds REAL,
+    cpu_parent REAL, cpu_children REAL, interrupted INTEGER);
+"""
+
+
+class StoreError(RuntimeError):
+    """The results database cannot be used as asked."""
+
+
+class ResumeMismatchError(StoreError):
+    """The database holds a different tournament than the one asked to resume."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    """One finished game for the statistics: who played which player number, and how."""
+
+    match_id: int
+    game: int
+    deal_set: int
+    lineup: tuple[int, ...]  # participant index by player number
+    places: tuple[int, ...]  # place by player number (0 = first)
+    points: tuple[int, ...]
+
+
+class TournamentStore:
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        # The dispatcher is the only writer; isolation_level=None: explicit transactions.
+        self.con = sqlite3.connect(self.path, isolation_level=None, timeout=30)
+        self.use_wal()
+        self.con.execute("PRAGMA synchronous=NORMAL")
+        self.con.execute("PRAGMA foreign_keys=ON")
+        self.con.executescript(SCHEMA)
+        self._lineups: dict[int, list[int]] = {}
+
+    def use_wal(self, attempts: int = 50) -> None:
+        """Switch to WAL; SQLite silently keeps the old mode while a reader holds the file."""
+        for _ in range(attempts):
+            mode = self.con.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+            if str(mode).lower() == "wal":
+                return
+            time.sleep(0.1)
+        raise StoreError(f"{self.path}: cannot switch the database to WAL mode")
+
+    # -- creating and resuming ---------------------------------------------------------
+    @classmethod
+    def create(cls, path: str | Path, cfg: TournamentConfig) -> TournamentStore:
+        if Path(path).exists() and Path(path).stat().st_size > 0:
+            raise StoreError(f"{path} exists; pass --resume to continue it")
+        store = cls(path)
+        store.write_tournament(cfg)
+        return store
+
+    @classmethod
+    def resume(cls, path: str | Path, cfg: TournamentConfig | None) -> TournamentStore:
+        """Open an existing database; ``cfg`` (if given) must match and may add games."""
+        if not Path(path).exists():
+            if cfg is None:
+                raise StoreError(f"{path} does not exist and no tournament was given")
+            return cls.create(path, cfg)
+        store = cls(path)
+        stored = store.stored_config()
+        if stored is None:
+            raise StoreError(f"{path} holds no tournament")
+        if cfg is not None and cfg.fingerprint() != stored.fingerprint():
+            raise ResumeMismatchError(
+                f"{path} holds a different tournament (fingerprint {stored.fingerprint()}, "
+                f"asked {cfg.fingerprint()}); only games, jobs and tables may change")
+        if cfg is not None and cfg.games > stored.games:
+            store.write_tournament(cfg)  # appends the extra deal sets
+        return store
+
+    def write_tournament(self, cfg: TournamentConfig) -> None:
+        rules = cfg.ruleset()
+        names = [p.name for p in cfg.participants]
+        hero = names.index(cfg.hero) if cfg.hero is not None else None
+        specs = build_schedule(len(names), rules.players, cfg.games, cfg.games_per_match,
+                               cfg.seed, hero=hero, duplicate=cfg.duplicate,
+                               schedule=cfg.schedule)
+        with self.transaction():
+            self.set_meta("schema", SCHEMA_VERSION)
+            self.set_meta("config", json.dumps(cfg.to_dict(), sort_keys=True))
+            self.set_meta("fingerprint", cfg.fingerprint())
+            self.set_meta("rules", rules.name)
+            for i, p in enumerate(cfg.participants):
+                self.con.execute(
+                    "INSERT OR IGNORE INTO participants (id, name, spec) VALUES (?, ?, ?)",
+                    (i, p.name, p.describe()))
+            existing = {row[0]: row[1:] for row in self.con.execute(
+                "SELECT id, key, seed, lineup FROM matches")}
+            for s in specs:
+                row = (s.key, s.seed, json.dumps(s.lineup))
+                if s.index in existing:
+                    if tuple(existing[s.index]) != row:
+                        raise ResumeMismatchError(f"match {s.index} differs from the schedule")
+                    continue
+                self.con.execute(
+                    "INSERT INTO matches (id, key, deal_set, table_no, rotation, seed, games,"
+                    " lineup, transport) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (s.index, s.key, s.deal_set, s.table, s.rotation, s.seed, s.games,
+                     json.dumps(s.lineup), cfg.transport))
+
+    def stored_config(self) -> TournamentConfig | None:
+        raw = self.get_meta("config")
+        return None if raw is None else config_from_dict(json.loads(raw))
+
+    # -- helpers -----------------------------------------------------------------------
+    def transaction(self) -> _Transaction:
+        return _Transaction(self.con)
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.con.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+
+    def get_meta(self, key: str) -> str | None:
+        row = self.con.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def close(self) -> None:
+        self.con.close()
+
+    # -- scheduling state --------------------------------------------------------------
+    def reset_unfinished(self, retry_failed: bool = True) -> int:
+        """Forget partial games of matches that did not finish; they will be replayed."""
+        states = ("running", "failed") if retry_failed else ("running",)
+        marks = ",".join("?" * len(states))
+        with self.transaction():
+            ids = [r[0] for r in self.con.execute(
+                f"SELECT id FROM matches WHERE status IN ({marks}) OR (status = 'pending' AND"
+                f" EXISTS (SELECT 1 FROM games g WHERE g.match_id = matches.id))", states)]
+            for mid in ids:
+                self.delete_games(mid)
+            self.con.executemany("UPDATE matches SET status = 'pending', error = NULL,"
+                                 " started_at = NULL WHERE id = ?", [(m,) for m in ids])
+        return len(ids)
+
+    def delete_games(self, match_id: int) -> None:
+        self.con.execute("DELETE FROM results WHERE match_id = ?", (match_id,))
+        self.con.execute("DELETE FROM games WHERE match_id = ?", (match_id,))
+
+    def pending(self) -> list[MatchSpec]:
+        rows = self.con.execute(
+            "SELECT id, deal_set, table_no, rotation, seed, games, lineup FROM matches"
+            " WHERE status = 'pending' ORDER BY id")
+        return [MatchSpec(r[0], r[1], r[2], r[3], r[4], r[5], tuple(json.loads(r[6])))
+                for r in rows]
+
+    def counts(self) -> dict[str, int]:
+        return {s: n for s, n in self.con.execute(
+            "SELECT status, COUNT(*) FROM matches GROUP BY status ORDER BY status")}
+
+    def total_games(self) -> int:
+        return int(self.con.execute("SELECT COALESCE(SUM(games), 0) FROM matches")
+                   .fetchone()[0])
+
+    def game_count(self, done_only: bool = True) -> int:
+        sql = "SELECT COUNT(*) FROM games"
+        if done_only:
+            sql += " JOIN matches m ON m.id = games.match_id WHERE m.status = 'done'"
+        return int(self.con.execute(sql).fetchone()[0])
+
+    def transports(self) -> list[str]:
+        return [r[0] for r in self.con.execute(
+            "SELECT DISTINCT transport FROM matches ORDER BY transport")]
+
+    # -- recording ---------------------------------------------------------------------
+    def match_started(self, match_id: int) -> None:
+        with self.transaction():
+            self.delete_games(match_id)  # a retried match starts clean
+            self.con.execute("UPDATE matches SET status = 'running', started_at = ?,"
+                             " attempts = attempts + 1 WHERE id = ?", (time.time(), match_id))
+
+    def record_game(self, match_id: int, game: int, seats: tuple[int, ...],
+                    places: tuple[int, ...], points: tuple[int, ...], turns: int) -> None:
+        lineup = self.lineup(match_id)
+        with self.transaction():
+            self.con.execute("INSERT INTO games (match_id, game, seats, turns, finished_at)"
+                             " VALUES (?, ?, ?, ?, ?)",
+                             (match_id, game, json.dumps(list(seats)), turns, time.time()))
+            self.con.executemany(
+                "INSERT INTO results (match_id, game, player, participant, place, points)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                [(match_id, game, p, lineup[p], places[p], points[p])
+                 for p in range(len(places))])
+
+    def lineup(self, match_id: int) -> list[int]:
+        cached = self._lineups.get(match_id)
+        if cached is None:
+            row = self.con.execute("SELECT lineup FROM matches WHERE id = ?",
+                                   (match_id,)).fetchone()
+            if row is None:
+                raise StoreError(f"no match {match_id}")
+            cached = self._lineups[match_id] = json.loads(row[0])
+        return cached
+
+    def match_done(self, match_id: int, cpu_seconds: float | None) -> None:
+        with self.transaction():
+            played, wanted = self.con.execute(
+                "SELECT (SELECT COUNT(*) FROM games WHERE match_id = ?), games FROM matches"
+                " WHERE id = ?", (match_id, match_id)).fetchone()
+            if played != wanted:
+                raise StoreError(f"match {match_id} finished with {played}/{wanted} games")
+            self.con.execute("UPDATE matches SET status = 'done', finished_at = ?,"
+                             " cpu_seconds = ? WHERE id = ?",
+                             (time.time(), cpu_seconds, match_id))
+
+    def match_failed(self, match_id: int, error: str) -> None:
+        with self.transaction():
+            self.delete_games(match_id)
+            self.con.execute("UPDATE matches SET status = 'failed', error = ?,"
+                             " finished_at = ? WHERE id = ?", (error, time.time(), match_id))
+
+    def failures(self) -> list[tuple[int, str]]:
+        return [(r[0], r[1]) for r in self.con.execute(
+            "SELECT id, error FROM matches WHERE status = 'failed' ORDER BY id")]
+
+    def begin_run(self, transport: str, jobs: int, tables: int) -> int:
+        with self.transaction():
+            cur = self.con.execute("INSERT INTO runs (started_at, transport, jobs, tables)"
+                                   " VALUES (?, ?, ?, ?)",
+                                   (time.time(), transport, jobs, tables))
+        return int(cur.lastrowid or 0)
+
+    def end_run(self, run_id: int, games: int, wall: float, cpu_parent: float,
+                cpu_children: float, interrupted: bool) -> None:
+        with self.transaction():
+            self.con.execute(
+                "UPDATE runs SET finished_at = ?, games = ?, wall_seconds = ?, cpu_parent = ?,"
+                " cpu_children = ?, interrupted = ? WHERE id = ?",
+                (time.time(), games, wall, cpu_parent, cpu_children, int(interrupted),
+                 run_id))
+
+    # -- reading -----------------------------------------------------------------------
+    def participant_names(self) -> list[str]:
+        return [r[0] for r in self.con.execute("SELECT name FROM participants ORDER BY id")]
+
+    def games(self, done_only: bool = True) -> list[GameRow]:
+        """Finished games in schedule order (match id, game number)."""
+        where = "WHERE m.status = 'done'" if done_only else ""
+        rows = self.con.execute(
+            "SELECT r.match_id, r.game, m.deal_set, r.player, r.participant, r.place,"
+            f" r.points FROM results r JOIN matches m ON m.id = r.match_id {where}"
+            " ORDER BY r.match_id, r.game, r.player")
+        return list(group_games(rows))
+
+    def game_results(self) -> list[tuple[Any, ...]]:
+        """Every stored game row (for comparing runs): match, game, seats, places, points."""
+        out = []
+        for mid, game, seats in self.con.execute(
+                "SELECT match_id, game, seats FROM games ORDER BY match_id, game").fetchall():
+            res = self.con.execute("SELECT participant, place, points FROM results WHERE"
+                                   " match_id = ? AND game = ? ORDER BY player",
+                                   (mid, game)).fetchall()
+            out.append((mid, game, seats, tuple(res)))
+        return out
+
+
+def group_games(rows: Any) -> Iterator[GameRow]:
+    key = None
+    buf: list[tuple[int, int, int, int]] = []
+    deal_set = 0
+    for mid, game, ds, player, part, place, pts in rows:
+        if (mid, game) != key:
+            if buf:
+                yield make_row(key, deal_set, buf)
+            key, buf, deal_set = (mid, game), [], ds
+        buf.append((player, part, place, pts))
+    if buf:
+        yield make_row(key, deal_set, buf)
+
+
+def make_row(key: Any, deal_set: int, buf: list[tuple[int, int, int, int]]) -> GameRow:
+    buf.sort()
+    return GameRow(key[0], key[1], deal_set, tuple(b[1] for b in buf),
+                   tuple(b[2] for b in buf), tuple(b[3] for b in buf))
+
+
+class _Transaction:
+    """``BEGIN IMMEDIATE`` ... ``COMMIT`` (rollback on error)."""
+
+    def __init__(self, con: sqlite3.Connection) -> None:
+        self.con = con
+
+    def __enter__(self) -> sqlite3.Connection:
+        self.con.execute("BEGIN IMMEDIATE")
+        return self.con
+
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        self.con.execute("ROLLBACK" if exc_type is not None else "COMMIT")

@@ -1,0 +1,104 @@
+"""A worker process: takes matches from the task queue, posts results to the result queue.
+
+Messages (tuples, in order per worker):
+``("started", match)``, ``("game", match, game, seats, places, points, turns)``,
+``("done", match, cpu_seconds)``, ``("failed", match, error)``,
+``("exit", worker, cpu_seconds_of_worker_and_its_children)``.
+
+In process, a worker plays one match at a time (it is CPU-bound).  Over TCP it runs
+``slots`` tables at once in one Trio loop (server in this process, bots as processes).
+A worker whose dispatcher died stops by itself (checked between games and while idle).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import queue
+import resource
+import traceback
+from typing import Any
+
+from .config import TournamentConfig
+from .schedule import MatchSpec
+
+POLL_SECONDS = 0.5
+
+
+class DispatcherGoneError(RuntimeError):
+    """The process that started this worker is gone; stop working."""
+
+
+def dispatcher_alive() -> bool:
+    parent = multiprocessing.parent_process()
+    return parent is None or parent.is_alive()
+
+
+def next_task(tasks: Any) -> MatchSpec | None:
+    """The next match, or ``None`` when there is no more work."""
+    while True:
+        try:
+            return tasks.get(timeout=POLL_SECONDS)  # type: ignore[no-any-return]
+        except queue.Empty:
+            if not dispatcher_alive():
+                raise DispatcherGoneError from None
+
+
+def describe_error(exc: BaseException) -> str:
+    lines = traceback.format_exception_only(type(exc), exc)
+    return "".join(lines).strip()[-2000:]
+
+
+def is_stop(exc: BaseException) -> bool:
+    """The dispatcher is gone or asked us to stop (possibly inside an exception group)."""
+    if isinstance(exc, BaseExceptionGroup):
+        return any(is_stop(e) for e in exc.exceptions)
+    return isinstance(exc, DispatcherGoneError | KeyboardInterrupt)
+
+
+def worker_main(worker: int, cfg: TournamentConfig, tasks: Any, results: Any,
+                slots: int) -> None:
+    try:
+        if cfg.transport == "in-process":
+            local_loop(cfg, tasks, results)
+        else:
+            import trio
+
+            from .tcp_table import tcp_loop
+            trio.run(tcp_loop, cfg, tasks, results, slots)
+    except BaseException as exc:
+        if is_stop(exc):
+            os._exit(1)  # nobody to report to; the dispatcher replays unfinished matches
+        raise
+    results.put(("exit", worker, own_cpu_seconds()))
+
+
+def own_cpu_seconds() -> float:
+    """CPU of this worker and of every process it waited for (its bot processes)."""
+    total = 0.0
+    for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN):
+        r = resource.getrusage(who)
+        total += r.ru_utime + r.ru_stime
+    return total
+
+
+def local_loop(cfg: TournamentConfig, tasks: Any, results: Any) -> None:
+    from .local_table import play_local
+
+    rules = cfg.ruleset()
+
+    def on_game(*row: Any) -> None:
+        if not dispatcher_alive():
+            raise DispatcherGoneError
+        results.put(("game", *row))
+
+    while (spec := next_task(tasks)) is not None:
+        results.put(("started", spec.index))
+        try:
+            cpu = play_local(cfg, rules, spec, on_game)
+        except DispatcherGoneError:
+            raise
+        except Exception as exc:  # one broken match must not stop the tournament
+            results.put(("failed", spec.index, describe_error(exc)))
+            continue
+        results.put(("done", spec.index, cpu))
