@@ -12,9 +12,10 @@ from functools import cached_property
 
 from daihinmin.protocol.cards import EMPTY, CardSet
 from daihinmin.protocol.moves import PASS, Move
-from daihinmin.rules.judge import beats, check_shape, is_top_play
-from daihinmin.rules.movegen import all_plays
-from daihinmin.rules.ruleset import UECDA, ForbiddenFinish, RuleSet
+from daihinmin.rules.choices import PendingChoice, choice_options
+from daihinmin.rules.judge import legal_plays
+from daihinmin.rules.leads import opening_card
+from daihinmin.rules.ruleset import UECDA, RuleSet
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +55,12 @@ class GameView:
     exchange_received: CardSet = EMPTY  # cards received (known to the lower classes)
     passed: int = 0  # bitmask of players who passed (or were rejected) in this trick
     field_owner: int | None = None  # who played the cards on the field
+    # Facts of the other rule sets (GameState attributes of the same names); defaults = uecda.
+    geki: bool = False  # geki-shibari: plays must be exactly one rank stronger
+    opening: CardSet | None = None  # what the lead must hold (♣3); None: infer from history
+    pending: PendingChoice | None = None  # a 7-pass / 10-discard choice asked of a player
+    pile_count: int = 0  # cards left in the draw pile (thirteenth_floor)
+    direction: int = 1  # 1 = seat order, -1 = reversed (6-/9-reverse)
 
     @property
     def players_left(self) -> tuple[int, ...]:
@@ -64,17 +71,18 @@ class GameView:
     def reversed(self) -> bool:
         return self.revolution != self.eleven_back
 
+    @property
+    def lead_must_contain(self) -> CardSet:
+        """The cards the next lead must hold (``original``'s ♣3 opening), as the engine has it."""
+        if self.opening is not None:
+            return self.opening
+        return opening_card(self.rules, self.classes, any(o.is_play for o in self.history))
+
     @cached_property
     def _legal_plays(self) -> tuple[Move, ...]:
         # Computed once per view: the runner checks the bot's move against the same list.
-        plays = [m for m in all_plays(self.hand, self.rules)
-                 if check_shape(self, m) is None and (self.field is None or
-                                                      beats(self, m, self.field) is None)]
-        if self.rules.forbidden_finish is ForbiddenFinish.REJECT:
-            size = len(self.hand)
-            plays = [m for m in plays
-                     if not (m.jokers + len(m.cards) == size and is_top_play(self, m))]
-        return tuple(plays)
+        # The same checks as the server's judge (rules.judge.legal_plays reads this view).
+        return tuple(legal_plays(self.hand, self))
 
     def legal_plays(self) -> list[Move]:
         """Plays (not pass) the rules allow now."""
@@ -83,9 +91,17 @@ class GameView:
     def legal_moves(self) -> list[Move]:
         """Legal plays plus the pass (when the rules let this player pass now)."""
         moves = self.legal_plays()
-        if self.field is not None or self.rules.leader_may_pass:
+        # A leader with no legal play may pass (e.g. its last card may not be played).
+        if (self.field is not None or not moves
+                or (self.rules.leader_may_pass and not self.lead_must_contain)):
             moves.append(PASS)
         return moves
+
+    def legal_choices(self) -> list[CardSet]:
+        """Valid answers to a choice pending for this player (7-pass, 10-discard)."""
+        if self.pending is None or self.pending.player != self.player:
+            return []
+        return choice_options(self.hand, self.pending)
 
 
 class Bot:

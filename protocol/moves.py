@@ -39,6 +39,7 @@ class MoveKind(IntEnum):
     GROUP = 2
     SEQUENCE = 3
     JOKER = 4  # the joker played alone
+    STAIRS = 5  # double stairs: 2-4 suits in step over 3+ ranks (not a reference-server type)
 
 
 def cell_name(cell: Cell) -> str:
@@ -114,13 +115,30 @@ class Move:
                     1 << suit)
 
     @staticmethod
+    def stairs(suit_mask: int, low: int, steps: int, joker_cells: tuple[Cell, ...] = ()) -> Move:
+        """Runs of every suit in ``suit_mask`` side by side over ``steps`` columns from ``low``
+        (e.g. ♠3♥3 ♠4♥4 ♠5♥5); jokers stand in ``joker_cells``."""
+        mask = 0
+        free = set(joker_cells)
+        for col in range(low, low + steps):
+            for s in range(4):
+                if suit_mask >> s & 1 and (s, col) not in free:
+                    mask |= 1 << (4 * col + s)
+        cells = tuple(sorted(joker_cells, key=lambda rc: (rc[1], rc[0])))
+        return Move(MoveKind.STAIRS, CardSet(mask), cells, suit_mask.bit_count() * steps, low,
+                    low + steps - 1, suit_mask)
+
+    @staticmethod
     def parse(text: str) -> Move:
-        """Parse ``pass``, ``JK``, or card names with jokers as ``JK@<cell>`` (e.g. ``JK@S2``)."""
+        """Parse ``pass``, ``JK``, ``JK JK`` (the joker pair), or card names with jokers as
+        ``JK@<cell>`` (e.g. ``JK@S2``); double stairs are read too."""
         from .shapes import move_from_cells  # local: shapes imports this module
 
         tokens = text.replace(",", " ").split()
         if not tokens or [t.lower() for t in tokens] == ["pass"]:
             return PASS
+        if [t.upper() for t in tokens] in (["JK", "JK"], ["JOKER", "JOKER"]):
+            return JOKER_PAIR
         cells: dict[Cell, int] = {}
         for token in tokens:
             if token.upper().startswith("JK@"):
@@ -132,7 +150,7 @@ class Move:
                 if c >= 60:
                     raise CardParseError("a joker in a combination needs a cell: JK@<cell>")
                 cells[(suit_of(c), rank_of(c))] = 1
-        return move_from_cells(cells)
+        return move_from_cells(cells, extended=True)
 
     # --- queries ------------------------------------------------------------------------
     @property
@@ -142,6 +160,20 @@ class Move:
     @property
     def jokers(self) -> int:
         return 1 if self.kind is MoveKind.JOKER else len(self.joker_cells)
+
+    @property
+    def steps(self) -> int:
+        """Ranks a sequence or double stairs spans (1 for other plays)."""
+        if self.kind is MoveKind.SEQUENCE:
+            return self.size
+        if self.kind is MoveKind.STAIRS:
+            return self.high - self.low + 1
+        return 1
+
+    @property
+    def is_joker_pair(self) -> bool:
+        """Two jokers played as a pair (no real card)."""
+        return self.kind is MoveKind.GROUP and not self.cards
 
     def ranks(self) -> range:
         return range(self.low, self.high + 1)
@@ -166,6 +198,8 @@ class Move:
             return "pass"
         if self.kind is MoveKind.JOKER:
             return "JK"
+        if self.is_joker_pair:
+            return "JK JK"
         parts = [(rank_of(c), suit_of(c), card_name(c)) for c in self.cards]
         parts += [(col, row, "JK@" + cell_name((row, col))) for row, col in self.joker_cells]
         return " ".join(name for _, _, name in sorted(parts))
@@ -173,3 +207,5 @@ class Move:
 
 PASS = Move(MoveKind.PASS)
 LONE_JOKER = Move(MoveKind.JOKER, CardSet(0), (), 1, 14, 14, 0)
+# Both jokers as a pair (the ``app`` rules' strongest pair); written above the 2s.
+JOKER_PAIR = Move(MoveKind.GROUP, CardSet(0), ((0, 14), (1, 14)), 2, 14, 14, 0b11)

@@ -13,7 +13,7 @@ daihinmin.protocol.errors.InvalidShapeError: cards are neither one rank nor a ru
 from __future__ import annotations
 
 from .errors import BadCellError, BadCellValueError, InvalidShapeError, TooManyJokersError
-from .moves import LONE_JOKER, PASS, Cell, Move, MoveKind
+from .moves import JOKER_PAIR, LONE_JOKER, PASS, Cell, Move, MoveKind
 
 
 def check_cells(cells: dict[Cell, int], max_jokers: int = 2) -> None:
@@ -34,12 +34,18 @@ def check_cells(cells: dict[Cell, int], max_jokers: int = 2) -> None:
         raise TooManyJokersError(f"{jokers} jokers (2s) in one move; at most {max_jokers}")
 
 
-def move_from_cells(cells: dict[Cell, int], max_jokers: int = 2) -> Move:
-    """Turn non-zero cells (value 1 = card, 2 = joker standing there) into a typed move."""
+def move_from_cells(cells: dict[Cell, int], max_jokers: int = 2, extended: bool = False) -> Move:
+    """Turn non-zero cells (value 1 = card, 2 = joker standing there) into a typed move.
+
+    ``extended`` also reads the shapes only other rule sets have: two 2s and nothing else
+    (the joker pair) and double stairs (a full block of 2-4 suit rows by 3+ columns).
+    """
     cells = {k: v for k, v in cells.items() if v}
     check_cells(cells, max_jokers)
     if not cells:
         return PASS
+    if extended and len(cells) == 2 and set(cells.values()) == {2}:
+        return JOKER_PAIR
     if len(cells) == 1:
         ((row, col), value), = cells.items()
         if value == 2:
@@ -71,7 +77,20 @@ def move_from_cells(cells: dict[Cell, int], max_jokers: int = 2) -> Move:
         if move.size == len(joker_rows):
             raise InvalidShapeError("a group needs at least one real card", (0, col))
         return move
+    if extended:
+        return _stairs(cells, rows, cols)
     raise InvalidShapeError("cards are neither one rank nor a run of one suit")
+
+
+def _stairs(cells: dict[Cell, int], rows: set[int], cols: set[int]) -> Move:
+    low, high = min(cols), max(cols)
+    if (4 in rows or high - low + 1 != len(cols) or len(cols) < 3
+            or len(cells) != len(rows) * len(cols)):
+        raise InvalidShapeError("cards are neither one rank, a run of one suit, nor stairs")
+    jokers = tuple(cell for cell, v in cells.items() if v == 2)
+    if len(jokers) == len(cells):
+        raise InvalidShapeError("stairs need at least one real card", (min(rows), low))
+    return Move.stairs(sum(1 << r for r in rows), low, len(cols), jokers)
 
 
 def move_to_cells(move: Move) -> dict[Cell, int]:

@@ -23,7 +23,8 @@ INT_BYTES = 4
 PROTOCOL_20070 = 20070
 PROTOCOL_20060 = 20060
 PROTOCOL_20140 = 20140
-SUPPORTED_VERSIONS = (PROTOCOL_20070, PROTOCOL_20060, PROTOCOL_20140)
+PROTOCOL_20260 = 20260  # the extension (docs/PROTOCOL_EXTENSION.md): 20070's byte form
+SUPPORTED_VERSIONS = (PROTOCOL_20070, PROTOCOL_20060, PROTOCOL_20140, PROTOCOL_20260)
 
 _BE = struct.Struct(">120I")
 _NATIVE = struct.Struct("=120I")
@@ -98,7 +99,7 @@ class Table:
     def to_bytes(self, version: int = PROTOCOL_20070) -> bytes:
         """Encode for the wire; negatives become 0 as the reference server sends them."""
         clamped = [min(max(v, 0), _MAX_U32) for v in self.cells]
-        if version == PROTOCOL_20070:
+        if version in (PROTOCOL_20070, PROTOCOL_20260):
             return _BE.pack(*clamped)
         if version == PROTOCOL_20060:
             return _NATIVE.pack(*clamped)
@@ -116,7 +117,7 @@ class Table:
             return from_hex20140(text)
         if len(data) != TABLE_BYTES:
             raise TableSizeError(f"a table is {TABLE_BYTES} bytes, got {len(data)}")
-        if version == PROTOCOL_20070:
+        if version in (PROTOCOL_20070, PROTOCOL_20260):
             return cls(_BE.unpack(data))
         if version == PROTOCOL_20060:
             return cls(_NATIVE.unpack(data))

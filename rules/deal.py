@@ -26,6 +26,18 @@ def deal(rng: random.Random, seats: Sequence[int], start_seat: int, jokers: int,
 
     Returns the hands (by player number) and the undealt draw pile.
     """
+    hands, pile = deal_ordered(rng, seats, start_seat, jokers, hand_size)
+    return hands, CardSet.of(pile)
+
+
+def deal_ordered(rng: random.Random, seats: Sequence[int], start_seat: int, jokers: int,
+                 hand_size: int = 0) -> tuple[list[CardSet], list[int]]:
+    """As :func:`deal`, with the draw pile as a list in order (its top card last).
+
+    >>> hands, pile = deal_ordered(random.Random(1), (0, 1, 2, 3), 0, 2, hand_size=7)
+    >>> [len(h) for h in hands], len(pile)
+    ([7, 7, 7, 7], 26)
+    """
     cards = deck(jokers)
     rng.shuffle(cards)
     n = len(seats)
@@ -34,8 +46,42 @@ def deal(rng: random.Random, seats: Sequence[int], start_seat: int, jokers: int,
     for i in range(total):
         player = seats[(start_seat + i) % n]
         masks[player] |= 1 << cards[i]
-    pile = CardSet.of(cards[total:])
+    pile = cards[total:][::-1]  # the first undealt card is on top
     return [canonical_jokers(CardSet(m)) for m in masks], pile
+
+
+def add_cards(hand: CardSet, cards: CardSet) -> CardSet:
+    """``hand`` plus ``cards``, jokers counted (both may hold bit 60) and kept canonical.
+
+    >>> str(add_cards(CardSet.parse("S3 JK"), CardSet.parse("H4 JK")))
+    'S3 H4 JK JK'
+    """
+    total = hand.jokers + cards.jokers
+    if total > 2:
+        raise ValueError("more than two jokers in one card set")
+    merged = canonical_jokers(CardSet((hand.mask | cards.mask) & ~JOKER_BITS))
+    mask = merged.mask
+    if total >= 1:
+        mask |= 1 << JOKER
+    if total >= 2:
+        mask |= 1 << JOKER2
+    return CardSet(mask)
+
+
+def weakness_order(c: int) -> tuple[int, int]:
+    """Sort key, weakest first: rank low to high, ties ♣ ♦ ♥ ♠, the jokers last."""
+    if c >= JOKER:
+        return (1, c)
+    return (0, (c >> 2) * 4 + 3 - (c & 3))
+
+
+def weakest(hand: CardSet, count: int) -> CardSet:
+    """The ``count`` weakest cards of ``hand`` (normal order; the default give/discard).
+
+    >>> str(weakest(CardSet.parse("S2 H3 C3 JK"), 2))
+    'H3 C3'
+    """
+    return canonical_jokers(CardSet.of(sorted(hand, key=weakness_order)[:count]))
 
 
 def canonical_jokers(hand: CardSet) -> CardSet:

@@ -24,6 +24,18 @@ class EventKind(StrEnum):
     MIYAKO_OCHI = "miyako_ochi"
     PASS_LIMIT = "pass_limit"
     GAME_OVER = "game_over"
+    # effects of the other presets
+    GEKI_ON = "geki_on"  # geki-shibari: from now on exactly one rank stronger, same suits
+    SANDSTORM = "sandstorm"  # three 3s: beat anything, clear
+    AMBULANCE = "ambulance"  # two 9s: clear
+    JOKER_PAIR = "joker_pair"  # two jokers: the strongest pair, clear
+    REVOLUTION_PENDING = "revolution_pending"  # delayed revolution; value = pending count
+    REVOLUTION_CANCELLED = "revolution_cancelled"  # a sandstorm cancelled pending revolutions
+    CHOICE = "choice"  # the player is asked a follow-up choice (value = at most that many)
+    GIVE = "give"  # 7-pass: value = cards given to the next player
+    DISCARD = "discard"  # 10-discard: value = cards discarded
+    DRAW = "draw"  # cards drawn from the pile (value = how many)
+    LEAD_LIMIT = "lead_limit"  # the lead moved on: that player led too often in a row
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,17 @@
 """The state of one game and the application of moves to it.
 
-Pure: no I/O, no clock; the only randomness (random places after the pass limit) comes
-from the ``random.Random`` the state is given.
+Pure: no I/O, no clock; the only randomness (random places after the pass limit, the draw
+for the first leader) comes from the ``random.Random`` the state is given.
+
+A turn is :meth:`GameState.step` with a move.  Two flows stretch a turn (both keep
+:attr:`GameState.turn` on the same player):
+
+* a play holding 7s (``seven_pass``) or 10s (``ten_discard``) asks its player a follow-up
+  choice: :attr:`GameState.pending` is set, :meth:`GameState.legal_choices` lists the answers
+  and :meth:`GameState.step_choice` applies one (``None`` or an invalid answer: the weakest);
+* with ``draw_on_pass`` a pass over cards draws that many cards; if the player can then play,
+  :attr:`GameState.after_draw` is set and the next :meth:`GameState.step` is that player's
+  play or a second pass (which declines).
 
 >>> import random
 >>> from daihinmin.protocol.cards import CardSet
@@ -21,17 +31,51 @@ from __future__ import annotations
 import copy
 import dataclasses
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from daihinmin.protocol.cards import JOKER, JOKER2, JOKER_BITS, RANK_3, SPADE, CardSet, card
+from daihinmin.protocol.cards import EMPTY, JOKER, JOKER2, JOKER_BITS, CardSet
 from daihinmin.protocol.moves import PASS, Move, MoveKind
 
+from .choices import ChoiceKind, ChoiceResult, PendingChoice, choice_options, resolve_choice
+from .deal import add_cards
 from .events import Event, EventKind
-from .judge import Judgement, Reject, is_reversed, is_top_play, judge
-from .movegen import candidate_plays
-from .ruleset import ForbiddenFinish, RuleSet
+from .forbidden import is_forbidden_finish
+from .judge import Judgement, Reject, is_next_step, is_reversed, judge, legal_plays
+from .leads import opening_lead
+from .plays import (
+    RANK_5,
+    RANK_6,
+    RANK_7,
+    RANK_8,
+    RANK_9,
+    RANK_10,
+    RANK_J,
+    clears_as_ambulance,
+    eight_cuts,
+    is_sandstorm,
+    is_spade3,
+    rank_count,
+    revolts,
+)
+from .ruleset import ForbiddenFinish, RuleSet, Scoring
+from .scoring import card_scores
 
-RANK_5, RANK_6, RANK_8, RANK_9, RANK_J = 3, 4, 6, 7, 9
+__all__ = [
+    "RANK_5",
+    "RANK_6",
+    "RANK_8",
+    "RANK_9",
+    "RANK_J",
+    "ChoicePendingError",
+    "GameOverError",
+    "GameState",
+    "NoChoicePendingError",
+    "Reject",
+    "StepResult",
+    "remove_from_hand",
+    "take_cards",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,15 +94,30 @@ class StepResult:
         return any(e.kind is EventKind.TRICK_CLEAR for e in self.events)
 
 
-def remove_from_hand(hand: CardSet, move: Move) -> CardSet:
-    """The hand after ``move``; jokers are kept canonical (bit 60 first, then 61)."""
-    left_jokers = hand.jokers - move.jokers
-    mask = hand.mask & ~move.cards.mask & ~JOKER_BITS
+def take_cards(hand: CardSet, cards: CardSet) -> CardSet:
+    """``hand`` without ``cards`` (jokers by count); jokers stay canonical (bit 60 first)."""
+    left_jokers = hand.jokers - cards.jokers
+    mask = hand.mask & ~cards.mask & ~JOKER_BITS
     if left_jokers >= 1:
         mask |= 1 << JOKER
     if left_jokers >= 2:
         mask |= 1 << JOKER2
     return CardSet(mask)
+
+
+def remove_from_hand(hand: CardSet, move: Move) -> CardSet:
+    """The hand after ``move``; jokers are kept canonical (bit 60 first, then 61)."""
+    return take_cards(hand, move.hand_cards())
+
+
+@dataclass(frozen=True, slots=True)
+class AfterPlay:
+    """How play goes on once a play's follow-up choices are answered."""
+
+    move: Move
+    clear: bool  # the play clears the trick (8-cut, ♠3 return, sandstorm, ...)
+    skips: int  # 5-skip count
+    forbidden: bool  # going out with this play is a forbidden finish (the ``last`` form)
 
 
 @dataclass
@@ -82,28 +141,54 @@ class GameState:
     failures: int = 0  # consecutive passes and rejected moves
     over: bool = False
     turns: int = 0
+    # --- the other presets ----------------------------------------------------------------
+    geki: bool = False  # geki-shibari: plays must be exactly one rank stronger
+    lead_must_contain: CardSet = EMPTY  # the opening lead must hold these cards (♣3)
+    pile: list[int] = dataclasses.field(default_factory=list)  # draw pile, top card last
+    played: CardSet = EMPTY  # every card played this game (jokers counted)
+    discarded: CardSet = EMPTY  # cards out of play otherwise (10-discard, miyako-ochi)
+    pending_revolutions: int = 0  # delayed revolutions waiting for the trick to clear
+    after_draw: bool = False  # the player drew on a pass and may now play
+    lead_streak: tuple[int, int] = (-1, 0)  # (player, tricks led in a row)
+    choices: list[PendingChoice] = dataclasses.field(default_factory=list)
+    resume: AfterPlay | None = None  # the rest of a play waiting on its choices
+    scores: tuple[int, ...] | None = None  # card scoring: each player's game score
+    winning_play: Move | None = None  # end_on_first_out: the play the winner went out with
 
     @classmethod
     def start(cls, rules: RuleSet, hands: list[CardSet], seats: tuple[int, ...],
               rng: random.Random, first: int | None = None,
-              prev_classes: tuple[int, ...] | None = None) -> GameState:
-        """A game about to begin; ``first`` defaults to the holder of ♦3."""
+              prev_classes: tuple[int, ...] | None = None, pile: Sequence[int] = (),
+              lead_must_contain: CardSet = EMPTY) -> GameState:
+        """A game about to begin; ``first`` defaults to the opening leader of ``rules``
+        (the ♦3 holder under uecda)."""
+        pile = list(pile)
         if first is None:
-            d3 = card("D3")
-            first = next((p for p, h in enumerate(hands) if d3 in h), seats[0])
+            lead = opening_lead(rules, hands, seats, rng, pile)
+            first, lead_must_contain = lead.first, lead.must_contain
+            if lead.pile is not None:
+                pile = list(lead.pile)
         return cls(rules=rules, hands=list(hands), seats=tuple(seats), turn=first, rng=rng,
-                   prev_classes=prev_classes, owner=first)
+                   prev_classes=prev_classes, owner=first, pile=pile,
+                   lead_must_contain=lead_must_contain)
 
     # --- queries ------------------------------------------------------------------------
     @property
     def n_players(self) -> int:
         return len(self.hands)
 
+    @property
+    def pending(self) -> PendingChoice | None:
+        """The follow-up choice the game waits for, if any."""
+        return self.choices[0] if self.choices else None
+
     def copy(self) -> GameState:
         new = copy.copy(self)
         new.hands = list(self.hands)
         new.finished = list(self.finished)
         new.bottom = list(self.bottom)
+        new.pile = list(self.pile)
+        new.choices = list(self.choices)
         new.rng = random.Random()
         new.rng.setstate(self.rng.getstate())
         return new
@@ -136,20 +221,30 @@ class GameState:
 
     def legal_plays(self) -> list[Move]:
         """Every play (not pass) the player to move may make now."""
-        if self.over:
+        if self.over or self.choices:
             return []
-        hand = self.hands[self.turn]
-        return [m for m in candidate_plays(hand, self.rules, self.field)
-                if self.judge(m).accepted]
+        return legal_plays(self.hands[self.turn], self)
 
     def legal_moves(self) -> list[Move]:
         """Every legal play, plus the pass when passing is allowed."""
         plays = self.legal_plays()
-        if self.over:
+        if self.over or self.choices:
             return plays
-        if self.field is not None or self.rules.leader_may_pass:
+        if self._may_pass(plays):
             plays.append(PASS)
         return plays
+
+    def _may_pass(self, plays: list[Move]) -> bool:
+        if self.field is not None or not plays:
+            return True
+        return self.rules.leader_may_pass and not self.lead_must_contain
+
+    def legal_choices(self) -> list[CardSet]:
+        """The valid answers to the pending choice (empty when nothing is pending)."""
+        choice = self.pending
+        if choice is None:
+            return []
+        return choice_options(self.hands[choice.player], choice)
 
     # --- seat arithmetic -----------------------------------------------------------------
     def _seat_of(self, player: int) -> int:
@@ -173,6 +268,25 @@ class GameState:
             break
         return found
 
+    def _skip_target(self, player: int, fives: int) -> int:
+        """Where the turn lands after a play with ``fives`` 5s: each 5 skips the next player
+        in the trick; with ``five_skip_chained`` each further 5 skips from the player the
+        turn came to.  Landing back on ``player`` gives them the lead (the trick clears)."""
+        n = len(self.seats)
+        seat = self._seat_of(player)
+        cycle = []
+        for step in range(1, n + 1):
+            p = self.seats[(seat + step * self.direction) % n]
+            if p == player:
+                if self.is_active(p):
+                    cycle.append(p)
+            elif self.is_active(p) and not self.passed >> p & 1:
+                cycle.append(p)
+        if not cycle:
+            return player
+        index = 2 * fives - 1 if self.rules.five_skip_chained else fives
+        return cycle[index % len(cycle)]
+
     def _lead_from(self, player: int) -> int:
         """Who leads after a clear won by ``player``: that player, or the next with cards."""
         if self.is_active(player):
@@ -185,6 +299,9 @@ class GameState:
         """Apply the mover's ``move``; an illegal move counts as a pass (answer 8)."""
         if self.over:
             raise GameOverError("the game is over")
+        if self.choices:
+            raise ChoicePendingError(f"player {self.choices[0].player} must first answer a "
+                                     f"{self.choices[0].kind.value} choice (step_choice)")
         player = self.turn
         verdict = self.judge(move, player)
         events: list[Event] = []
@@ -197,27 +314,75 @@ class GameState:
             self._pass(player, events)
         return StepResult(player, move, verdict, tuple(events))
 
+    def step_choice(self, cards: CardSet | None) -> ChoiceResult:
+        """Answer the pending choice; ``None`` or an invalid answer moves the weakest cards."""
+        choice = self.pending
+        if choice is None:
+            raise NoChoicePendingError("no choice is pending")
+        player = choice.player
+        moved, substituted = resolve_choice(self.hands[player], choice, cards)
+        self.choices.pop(0)
+        events: list[Event] = []
+        self.hands[player] = take_cards(self.hands[player], moved)
+        if choice.kind is ChoiceKind.GIVE:
+            self.hands[choice.receiver] = add_cards(self.hands[choice.receiver], moved)
+            events.append(Event(EventKind.GIVE, player, len(moved)))
+        else:
+            self.discarded = add_cards(self.discarded, moved)
+            events.append(Event(EventKind.DISCARD, player, len(moved)))
+        if not self.hands[player]:
+            self.choices.clear()  # nothing left to give or discard
+        if not self.choices:
+            self._after_play(player, events)
+        return ChoiceResult(choice, moved, substituted, tuple(events))
+
     def _clear(self, events: list[Event], leader: int) -> None:
         self.field = None
         self.passed = 0
         if self.lock:
             events.append(Event(EventKind.LOCK_OFF))
         self.lock = False
+        self.geki = False
         self.eleven_back = False
-        self.turn = self._lead_from(leader)
+        self.after_draw = False
+        if self.pending_revolutions:
+            if self.pending_revolutions % 2:  # the parity of the trick's revolutions
+                self.revolution = not self.revolution
+                events.append(Event(EventKind.REVOLUTION, leader, int(self.revolution)))
+            self.pending_revolutions = 0
+        turn = self._lead_from(leader)
+        limit = self.rules.lead_limit
+        if limit and self.lead_streak[0] == turn and self.lead_streak[1] >= limit:
+            nxt = self.next_player(turn, skip_passed=False)
+            if nxt is not None:
+                events.append(Event(EventKind.LEAD_LIMIT, turn, self.lead_streak[1]))
+                turn = nxt
+        self.turn = turn
         events.append(Event(EventKind.TRICK_CLEAR, self.turn))
 
+    def _draw(self, player: int, count: int, events: list[Event]) -> int:
+        drawn = [self.pile.pop() for _ in range(min(count, len(self.pile)))]
+        self.hands[player] = add_cards(self.hands[player], CardSet.of(drawn))
+        events.append(Event(EventKind.DRAW, player, len(drawn)))
+        return len(drawn)
+
     def _pass(self, player: int, events: list[Event]) -> None:
-        self.passed |= 1 << player
         self.failures += 1
         limit = self.rules.pass_limit
         if limit and self.failures >= limit:
             events.append(Event(EventKind.PASS_LIMIT, player, self.failures))
-            rest = self.active_players()
-            self.rng.shuffle(rest)
-            self.finished.extend(rest)
-            self._game_over(events)
+            self._end_by_pass_limit(events)
             return
+        if self.rules.draw_on_pass and not self.after_draw:
+            # Draw as many cards as the play on the field holds (one for a stuck leader);
+            # over cards the player may then play at once, or pass again to decline.
+            count = self.field.size if self.field is not None else 1
+            if (self._draw(player, count, events) and self.field is not None
+                    and self.legal_plays()):
+                self.after_draw = True
+                return
+        self.after_draw = False
+        self.passed |= 1 << player
         waiting = [p for p in self.active_players()
                    if not self.passed >> p & 1 and p != self.owner]
         if not waiting:
@@ -229,94 +394,185 @@ class GameState:
     def _play(self, player: int, move: Move, events: list[Event]) -> None:
         rules = self.rules
         before = self.field
+        was_locked = self.lock
+        # Judged on the order and field the play answers, before its own effects.
+        forbidden = (rules.forbidden_finish is ForbiddenFinish.LAST
+                     and is_forbidden_finish(self, move))
         events.append(Event(EventKind.PLAY, player))
         self.hands[player] = remove_from_hand(self.hands[player], move)
+        self.played = add_cards(self.played, move.hand_cards())
         self.failures = 0
+        self.after_draw = False
+        if before is None:
+            streak = self.lead_streak
+            self.lead_streak = (player, streak[1] + 1 if streak[0] == player else 1)
+            self.lead_must_contain = EMPTY
         lone_joker = move.kind is MoveKind.JOKER
         clear = False
         if lone_joker:
             if self.lock:
                 events.append(Event(EventKind.LOCK_OFF))
             self.lock = False
+            self.geki = False
         elif (rules.lock and before is not None and not self.lock
               and before.kind is not MoveKind.JOKER and move.suits == before.suits
               and (rules.lock_joker_starts or (move.jokers == 0 and before.jokers == 0))):
             self.lock = True
             events.append(Event(EventKind.LOCK_ON, player))
-        if (before is not None and before.kind is MoveKind.JOKER and move.kind is MoveKind.SINGLE
-                and move.low == RANK_3 and move.suits == 1 << SPADE):
+        elif (rules.geki_shibari and was_locked and not self.geki and before is not None
+              and is_next_step(self, move, before)):
+            self.geki = True
+            events.append(Event(EventKind.GEKI_ON, player))
+        if before is not None and before.kind is MoveKind.JOKER and is_spade3(move):
             events.append(Event(EventKind.SPADE3_RETURN, player))
             clear = True
         self.field = move
         self.owner = player
-        skips = 0
+        skips = gives = discards = 0
         if not lone_joker:
-            if rules.revolution and self._revolts(move):
-                self.revolution = not self.revolution
-                events.append(Event(EventKind.REVOLUTION, player, int(self.revolution)))
-            if rules.eleven_back and move.holds_rank(RANK_J):
+            clear = self._special_plays(player, move, events) or clear
+            if rules.revolution and revolts(move, rules):
+                if rules.revolution_delayed:
+                    self.pending_revolutions += 1
+                    events.append(Event(EventKind.REVOLUTION_PENDING, player,
+                                        self.pending_revolutions))
+                else:
+                    self.revolution = not self.revolution
+                    events.append(Event(EventKind.REVOLUTION, player, int(self.revolution)))
+            if rules.eleven_back and rank_count(move, RANK_J, rules):
                 self.eleven_back = not self.eleven_back
                 events.append(Event(EventKind.ELEVEN_BACK, player, int(self.eleven_back)))
-            if rules.eight_cut and (move.holds_real_rank(RANK_8) or
-                                    (rules.eight_cut_by_joker and move.holds_rank(RANK_8))):
+            if eight_cuts(move, rules):
                 events.append(Event(EventKind.EIGHT_CUT, player))
                 clear = True
-            if (rules.six_reverse and move.holds_rank(RANK_6)) or (
-                    rules.nine_reverse and move.holds_rank(RANK_9)):
-                self.direction = -self.direction
-                events.append(Event(EventKind.REVERSE, player, self.direction))
-            if rules.five_skip and move.holds_rank(RANK_5):
-                skips = move.cards.suits_of_rank(RANK_5).bit_count() + sum(
-                    1 for _, c in move.joker_cells if c == RANK_5)
-                events.append(Event(EventKind.SKIP, player, skips))
+            self._reverse(player, move, events)
+            if rules.five_skip:
+                skips = rank_count(move, RANK_5, rules)
+                if skips:
+                    events.append(Event(EventKind.SKIP, player, skips))
+            gives = rank_count(move, RANK_7, rules) if rules.seven_pass else 0
+            discards = rank_count(move, RANK_10, rules) if rules.ten_discard else 0
+        self.resume = AfterPlay(move, clear, skips, forbidden)
+        if self.hands[player] and (gives or discards):
+            self._ask_choices(player, gives, discards, events)
+            if self.choices:
+                self.turn = player
+                return
+        self._after_play(player, events)
+
+    def _special_plays(self, player: int, move: Move, events: list[Event]) -> bool:
+        """Sandstorm, ambulance and the joker pair: each clears the trick."""
+        rules = self.rules
+        if is_sandstorm(move, rules):
+            events.append(Event(EventKind.SANDSTORM, player))
+            if self.pending_revolutions:  # it cancels what would fire after it
+                events.append(Event(EventKind.REVOLUTION_CANCELLED, player,
+                                    self.pending_revolutions))
+                self.pending_revolutions = 0
+            return True
+        if clears_as_ambulance(move, rules):
+            events.append(Event(EventKind.AMBULANCE, player))
+            return True
+        if move.is_joker_pair:
+            events.append(Event(EventKind.JOKER_PAIR, player))
+            return True
+        return False
+
+    def _reverse(self, player: int, move: Move, events: list[Event]) -> None:
+        rules = self.rules
+        flips = 1 if rules.six_reverse and rank_count(move, RANK_6, rules) else 0
+        if rules.nine_reverse:
+            nines = rank_count(move, RANK_9, rules)
+            flips += nines if rules.effects_per_card else min(nines, 1)
+        if flips % 2:
+            self.direction = -self.direction
+            events.append(Event(EventKind.REVERSE, player, self.direction))
+
+    def _ask_choices(self, player: int, gives: int, discards: int,
+                     events: list[Event]) -> None:
+        if gives:
+            receiver = self.next_player(player, skip_passed=False)
+            if receiver is not None:
+                self.choices.append(PendingChoice(ChoiceKind.GIVE, player, gives, receiver))
+        if discards:
+            self.choices.append(PendingChoice(ChoiceKind.DISCARD, player, discards))
+        for choice in self.choices:
+            events.append(Event(EventKind.CHOICE, player, choice.count))
+
+    def _after_play(self, player: int, events: list[Event]) -> None:
+        plan = self.resume
+        assert plan is not None
+        self.resume = None
         if not self.hands[player]:
-            self._player_out(player, move, events, cut=clear)
+            self._player_out(player, plan.move, plan.forbidden, events)
             if self.over:
                 return
-        if clear:
+        if plan.clear:
             self._clear(events, player)
             return
         waiting = [p for p in self.active_players() if p != player and not self.passed >> p & 1]
         if not waiting:
             self._clear(events, player)
             return
-        nxt = self.next_player(player, skips=skips)
-        if nxt is None:
-            nxt = self.next_player(player)
+        if plan.skips:
+            target = self._skip_target(player, plan.skips)
+            if target == player:  # the skips came round: everyone else lost the trick
+                self._clear(events, player)
+            else:
+                self.turn = target
+            return
+        nxt = self.next_player(player)
         self.turn = player if nxt is None else nxt
 
-    def _revolts(self, move: Move) -> bool:
+    def _player_out(self, player: int, move: Move, forbidden: bool,
+                    events: list[Event]) -> None:
         rules = self.rules
-        if move.kind is MoveKind.GROUP:
-            size = move.size if rules.revolution_joker_counts else len(move.cards)
-            return size >= rules.revolution_group_min
-        if move.kind is MoveKind.SEQUENCE:
-            return 0 < rules.revolution_sequence_min <= move.size
-        return False
-
-    def _player_out(self, player: int, move: Move, events: list[Event], cut: bool) -> None:
-        rules = self.rules
-        forbidden = False
-        if rules.forbidden_finish is ForbiddenFinish.LAST:
-            forbidden = (move.jokers > 0 or cut or is_top_play(self, move) or
-                         any(e.kind in (EventKind.REVOLUTION, EventKind.SPADE3_RETURN)
-                             for e in events))
         if forbidden:
             self.bottom.append(player)
             events.append(Event(EventKind.FORBIDDEN_FINISH, player))
         else:
             self.finished.append(player)
         events.append(Event(EventKind.PLAYER_OUT, player, self.places()[player]))
+        if rules.end_on_first_out and not forbidden:
+            self.winning_play = move
+            self._end_by_scores(events, player)
+            return
         if (rules.miyako_ochi and not forbidden and len(self.finished) == 1
                 and self.prev_classes is not None):
             top = self.prev_classes.index(0) if 0 in self.prev_classes else -1
             if top >= 0 and top != player and self.is_active(top):
                 self.bottom.append(top)
+                self.discarded = add_cards(self.discarded, self.hands[top])
                 self.hands[top] = CardSet(0)
                 events.append(Event(EventKind.MIYAKO_OCHI, top, self.places()[top]))
         if len(self.active_players()) <= 1:
             self.finished.extend(self.active_players())
             self._game_over(events)
+
+    def _in_turn_order(self, first: int) -> list[int]:
+        n = len(self.seats)
+        seat = self._seat_of(first)
+        return [self.seats[(seat + i * self.direction) % n] for i in range(1, n)]
+
+    def _end_by_scores(self, events: list[Event], winner: int | None) -> None:
+        """Card scoring: the others are placed by score, ties in turn order from the winner
+        (from the player to move when the pass limit ended the game)."""
+        self.scores = card_scores(self.rules, self.hands, winner, self.winning_play)
+        scores = self.scores
+        start = self.turn if winner is None else winner
+        rest = [p for p in [start, *self._in_turn_order(start)] if self.is_active(p)]
+        rest.sort(key=lambda p: scores[p])
+        self.finished.extend(rest)
+        self._game_over(events)
+
+    def _end_by_pass_limit(self, events: list[Event]) -> None:
+        if self.rules.scoring is not Scoring.PLACE:
+            self._end_by_scores(events, None)
+            return
+        rest = self.active_players()
+        self.rng.shuffle(rest)
+        self.finished.extend(rest)
+        self._game_over(events)
 
     def _game_over(self, events: list[Event]) -> None:
         self.over = True
@@ -327,4 +583,9 @@ class GameOverError(RuntimeError):
     """A move was applied to a game that has ended."""
 
 
-__all__ = ["GameOverError", "GameState", "Reject", "StepResult", "remove_from_hand"]
+class ChoicePendingError(RuntimeError):
+    """A move was stepped while the game waits for a follow-up choice (step_choice)."""
+
+
+class NoChoicePendingError(RuntimeError):
+    """step_choice was called with no choice pending."""

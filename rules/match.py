@@ -19,11 +19,13 @@ import hashlib
 import random
 from dataclasses import dataclass, field
 
-from daihinmin.protocol.cards import CardSet, card
+from daihinmin.protocol.cards import EMPTY, CardSet
 
-from .deal import deal, move_cards, strongest
+from .deal import deal_ordered, move_cards, strongest
 from .game import GameState
-from .ruleset import LaterLead, RuleSet
+from .leads import holder, opening_lead
+from .ruleset import LaterLead, Restart, RuleSet, Scoring
+from .scoring import standings
 
 
 def game_rng(seed: int, game: int) -> random.Random:
@@ -55,6 +57,13 @@ class GameSetup:
     rng: random.Random
     transfers: list[Transfer] = field(default_factory=list)
     owed: dict[int, tuple[int, int]] = field(default_factory=dict)  # upper -> (count, lower)
+    pile: tuple[int, ...] = ()  # the undealt draw pile, top card last (hand_size > 0)
+    lead_draws: tuple[tuple[int, int], ...] = ()  # (player, card) drawn to pick the leader
+
+    @property
+    def fresh(self) -> bool:
+        """A game that starts like the first: no classes, or restart=heimin."""
+        return self.classes is None or self.rules.restart is Restart.HEIMIN
 
     def automatic_exchange(self) -> None:
         """Each lower class gives its strongest cards to its upper class, who then owes a return."""
@@ -101,14 +110,22 @@ class GameSetup:
         """Begin play (any returns still owed are picked by the server)."""
         for player in list(self.owed):
             self.give_back(player, None)
-        first = None
-        if (self.classes is not None and self.rules.later_lead is LaterLead.LAST_PLACE):
-            first = self.classes.index(max(self.classes))
-        if first is None:
-            d3 = card("D3")
-            first = next((p for p, h in enumerate(self.hands) if d3 in h), self.dealer)
+        pile = self.pile
+        must = EMPTY
+        if self.fresh:
+            lead = opening_lead(self.rules, self.hands, self.seats, self.rng, pile, self.dealer)
+            first, must, self.lead_draws = lead.first, lead.must_contain, lead.draws
+            if lead.pile is not None:
+                pile = lead.pile
+        else:
+            assert self.classes is not None
+            if self.rules.later_lead is LaterLead.DIAMOND3:
+                d3 = holder(self.hands, "D3")
+                first = self.dealer if d3 is None else d3
+            else:  # the last place (= the worst scorer under card scoring)
+                first = self.classes.index(max(self.classes))
         return GameState.start(self.rules, list(self.hands), self.seats, self.rng, first=first,
-                               prev_classes=self.classes)
+                               prev_classes=self.classes, pile=pile, lead_must_contain=must)
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,9 +179,11 @@ class MatchState:
         block_start = self.is_block_start(g)
         classes = None if block_start else self.classes
         dealer = seats[rng.randrange(n)] if classes is None else classes.index(0)
-        hands, _pile = deal(rng, seats, seats.index(dealer), rules.jokers, rules.hand_size)
-        setup = GameSetup(rules, g, seats, dealer, classes, [h for h in hands], list(hands), rng)
-        if classes is not None and rules.exchange:
+        hands, pile = deal_ordered(rng, seats, seats.index(dealer), rules.jokers,
+                                   rules.hand_size)
+        setup = GameSetup(rules, g, seats, dealer, classes, [h for h in hands], list(hands), rng,
+                          pile=tuple(pile))
+        if not setup.fresh and rules.exchange:
             setup.automatic_exchange()
         self.seats = seats
         return setup
@@ -173,7 +192,10 @@ class MatchState:
         if not state.over:
             raise ValueError("the game is not over")
         places = tuple(state.places())
-        earned = tuple(self.rules.points_for_place(pl) for pl in places)
+        if self.rules.scoring is not Scoring.PLACE and state.scores is not None:
+            earned = state.scores
+        else:
+            earned = tuple(self.rules.points_for_place(pl) for pl in places)
         for p, pts in enumerate(earned):
             self.points[p] += pts
         result = GameResult(self.game, places, earned)
@@ -181,3 +203,9 @@ class MatchState:
         self.classes = places
         self.game += 1
         return result
+
+    def standings(self) -> list[int]:
+        """Players best first by total points (fewest under card scoring), ties broken by
+        the better place in the last game."""
+        last = self.results[-1].places if self.results else tuple(range(self.rules.players))
+        return standings(self.rules, self.points, last)

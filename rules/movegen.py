@@ -13,7 +13,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from daihinmin.protocol.cards import DECK52, CardSet
-from daihinmin.protocol.moves import LONE_JOKER, Move, MoveKind
+from daihinmin.protocol.moves import JOKER_PAIR, LONE_JOKER, Cell, Move, MoveKind
 
 from .ruleset import RuleSet
 
@@ -59,14 +59,15 @@ def sequences(hand: CardSet, rules: RuleSet, size: int = 0) -> list[Move]:
         return []
     out: list[Move] = []
     jokers = min(hand.jokers, rules.jokers)
+    first, last = _columns(rules)
     for suit in range(4):
         ranks = hand.ranks_of_suit(suit)
         if ranks.bit_count() + jokers < max(rules.sequence_min, size):
             continue  # too few cards of this suit for any run
-        for low in range(0, 15):
+        for low in range(first, last + 1):
             missing: list[int] = []
             held: list[int] = []
-            for high in range(low, 15):
+            for high in range(low, last + 1):
                 if ranks >> high & 1:
                     held.append(high)
                 else:
@@ -87,24 +88,104 @@ def sequences(hand: CardSet, rules: RuleSet, size: int = 0) -> list[Move]:
     return out
 
 
+def _columns(rules: RuleSet) -> tuple[int, int]:
+    """Table columns a run may use: 0 and 14 hold only jokers (below the 3, above the 2)."""
+    return (0, 14) if rules.sequence_edge_jokers else (1, 13)
+
+
+_SUIT_SETS = [m for m in range(1, 16) if m.bit_count() >= 2]
+
+
+def stairs(hand: CardSet, rules: RuleSet, size: int = 0, width: int = 0) -> list[Move]:
+    """Double stairs: 2-4 suits side by side over ``sequence_min``+ ranks (``size``/``width``
+    > 0: only that many cards / suits)."""
+    if not (rules.double_stairs and rules.sequences):
+        return []
+    out: list[Move] = []
+    jokers = min(hand.jokers, rules.jokers)
+    first, last = _columns(rules)
+    have = [hand.suits_of_rank(c) if 1 <= c <= 13 else 0 for c in range(15)]
+    for suit_mask in _SUIT_SETS:
+        w = suit_mask.bit_count()
+        if width and w != width:
+            continue
+        miss = [w - (h & suit_mask).bit_count() for h in have]
+        for low in range(first, last + 1):
+            if miss[low] > jokers:
+                continue
+            missing = 0
+            for high in range(low, last + 1):
+                missing += miss[high]
+                steps = high - low + 1
+                if missing > jokers or (size and steps * w > size):
+                    break
+                if steps < rules.sequence_min or (size and steps * w != size):
+                    continue
+                if missing == steps * w:
+                    continue  # stairs need at least one real card
+                out += _stairs_placements(suit_mask, low, steps, have, jokers - missing)
+    return out
+
+
+def _stairs_placements(suit_mask: int, low: int, steps: int, have: list[int],
+                       spare: int) -> list[Move]:
+    """The stairs with jokers in the missing cells, and also in place of held ones."""
+    holes: list[Cell] = []
+    held: list[Cell] = []
+    for col in range(low, low + steps):
+        for r in range(4):
+            if suit_mask >> r & 1:
+                (held if have[col] >> r & 1 else holes).append((r, col))
+    out = []
+    for extra in range(spare + 1):
+        for subst in combinations(held, extra):
+            if extra < len(held):
+                out.append(Move.stairs(suit_mask, low, steps, (*holes, *subst)))
+    return out
+
+
+def joker_pair(hand: CardSet, rules: RuleSet) -> list[Move]:
+    return [JOKER_PAIR] if rules.joker_pair_clears and hand.jokers >= 2 else []
+
+
+def specials(hand: CardSet, rules: RuleSet) -> list[Move]:
+    """Plays that may answer any field: sandstorms (three 3s) and ambulances (two 9s)."""
+    out: list[Move] = []
+    if rules.sandstorm:
+        out += [m for m in groups(hand, rules, 3) if m.low == 1]
+    if rules.ambulance:
+        out += [m for m in groups(hand, rules, 2) if m.low == 7]
+    return out
+
+
 def all_plays(hand: CardSet, rules: RuleSet) -> list[Move]:
     """All plays of a hand with no field constraint (passes not included)."""
-    return singles(hand) + groups(hand, rules) + sequences(hand, rules)
+    return (singles(hand) + groups(hand, rules) + joker_pair(hand, rules)
+            + sequences(hand, rules) + stairs(hand, rules))
 
 
 def candidate_plays(hand: CardSet, rules: RuleSet, field: Move | None) -> list[Move]:
     """A superset of the plays that may follow ``field``, for the judge to filter.
 
     On cards only plays of the field's kind and size can follow (a lone joker also answers
-    a single), so the rest is not generated.  Rules with plays that cross kinds (sandstorm,
-    ambulance) get every play.
+    a single), plus the plays that answer anything (sandstorm, ambulance).
     """
-    if field is None or rules.sandstorm or rules.ambulance:
+    if field is None:
         return all_plays(hand, rules)
     if field.kind is MoveKind.SINGLE or field.kind is MoveKind.JOKER:
-        return singles(hand)
-    if field.kind is MoveKind.GROUP:
-        return groups(hand, rules, field.size)
-    if field.kind is MoveKind.SEQUENCE:
-        return sequences(hand, rules, field.size)
-    return all_plays(hand, rules)
+        out = singles(hand)
+    elif field.kind is MoveKind.GROUP:
+        out = groups(hand, rules, field.size)
+        if field.size == 2:
+            out += joker_pair(hand, rules)
+    elif field.kind is MoveKind.SEQUENCE:
+        out = sequences(hand, rules, field.size)
+    elif field.kind is MoveKind.STAIRS:
+        out = stairs(hand, rules, field.size, field.suits.bit_count())
+    else:
+        return all_plays(hand, rules)
+    extra = specials(hand, rules)
+    if extra:
+        seen = set(out)
+        out += [m for m in extra if m not in seen]
+    return out
