@@ -74,6 +74,10 @@ def build_view(state: GameState, player: int, setup: GameSetup, history: Sequenc
         history=tuple(history),
         exchange_given=facts.given,
         exchange_received=facts.received,
+        geki=state.geki,
+        pending=state.pending,
+        pile_count=len(state.pile),
+        direction=state.direction,
     )
 
 
