@@ -108,6 +108,20 @@ def run_exchange(setup: GameSetup, bots: Sequence[Bot], facts: list[SeatFacts]) 
         facts[player].given = t.cards
 
 
+def answer_choices(state: GameState, bots: Sequence[Bot], setup: GameSetup,
+                   history: Sequence[Observed], facts: list[SeatFacts]) -> None:
+    """Ask the mover for each follow-up choice its play opened (7-pass, 10-discard)."""
+    while state.pending is not None:
+        choice = state.pending
+        view = build_view(state, choice.player, setup, history, facts[choice.player])
+        try:
+            cards: CardSet | None = bots[choice.player].choose(view, choice)
+        except Exception:  # a crashing bot gets the default answer (the weakest cards)
+            log.exception("bot %d failed to choose in game %d", choice.player, setup.game)
+            cards = None
+        state.step_choice(cards)
+
+
 def play_local_game(match: MatchState, bots: Sequence[Bot]) -> LocalGameRecord:
     setup = match.setup_game()
     record = LocalGameRecord(setup)
@@ -134,6 +148,7 @@ def play_local_game(match: MatchState, bots: Sequence[Bot]) -> LocalGameRecord:
         played = move if step.judgement.accepted else PASS
         obs = Observed(mover, played, trick_cleared_before=was_empty)
         history.append(obs)
+        answer_choices(state, bots, setup, history, facts)
         for p, bot in enumerate(bots):
             bot.on_turn(build_view(state, p, setup, history, facts[p]), obs,
                         step.judgement.accepted)
