@@ -20,11 +20,29 @@ from enum import IntEnum, auto
 
 from daihinmin.protocol.cards import CardSet
 from daihinmin.protocol.codec import build_exchange, build_move, build_profile
+from daihinmin.protocol.extension import (
+    MAX_PLAYERS,
+    PROTOCOL_20260,
+    REFUSED,
+    build_choice_answer,
+    is_choice_table,
+)
+from daihinmin.protocol.extension_rules import needs_extension
 from daihinmin.protocol.moves import Move
 from daihinmin.protocol.table import INT_BYTES, PROTOCOL_20070, TABLE_BYTES, Table, decode_int
+from daihinmin.rules.deal import canonical_jokers
 from daihinmin.rules.ruleset import UECDA, RuleSet
 
-from .errors import BotError
+from .errors import BotError, UnexpectedMessageError
+from .extension import (
+    ExtendedTracker,
+    ExtensionRequiredError,
+    check_rules,
+    pending_of,
+    read_ext_deal,
+    read_ext_field,
+    read_ext_turn,
+)
 from .tables import (
     ANSWER_ACCEPTED,
     ANSWER_PASS_20071,
@@ -51,13 +69,15 @@ class Step(IntEnum):
     DEAL = auto()
     TURN = auto()
     ANSWER = auto()
-    FIELD = auto()
+    FIELD = auto()  # the field table, or (20260, after this client's play) a CHOICE table
+    CHOICE_ANSWER = auto()  # 20260: the 9/8 answer to this client's choice
     END_FLAG = auto()
     DONE = auto()
 
 
 _SIZES = {Step.PLAYER_NUMBER: INT_BYTES, Step.DEAL: TABLE_BYTES, Step.TURN: TABLE_BYTES,
-          Step.ANSWER: INT_BYTES, Step.FIELD: TABLE_BYTES, Step.END_FLAG: INT_BYTES}
+          Step.ANSWER: INT_BYTES, Step.FIELD: TABLE_BYTES, Step.CHOICE_ANSWER: INT_BYTES,
+          Step.END_FLAG: INT_BYTES}
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,17 +98,26 @@ class MatchRecord:
     games: int = 0
     places: list[tuple[int, ...] | None] = field(default_factory=list)  # per game, if known
     illegal_moves: int = 0  # moves the bot returned that the client found illegal
+    choices: int = 0  # 7-pass / 10-discard questions answered (protocol 20260)
+    choices_rejected: int = 0  # answers the server found invalid (it applied its default)
 
 
 class ClientProtocol:
-    """Consumes server messages, drives the bot, and produces the replies."""
+    """Consumes server messages, drives the bot, and produces the replies.
+
+    ``extension`` picks the protocol: ``None`` speaks 20260 (``docs/PROTOCOL_EXTENSION.md``)
+    when ``rules`` need it and 20070 otherwise; ``True``/``False`` force 20260/20070.
+    """
 
     def __init__(self, bot: Bot, name: str | None = None, rules: RuleSet = UECDA,
-                 check_moves: bool = True) -> None:
+                 check_moves: bool = True, extension: bool | None = None) -> None:
         self.bot = bot
         self.name = name if name is not None else getattr(bot, "name", "bot")
         self.rules = rules
         self.check_moves = check_moves  # warn when the bot's move is not legal
+        use = needs_extension(rules) if extension is None else extension
+        self.version = PROTOCOL_20260 if use else PROTOCOL_20070
+        self._rules_warned = False
         self.record = MatchRecord(name=self.name)
         self.step = Step.PLAYER_NUMBER
         self.game: GameTracker | None = None
@@ -123,10 +152,19 @@ class ClientProtocol:
         if step is Step.ANSWER:
             return f"waiting for the answer to this client's move{at}"
         if step is Step.FIELD:
+            if self.extended and self._sent is not None:
+                return f"waiting for the field table or a choice table{at}"
             return f"waiting for the field table{at}"
+        if step is Step.CHOICE_ANSWER:
+            return f"waiting for the answer to this client's choice{at}"
         if step is Step.END_FLAG:
             return f"waiting for the end flag{at}"
         return "done: the match is over"
+
+    @property
+    def extended(self) -> bool:
+        """True when this client speaks protocol 20260."""
+        return self.version == PROTOCOL_20260
 
     # --- messages -----------------------------------------------------------------------
     def initiate(self) -> bytes:
@@ -134,7 +172,7 @@ class ClientProtocol:
         if self._started:
             raise RuntimeError("the profile was already sent")
         self._started = True
-        return build_profile(self.name).to_bytes(PROTOCOL_20070)
+        return build_profile(self.name, self.version).to_bytes(PROTOCOL_20070)
 
     def receive(self, data: bytes) -> list[bytes]:
         """Consume one whole message (``expecting.size`` bytes); return the replies to send."""
@@ -148,22 +186,34 @@ class ClientProtocol:
         handler = {
             Step.PLAYER_NUMBER: self._on_player_number, Step.DEAL: self._on_deal,
             Step.TURN: self._on_turn, Step.ANSWER: self._on_answer,
-            Step.FIELD: self._on_field, Step.END_FLAG: self._on_end_flag,
+            Step.FIELD: self._on_field, Step.CHOICE_ANSWER: self._on_choice_answer,
+            Step.END_FLAG: self._on_end_flag,
         }[exp.step]
         return handler(data, exp.what)
 
     # --- handlers (one per step) --------------------------------------------------------
     def _on_player_number(self, data: bytes, where: str) -> list[bytes]:
-        player = check_int(decode_int(data), tuple(range(PLAYERS)), where)
+        value = decode_int(data)
+        if value == REFUSED and not self.extended:
+            raise ExtensionRequiredError(where)
+        player = check_int(value, tuple(range(MAX_PLAYERS if self.extended else PLAYERS)),
+                           where)
         self.record.player = player
         self.bot.on_match_start(player)
         self.step = Step.DEAL
         return []
 
     def _on_deal(self, data: bytes, where: str) -> list[bytes]:
-        deal = read_deal(Table.from_bytes(data), where)
+        table = Table.from_bytes(data)
         self.record.games += 1
-        game = GameTracker(self.player, self.rules, self.record.games, deal)
+        if self.extended:
+            deal, ext = read_ext_deal(table, where)
+            self.rules, self._rules_warned = check_rules(self.rules, ext, self._rules_warned)
+            game: GameTracker = ExtendedTracker(self.player, self.rules, self.record.games,
+                                                deal, ext)
+        else:
+            deal = read_deal(table, where)
+            game = GameTracker(self.player, self.rules, self.record.games, deal)
         self.game = game
         view = game.view()
         self.bot.on_game_start(view)
@@ -183,8 +233,12 @@ class ClientProtocol:
 
     def _on_turn(self, data: bytes, where: str) -> list[bytes]:
         game = self._game()
-        turn = read_turn(Table.from_bytes(data), where)
-        game.on_turn_table(turn)
+        if isinstance(game, ExtendedTracker):
+            turn, ext = read_ext_turn(Table.from_bytes(data), where)
+            game.on_ext_turn(turn, ext)
+        else:
+            turn = read_turn(Table.from_bytes(data), where)
+            game.on_turn_table(turn)
         self._sent = self._answer = None
         if not turn.state.my_turn:
             self.step = Step.FIELD
@@ -211,11 +265,45 @@ class ClientProtocol:
 
     def _on_field(self, data: bytes, where: str) -> list[bytes]:
         game = self._game()
-        shown = read_field(Table.from_bytes(data), where, max_jokers=max(self.rules.jokers, 1))
+        table = Table.from_bytes(data)
+        if isinstance(game, ExtendedTracker):
+            if self._sent is not None and is_choice_table(table):
+                return self._on_choice(game, table, where)
+            shown, ext = read_ext_field(table, where)
+            game.on_ext_field(ext)
+        else:
+            shown = read_field(table, where, max_jokers=max(self.rules.jokers, 1))
         observed = game.on_field_table(shown, self._answer, self._sent)
         accepted = observed.is_play
         self.bot.on_turn(game.view(), observed, accepted)
         self.step = Step.END_FLAG
+        return []
+
+    def _on_choice(self, game: ExtendedTracker, table: Table, where: str) -> list[bytes]:
+        """20260: a CHOICE table after this client's play (7-pass, 10-discard)."""
+        held, ext = read_ext_turn(table, where)
+        if not held.state.my_turn or held.state.turn_player != self.player:
+            raise UnexpectedMessageError(where, "a choice table for another player", (5, 3),
+                                         held.state.turn_player)
+        choice = pending_of(ext, self.player)
+        view = game.view(my_turn=True, pending=choice, hand=held.hand)
+        cards = self.bot.choose(view, choice)
+        if not isinstance(cards, CardSet):
+            raise BotError(f"{type(self.bot).__name__}.choose returned "
+                           f"{type(cards).__name__}, not a CardSet")
+        if canonical_jokers(cards) not in view.legal_choices():
+            log.warning("game %d: the bot answers the %s choice with %s, which is not up to %d "
+                        "held card(s); sending it anyway (the server applies its default)",
+                        game.game, choice.kind.value, cards or "nothing", choice.count)
+        self.record.choices += 1
+        self.step = Step.CHOICE_ANSWER
+        return [build_choice_answer(cards).to_bytes(PROTOCOL_20070)]
+
+    def _on_choice_answer(self, data: bytes, where: str) -> list[bytes]:
+        answer = check_int(decode_int(data), (ANSWER_ACCEPTED, ANSWER_REJECTED), where)
+        if answer == ANSWER_REJECTED:
+            self.record.choices_rejected += 1
+        self.step = Step.FIELD  # another choice table, or the field table
         return []
 
     def _on_end_flag(self, data: bytes, where: str) -> list[bytes]:

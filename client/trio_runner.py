@@ -15,7 +15,7 @@ import trio
 from daihinmin.rules.ruleset import UECDA, RuleSet
 
 from .errors import ServerClosedError, ServerTimeoutError, ServerUnreachableError
-from .protocol import ClientProtocol, MatchRecord
+from .protocol import ClientProtocol, MatchRecord, Step
 from .sync_runner import DEFAULT_HOST, DEFAULT_PORT
 from .view import Bot
 
@@ -46,33 +46,41 @@ async def receive_exactly(stream: trio.abc.ReceiveStream, size: int, where: str,
                 buf += chunk
     except trio.TooSlowError:
         raise ServerTimeoutError(where, timeout or 0.0) from None
-    except trio.BrokenResourceError as exc:
+    except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
         raise ServerClosedError(where, len(buf), size, "connection reset") from exc
     return bytes(buf)
 
 
-async def send_message(stream: trio.abc.SendStream, data: bytes, where: str) -> None:
-    """One message, one write."""
+async def send_message(stream: trio.abc.SendStream, data: bytes, where: str,
+                       timeout: float | None = None) -> None:
+    """One message, one write (within ``timeout``: a server that stops reading)."""
     try:
-        await stream.send_all(data)
-    except trio.BrokenResourceError as exc:
+        with trio.fail_after(math.inf if timeout is None else timeout):
+            await stream.send_all(data)
+    except trio.TooSlowError:
+        raise ServerTimeoutError(f"sending a reply ({where})", timeout or 0.0) from None
+    except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
         raise ServerClosedError(f"sending a reply ({where})", reason=str(exc)) from exc
 
 
 async def run_protocol_async(stream: trio.abc.Stream, proto: ClientProtocol,
                              read_timeout: float | None = None,
-                             bot_in_thread: bool = False) -> MatchRecord:
-    """Drive ``proto`` over a connected stream until the match is over."""
-    await send_message(stream, proto.initiate(), "the profile")
+                             bot_in_thread: bool = False,
+                             handshake_timeout: float | None = None) -> MatchRecord:
+    """Drive ``proto`` over a connected stream until the match is over (the player number
+    within ``handshake_timeout`` when ``read_timeout`` is None)."""
+    first = read_timeout if read_timeout is not None else handshake_timeout
+    await send_message(stream, proto.initiate(), "the profile", first)
     while not proto.done:
         exp = proto.expecting
-        data = await receive_exactly(stream, exp.size, exp.what, read_timeout)
+        wait = first if exp.step is Step.PLAYER_NUMBER else read_timeout
+        data = await receive_exactly(stream, exp.size, exp.what, wait)
         if bot_in_thread:
             replies = await trio.to_thread.run_sync(proto.receive, data)
         else:
             replies = proto.receive(data)
         for reply in replies:
-            await send_message(stream, reply, exp.what)
+            await send_message(stream, reply, exp.what, read_timeout)
     return proto.record
 
 
@@ -80,15 +88,18 @@ async def run_bot_async(bot: Bot, host: str = DEFAULT_HOST, port: int = DEFAULT_
                         name: str | None = None, rules: RuleSet = UECDA,
                         connect_timeout: float | None = 10.0,
                         read_timeout: float | None = None, check_moves: bool = True,
-                        bot_in_thread: bool = False) -> MatchRecord:
+                        bot_in_thread: bool = False,
+                        extension: bool | None = None) -> MatchRecord:
     """Connect, play the whole match with ``bot``, return what the client recorded.
 
     The options are those of :func:`daihinmin.client.run_bot`, plus ``bot_in_thread``.
     """
-    proto = ClientProtocol(bot, name=name, rules=rules, check_moves=check_moves)
+    proto = ClientProtocol(bot, name=name, rules=rules, check_moves=check_moves,
+                           extension=extension)
     stream = await connect_async(host, port, connect_timeout)
     async with stream:
-        return await run_protocol_async(stream, proto, read_timeout, bot_in_thread)
+        return await run_protocol_async(stream, proto, read_timeout, bot_in_thread,
+                                        handshake_timeout=connect_timeout)
 
 
 __all__ = ["connect_async", "receive_exactly", "run_bot_async", "run_protocol_async"]

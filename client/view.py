@@ -121,6 +121,15 @@ class Bot:
     def play(self, view: GameView) -> Move:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def choose(self, view: GameView, choice: PendingChoice) -> CardSet:
+        """Answer a follow-up choice (7-pass: cards to give ``choice.receiver``; 10-discard:
+        cards to discard): up to ``choice.count`` cards of ``view.hand``
+        (``view.legal_choices()`` lists every valid answer).  Default: the weakest cards
+        under the current order, as many as allowed."""
+        from daihinmin.players.util import weakest_cards
+
+        return weakest_cards(view.hand, min(choice.count, len(view.hand)), view.reversed)
+
     def on_match_start(self, player: int) -> None:
         """Called once with the player number the server assigned."""
 

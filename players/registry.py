@@ -30,6 +30,8 @@ _REGISTRY: dict[str, str | BotFactory] = {
     "random": "daihinmin.players.random_bot:RandomBot",
     "default": "daihinmin.players.default_bot:DefaultBot",
     "greedy": "daihinmin.players.greedy_bot:GreedyBot",
+    "mc": "daihinmin.players.mc.bot:MCBot",
+    "human": "daihinmin.players.human:HumanBot",  # a person at the terminal
 }
 
 

@@ -17,6 +17,12 @@ True
 >>> adopt_rules(preset_id(PRESETS["web"]), rules_digest(PRESETS["web"].with_rules(players=3)),
 ...             3).players
 3
+>>> from daihinmin.rules.ruleset import ruleset_from
+>>> app = ruleset_from("app", ["seven_pass=yes", "points=3,2,1,0"])
+>>> rule_args(app)
+['--rules', 'app', '--rule', 'seven_pass=yes', '--rule', 'points=3,2,1,0']
+>>> rule_args(UECDA)
+[]
 """
 
 from __future__ import annotations
@@ -25,6 +31,8 @@ import json
 import zlib
 
 from daihinmin.rules.ruleset import PRESETS, RuleSet, preset, ruleset_to_dict
+
+FieldValue = bool | int | str | list[int]
 
 # Preset numbers of [7][1], in the order PRESETS.md describes them.
 PRESET_IDS = {"uecda": 0, "original": 1, "web": 2, "app": 3, "thirteenth_floor": 4}
@@ -70,6 +78,26 @@ def adopt_rules(number: int, digest: int, players: int) -> RuleSet | None:
     return None
 
 
+def _option_text(value: FieldValue) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return ",".join(str(v) for v in value)
+    return str(value)
+
+
+def rule_args(rules: RuleSet) -> list[str]:
+    """``--rules``/``--rule`` options that rebuild ``rules`` (for a bot process to list legal
+    moves with the server's rules): the base preset and every value that differs from it."""
+    base = base_preset(rules)
+    mine, theirs = ruleset_to_dict(rules), ruleset_to_dict(PRESETS[base])
+    args = [] if base == "uecda" else ["--rules", base]
+    for key, value in mine.items():
+        if key != "name" and value != theirs[key]:
+            args += ["--rule", f"{key}={_option_text(value)}"]  # type: ignore[arg-type]
+    return args
+
+
 def extension_reasons(rules: RuleSet) -> list[str]:
     """Why a 20070 table cannot carry ``rules`` (empty: a plain 20070 client may play)."""
     reasons = []
@@ -95,4 +123,4 @@ def needs_extension(rules: RuleSet) -> bool:
 
 
 __all__ = ["PRESET_IDS", "UNKNOWN_PRESET", "adopt_rules", "base_preset", "extension_reasons",
-           "needs_extension", "preset_id", "preset_of", "rules_digest"]
+           "needs_extension", "preset_id", "preset_of", "rule_args", "rules_digest"]

@@ -4,6 +4,9 @@ Modules: ``match_server`` (listen, seat, run the games), ``game_play`` (one game
 protocol's message order), ``tables`` (the tables sent), ``connection``/``handshake`` (wire),
 ``matchlog`` (JSON Lines log), ``replay`` (re-simulate and verify a log), ``runner``/``bots``
 (player processes of a headless match), ``standings``, ``probe`` (a checking test client).
+Faults (``docs/SERVER_FAULTS.md``): ``faults`` (statuses), ``seats`` (the fault policy),
+``requests`` (asking a seat, with deadlines), ``stand_in`` (who plays a handed-over seat),
+``resume`` (continue a logged match).
 
 Where this server deliberately differs from the reference server tndhms
 (``shared/protocol/UECDA_PROTOCOL.md`` §3, §5, §11):
@@ -19,4 +22,10 @@ Where this server deliberately differs from the reference server tndhms
 * A profile with an unknown version closes that connection with a logged error and the seat
   stays free (tndhms keeps it and sends nothing).  20060 is recognised from a native-endian
   profile; there is no 2-second "no profile means 20060" fallback.
+* Deadlines everywhere (profile, move, exchange, send; a time bank), and a fault policy:
+  a timeout or a table that is no table is a pass answered 8; repeated faults or a lost
+  connection hand the seat to a stand-in, so the match always finishes (tndhms waits forever).
+* Protocol 20260 (``docs/PROTOCOL_EXTENSION.md``, :mod:`daihinmin.server.extension`) carries
+  the other rule sets (3-6 players, two jokers, a draw pile, 7-pass/10-discard choices); a
+  20070 client at a table that needs it is answered 20260 (REFUSED) and closed.
 """

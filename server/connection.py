@@ -1,12 +1,18 @@
-"""One seated player's TCP connection: whole messages in, whole messages out.
+"""One seated player's TCP connection: whole messages in, whole messages out, with deadlines.
 
-Every message goes out with one ``send_all`` call; a receive loops until every byte of the
-message is in.  Each receive may carry a deadline (seconds), so fault policies can be added
-without touching the match loop.
+Every message goes out with one ``send_all`` call, bounded by the send deadline: a player
+that stops reading cannot block the table (:meth:`PlayerConnection.watch_sends`).  A reader
+task (:meth:`PlayerConnection.read_loop`, run in the match's nursery) keeps what the player
+sends in a bounded buffer, so a receive that times out loses no byte: a table that arrives
+after its deadline is recognised as *stale* and thrown away when it comes, and the next table
+read is the one that was asked for.  Bytes the server did not ask for are found before each
+request (:meth:`PlayerConnection.unsolicited`) and dropped; a player that sends more than a
+few tables' worth of them is cut off (``flooded``).
 """
 
 from __future__ import annotations
 
+import math
 import socket
 import struct
 
@@ -16,11 +22,28 @@ from daihinmin.protocol.table import CELLS, PROTOCOL_20070, Table, encode_int, t
 from .errors import PlayerDisconnectedError, PlayerTimeoutError
 
 _BIG_ENDIAN_TABLE = struct.Struct(f">{CELLS}I")
+RECEIVE_CHUNK = 4096
+# Tables' worth of bytes a player may have sent beyond those the server waits for before it
+# counts as flooding.  An honest client never has more than the owed tables in flight.
+SPARE_TABLES = 4
+SEND_BUFFER_BYTES = 64 * 1024
 
 
 def set_nodelay(stream: trio.SocketStream) -> None:
     """Small messages must leave at once: disable Nagle on every socket."""
     stream.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+
+def limit_send_buffer(stream: trio.SocketStream) -> None:
+    """A fixed send buffer: a player that stops reading blocks the server's writes (and so
+    meets the send deadline) after tens of kilobytes, not megabytes of auto-tuned buffer.
+    An honest client never has more than a few tables unread."""
+    stream.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER_BYTES)
+
+
+def seconds(limit: float | None) -> float:
+    """A deadline setting as seconds for Trio: ``None`` or 0 mean no deadline."""
+    return limit if limit else math.inf
 
 
 async def receive_exact(stream: trio.SocketStream, size: int) -> bytes:
@@ -38,13 +61,23 @@ class PlayerConnection:
     """The stream of player ``number`` speaking protocol ``version``."""
 
     def __init__(self, stream: trio.SocketStream, number: int, name: str,
-                 version: int = PROTOCOL_20070) -> None:
+                 version: int = PROTOCOL_20070, *, send_timeout: float | None = None) -> None:
         self.stream = stream
         self.number = number
         self.name = name
         self.version = version
         self.table_bytes = table_size(version)
+        self.send_timeout = send_timeout
+        self.buffer = bytearray()  # received, not yet consumed
+        self.stale = 0  # tables owed for requests that timed out (thrown away on arrival)
+        self.ended: str | None = None  # why the receive side stopped (closed, reset, flood)
+        self.flooded = False
+        self.closed = False
+        self.sending_since: float | None = None  # trio.current_time() of a write under way
+        self.stalled = False  # a write blocked past the send deadline
+        self._changed = trio.Event()
 
+    # --- encoding -------------------------------------------------------------------------
     def encode_table(self, table: Table) -> bytes:
         if self.version == PROTOCOL_20070:
             # Server tables hold only small non-negative values: no clamping pass needed.
@@ -54,12 +87,36 @@ class PlayerConnection:
     def encode_int(self, value: int) -> bytes:
         return encode_int(value, self.version)
 
+    # --- sending --------------------------------------------------------------------------
     async def send(self, data: bytes) -> None:
-        """One message in one write."""
+        """One message in one write; :meth:`watch_sends` breaks a write that blocks past the
+        send deadline (no cancel scope per message: writes are the server's hot path)."""
+        if self.closed:
+            raise PlayerDisconnectedError(self.number, "the connection is closed")
+        self.sending_since = trio.current_time()
         try:
             await self.stream.send_all(data)
         except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
+            if self.stalled:
+                raise PlayerTimeoutError(self.number, f"a write blocked for "
+                                                      f"{self.send_timeout:g} s: the player "
+                                                      "does not read") from exc
             raise PlayerDisconnectedError(self.number, f"send failed: {exc}") from exc
+        finally:
+            self.sending_since = None
+
+    async def watch_sends(self) -> None:
+        """Close the connection when a write has blocked for the send deadline (a match
+        task; checks four times per deadline)."""
+        if not self.send_timeout:
+            return
+        while not self.closed:
+            await trio.sleep(self.send_timeout / 4)
+            since = self.sending_since
+            if since is not None and trio.current_time() - since >= self.send_timeout:
+                self.stalled = True
+                self.ended = "the player stopped reading"
+                await self.aclose()  # the blocked write fails at once
 
     async def send_table(self, table: Table) -> None:
         await self.send(self.encode_table(table))
@@ -67,16 +124,73 @@ class PlayerConnection:
     async def send_int(self, value: int) -> None:
         await self.send(self.encode_int(value))
 
-    async def receive_table_bytes(self, timeout: float | None = None) -> bytes:
-        """The raw bytes of one table (480, or 33 for protocol 20140)."""
+    # --- receiving ------------------------------------------------------------------------
+    @property
+    def buffer_limit(self) -> int:
+        return (self.stale + SPARE_TABLES) * self.table_bytes
+
+    async def read_loop(self) -> None:
+        """Buffer what the player sends until it closes, breaks or floods (a match task)."""
         try:
-            with trio.fail_after(timeout if timeout is not None else float("inf")):
-                return await receive_exact(self.stream, self.table_bytes)
-        except trio.TooSlowError as exc:
-            raise PlayerTimeoutError(self.number, f"no table within {timeout} s") from exc
-        except (EOFError, trio.BrokenResourceError, trio.ClosedResourceError) as exc:
-            raise PlayerDisconnectedError(self.number, f"receive failed: {exc}") from exc
+            while True:
+                room = self.buffer_limit - len(self.buffer)
+                if room < 0:
+                    self.flooded = True
+                    self.ended = f"flooded: {len(self.buffer)} bytes nobody asked for"
+                    return
+                data = await self.stream.receive_some(min(RECEIVE_CHUNK, room + 1))
+                if not data:
+                    self.ended = "the player closed the connection"
+                    return
+                self.buffer += data
+                self._notify()
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
+            self.ended = self.ended or f"receive failed: {exc or type(exc).__name__}"
+        finally:
+            self._notify()
+
+    def _notify(self) -> None:
+        self._changed.set()
+        self._changed = trio.Event()
+
+    def unsolicited(self) -> int:
+        """Bytes in the buffer beyond the stale tables still owed (nobody asked for them)."""
+        return max(0, len(self.buffer) - self.stale * self.table_bytes)
+
+    def drop_unsolicited(self) -> int:
+        """Throw away everything buffered when some of it was not asked for; returns the
+        number of unsolicited bytes (the owed stale tables are dropped with them)."""
+        extra = self.unsolicited()
+        if extra:
+            self.buffer.clear()
+            self.stale = 0
+        return extra
+
+    async def receive_table_bytes(self, timeout: float | None = None) -> bytes:
+        """The raw bytes of the table asked for now (480, or 33 for protocol 20140).
+
+        Stale tables still owed are skipped first; on a timeout this request is owed too.
+        """
+        size = self.table_bytes
+        need = (self.stale + 1) * size
+        with trio.move_on_after(seconds(timeout)):
+            while len(self.buffer) < need:
+                if self.ended is not None:
+                    got = max(0, len(self.buffer) - self.stale * size)
+                    raise PlayerDisconnectedError(
+                        self.number, f"{self.ended} ({got} of {size} bytes of the table)")
+                await self._changed.wait()
+        if len(self.buffer) < need:
+            got = max(0, len(self.buffer) - self.stale * size)
+            self.stale += 1
+            raise PlayerTimeoutError(self.number, f"no table within {timeout:g} s"
+                                                  + (f" ({got} of {size} bytes)" if got else ""))
+        data = bytes(self.buffer[need - size:need])
+        del self.buffer[:need]
+        self.stale = 0
+        return data
 
     async def aclose(self) -> None:
+        self.closed = True
         with trio.CancelScope(shield=True):
             await self.stream.aclose()

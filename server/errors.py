@@ -21,6 +21,7 @@ class PlayerConnectionError(ServerError):
     def __init__(self, player: int, message: str) -> None:
         super().__init__(f"player {player}: {message}")
         self.player = player
+        self.message = message  # without the player prefix (logs say whose turn it was)
 
 
 class PlayerDisconnectedError(PlayerConnectionError):

@@ -4,25 +4,29 @@ Deal tables in class order; exchange tables from the daifugo, then the fugo; the
 the turn table to players 0..n-1, the mover's move, the 9/8 answer to the mover, the field
 table to all, the end flag to all.  The engine judges every move; the game's record (for the
 match log) is built as it goes.
+
+Seats work through :mod:`daihinmin.server.seats`: before every deal and every turn the
+connections' health is checked (a dead one is handed to its stand-in at once); a seat played
+by a stand-in gets no messages and its stand-in answers the requests
+(:mod:`daihinmin.server.requests`).  A timeout or a table that is no move is a pass answered
+8, exactly as a rejected move.
 """
 
 from __future__ import annotations
 
 import logging
-import time
 
-from daihinmin.protocol.cards import CardSet
-from daihinmin.protocol.codec import decode_exchange_table, decode_move_table
-from daihinmin.protocol.errors import ProtocolError
-from daihinmin.protocol.moves import PASS, Cell, Move, MoveKind
-from daihinmin.protocol.table import Table
+from daihinmin.protocol.moves import PASS, Cell, MoveKind
+from daihinmin.protocol.shapes import move_to_cells
 from daihinmin.rules.game import GameState
 from daihinmin.rules.match import GameSetup, MatchState
 
 from .config import ServerConfig
-from .connection import PlayerConnection
+from .extension import ExtensionWire
 from .matchlog import GameRecord, RawCells, TransferRecord, TurnRecord
 from .outbox import Outbox
+from .requests import ExchangeReply, GameRequests, read_exchange, read_move
+from .seats import SeatTable
 from .tables import TurnTables, class_row, deal_order, deal_table, field_table, turn_state
 
 log = logging.getLogger("daihinmin.server")
@@ -36,68 +40,45 @@ def raw_cells(cells: dict[Cell, int]) -> RawCells:
     return [[r, c, v] for (r, c), v in sorted(cells.items())]
 
 
-def read_move(conn: PlayerConnection, raw: bytes, max_jokers: int
-              ) -> tuple[Move | None, dict[Cell, int] | None, str | None]:
-    """(move, its cells, None), or (None, cells, why) for a table that is not a move."""
-    try:
-        table = Table.from_bytes(raw, conn.version)
-    except ProtocolError as exc:
-        return None, None, f"{type(exc).__name__}: {exc}"
-    cells = table.nonzero()
-    try:
-        return decode_move_table(table, max_jokers), cells, None
-    except ProtocolError as exc:
-        return None, cells, f"{type(exc).__name__}: {exc}"
-
-
-def read_exchange(conn: PlayerConnection, raw: bytes, hand: CardSet, count: int
-                  ) -> tuple[CardSet | None, dict[Cell, int] | None, str | None]:
-    try:
-        table = Table.from_bytes(raw, conn.version)
-    except ProtocolError as exc:
-        return None, None, f"{type(exc).__name__}: {exc}"
-    try:
-        return decode_exchange_table(table, hand, count), None, None
-    except ProtocolError as exc:
-        return None, table.nonzero(), f"{type(exc).__name__}: {exc}"
-
-
-async def run_exchange(setup: GameSetup, outbox: Outbox,
-                       config: ServerConfig) -> list[TransferRecord]:
+async def run_exchange(setup: GameSetup, outbox: Outbox, requests: GameRequests
+                       ) -> list[TransferRecord]:
     """Read the upper classes' exchange tables; an invalid one makes the server pick."""
-    conns = outbox.conns
-    faults: dict[int, tuple[str, dict[Cell, int] | None]] = {}
+    replies: dict[int, ExchangeReply] = {}
     for player in setup.exchange_order():
         count = setup.give_count(player)
         await outbox.flush()
-        raw = await conns[player].receive_table_bytes(config.move_timeout)
-        choice, cells, error = read_exchange(conns[player], raw, setup.hands[player], count)
-        if error is not None:
-            log.warning("game %d: player %d sent an invalid exchange table (%s); the server "
-                        "gives its strongest %d", setup.game, player, error, count)
-            faults[player] = (error, cells)
-        transfer = setup.give_back(player, choice)
-        if transfer.substituted and player not in faults:
-            faults[player] = ("the chosen cards are not a valid exchange", cells)
+        reply = await requests.exchange(player, count)
+        if reply.error is not None:
+            log.warning("game %d: player %d sent no valid exchange table (%s); the server "
+                        "gives its strongest %d", setup.game, player, reply.error, count)
+        transfer = setup.give_back(player, reply.cards)
+        if transfer.substituted and reply.error is None and reply.by is None:
+            reply.error = "the chosen cards are not a valid exchange"
+        replies[player] = reply
+    requests.exchange_done()
     records = []
     for t in setup.transfers:
-        error, cells = faults.get(t.giver, (None, None)) if not t.automatic else (None, None)
-        records.append(TransferRecord(t.giver, t.receiver, str(t.cards), t.automatic,
-                                      t.substituted, error,
-                                      raw_cells(cells) if cells is not None else None))
+        r = replies.get(t.giver) if not t.automatic else None
+        records.append(TransferRecord(
+            t.giver, t.receiver, str(t.cards), t.automatic, t.substituted,
+            r.error if r else None,
+            raw_cells(r.cells) if r is not None and r.cells is not None else None,
+            str(r.fault) if r is not None and r.fault is not None else None,
+            r.by if r else None))
     return records
 
 
 class GameSession:
     """One game on the wire: deal, exchange, then turns until the engine says it is over."""
 
-    def __init__(self, match: MatchState, conns: list[PlayerConnection],
-                 config: ServerConfig) -> None:
+    def __init__(self, match: MatchState, seats: SeatTable, config: ServerConfig) -> None:
         self.match = match
-        self.conns = conns
+        self.seats = seats
         self.config = config
-        self.outbox = Outbox(conns, config.coalesce_writes)
+        self.outbox = Outbox(seats, config.coalesce_writes)
         self.setup = match.setup_game()
+        self.requests = GameRequests(seats, self.setup)
+        self.wire = ExtensionWire(seats, match.rules)  # protocol 20260 cells and choices
         self.classes = class_row(self.setup)
         self.end_flag = END_MATCH if self.setup.game >= match.games else END_GAME
         self.turn_tables = TurnTables()
@@ -108,59 +89,78 @@ class GameSession:
                                  dealt=[str(h) for h in setup.dealt])
 
     async def play(self) -> GameRecord:
-        setup, record = self.setup, self.record
+        setup, record, seats = self.setup, self.record, self.seats
+        seats.at(setup.game, 0)
+        await seats.check()
+        ext = self.wire.setup_cells(setup, self.classes)
         for player in deal_order(setup):
-            await self.outbox.table(player, deal_table(setup, player))
-        record.transfers = await run_exchange(setup, self.outbox, self.config)
+            await self.outbox.table(player, self.wire.for_player(player,
+                                                                 deal_table(setup, player), ext))
+        record.transfers = await run_exchange(setup, self.outbox, self.requests)
         game = setup.start()
         record.hands = [str(h) for h in game.hands]
         record.first = game.turn
         while not game.over:
+            seats.at(setup.game, game.turns + 1)
+            await seats.check()
             record.turns.append(await self.turn(game))
         await self.outbox.flush()
         result = self.match.finish_game(game)
+        self.requests.game_over(game, result.places)
         record.places = list(result.places)
         record.points = list(result.points)
         record.totals = list(self.match.points)
+        record.events = seats.take_events()
+        record.stand_in = [s.number for s in seats.seats if s.stand_in is not None]
+        record.bank_ms = seats.banks_ms()
         return record
 
     async def turn(self, game: GameState) -> TurnRecord:
         """Turn tables to all, the mover's move, its answer, the field table and end flag."""
         outbox, mover = self.outbox, game.turn
         state = turn_state(game, self.classes)
+        ext = self.wire.game_cells(game, self.classes)
         for player, table in enumerate(self.turn_tables.build(game, state)):
-            await outbox.table(player, table)
+            await outbox.table(player, self.wire.for_player(player, table, ext))
         await outbox.flush()
-        raw = await self.conns[mover].receive_table_bytes(self.config.move_timeout)
-        think_ms = (time.perf_counter() - outbox.written_at[mover]) * 1000.0
-        move, cells, error = read_move(self.conns[mover], raw, game.rules.jokers)
+        reply = await self.requests.move(game, outbox.written_at[mover])
+        move, cells, error = reply.move, reply.cells, reply.error
         lock_before, eleven_back_before, field_before = (game.lock, game.eleven_back,
                                                          game.field)
         if move is None:
-            log.warning("game %d turn %d: player %d sent a malformed move table (%s); "
-                        "answered 8, counted as a pass", self.setup.game, game.turns + 1,
-                        mover, error)
+            log.warning("game %d turn %d: player %d: no move (%s); answered 8, counted as a "
+                        "pass", self.setup.game, game.turns + 1, mover, error)
             step = game.step(PASS)
             answer = REJECTED
         else:
             step = game.step(move)
             answer = step.answer
+            await self.requests.judged(reply, step)
         await outbox.int(mover, answer)
+        choices = await self.wire.run_choices(game, self.classes, outbox, self.requests)
         if move is not None and step.judgement.accepted and move.kind is not MoveKind.PASS:
-            self.shown = cells
+            # A stand-in's play is shown as the cells a client would have sent for it.
+            self.shown = cells if cells is not None else move_to_cells(move)
         elif field_before is None:
             self.shown = None
-        await outbox.table_to_all(field_table(self.shown, game, step, self.classes,
-                                              lock_before, eleven_back_before))
+        await self.wire.send_to_all(outbox, field_table(self.shown, game, step, self.classes,
+                                                        lock_before, eleven_back_before),
+                                    self.wire.game_cells(game, self.classes))
         await outbox.int_to_all(self.end_flag if game.over else END_CONTINUE)
         if game.field is None:
             self.shown = None  # the trick was cleared: the next field starts empty
+        self.requests.observed(game, step, field_before is None)
         return TurnRecord(mover, str(move) if move is not None else str(PASS), answer,
-                          round(think_ms, 3), error,
-                          raw_cells(cells) if error and cells else None)
+                          round(reply.think_ms, 3), error,
+                          raw_cells(cells) if error and cells else None,
+                          str(reply.fault) if reply.fault is not None else None, reply.by,
+                          choices=choices)
 
 
-async def play_game(match: MatchState, conns: list[PlayerConnection],
-                    config: ServerConfig) -> GameRecord:
-    """Play the match's next game over ``conns`` (index = player number)."""
-    return await GameSession(match, conns, config).play()
+async def play_game(match: MatchState, seats: SeatTable, config: ServerConfig) -> GameRecord:
+    """Play the match's next game over ``seats`` (index = player number)."""
+    return await GameSession(match, seats, config).play()
+
+
+__all__ = ["END_CONTINUE", "END_GAME", "END_MATCH", "REJECTED", "GameSession", "play_game",
+           "raw_cells", "read_exchange", "read_move", "run_exchange"]

@@ -9,6 +9,8 @@ ints, so its 20060 is recognised in the machine's byte order.
 (20070, 'std3')
 >>> profile_version(build_profile("old", 20060).to_bytes(20060))
 (20060, 'old')
+>>> profile_version(build_profile("ext", 20260).to_bytes())  # docs/PROTOCOL_EXTENSION.md
+(20260, 'ext')
 >>> profile_version(build_profile("x", 1234).to_bytes())
 Traceback (most recent call last):
 ...
@@ -22,6 +24,7 @@ from daihinmin.protocol.table import (
     PROTOCOL_20060,
     PROTOCOL_20070,
     PROTOCOL_20140,
+    PROTOCOL_20260,
     TABLE_BYTES,
     Table,
 )
@@ -36,7 +39,7 @@ def profile_version(raw: bytes) -> tuple[int, str]:
     if len(raw) != TABLE_BYTES:
         raise HandshakeError(f"a profile is {TABLE_BYTES} bytes, got {len(raw)}")
     big = int.from_bytes(raw[:4], "big")
-    if big in (PROTOCOL_20070, PROTOCOL_20140):
+    if big in (PROTOCOL_20070, PROTOCOL_20140, PROTOCOL_20260):
         table = Table.from_bytes(raw, PROTOCOL_20070)
     elif Table.from_bytes(raw, PROTOCOL_20060)[0, 0] == PROTOCOL_20060:
         table = Table.from_bytes(raw, PROTOCOL_20060)

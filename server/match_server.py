@@ -1,4 +1,4 @@
-"""The Trio match server: seat players in connection order, play the games, log the match.
+"""The Trio match server: seat players as their handshakes complete, play the games, log them.
 
 Run it in a nursery with ``nursery.start`` to learn the bound port once it listens::
 
@@ -6,8 +6,16 @@ Run it in a nursery with ``nursery.start`` to learn the bound port once it liste
     async with trio.open_nursery() as nursery:
         port = await nursery.start(server.run)
         ...  # connect players to port
-    server.outcome  # totals, records, log path
+    server.outcome  # totals, records, seat reports, log path
 
+Seating: handshakes run side by side, each within ``profile_timeout``, so a connection that
+never speaks holds up nobody; players are numbered in the order their profiles complete.  At
+most ``handshake_slack`` connections beyond the free seats may be in the handshake at once;
+further ones are closed at once, and once every seat is taken the listener is closed (new
+connections are refused).  During play each connection has a reader task with a bounded
+buffer (:mod:`daihinmin.server.connection`); faults follow :mod:`daihinmin.server.faults`,
+so the match always finishes.  Each finished game is in the log (flushed and fsynced) before
+the next deal; ``config.resume`` continues a logged match (:mod:`daihinmin.server.resume`).
 Every task belongs to a nursery; connections and the log are closed whatever happens.
 """
 
@@ -21,18 +29,40 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import trio
-from daihinmin.protocol.table import TABLE_BYTES
+from daihinmin.protocol.errors import ProtocolError
+from daihinmin.protocol.table import TABLE_BYTES, encode_int
 from daihinmin.rules.match import MatchState
 from daihinmin.rules.ruleset import ruleset_to_dict
 
 from .config import ServerConfig
-from .connection import PlayerConnection, receive_exact, set_nodelay
-from .errors import HandshakeError, PlayerDisconnectedError
+from .connection import (
+    PlayerConnection,
+    limit_send_buffer,
+    receive_exact,
+    seconds,
+    set_nodelay,
+)
+from .errors import HandshakeError
+from .extension import refuse, wire_refusal
+from .faults import OnFault, SeatReport, SeatStatus
 from .game_play import play_game
 from .handshake import profile_version
-from .matchlog import GameRecord, MatchEnd, MatchHeader, MatchLogWriter, PlayerInfo
+from .matchlog import (
+    GameRecord,
+    MatchEnd,
+    MatchHeader,
+    MatchLogWriter,
+    PlayerInfo,
+    ResumeRecord,
+    drop_torn_tail,
+)
+from .resume import ResumePoint, load_resume
+from .seats import SeatTable
 
 log = logging.getLogger("daihinmin.server")
+
+ACCEPT_RETRY_SECONDS = 0.1  # after an accept error such as "too many open files"
+REFUSAL_LOG_LINES = 5  # refused connections logged one by one; the rest only counted
 
 
 class MatchObserver:
@@ -42,7 +72,8 @@ class MatchObserver:
         """The server accepts connections on ``port``."""
 
     def player_joined(self, info: PlayerInfo) -> None:
-        """A connection sent a valid profile and got its player number."""
+        """A connection sent a valid profile and got its player number (or a stand-in took
+        a seat nobody could fill: ``info.stand_in`` is set)."""
 
     def game_finished(self, record: GameRecord) -> None:
         """A game ended (its record is already in the log)."""
@@ -55,6 +86,25 @@ class MatchOutcome:
     totals: list[int] = field(default_factory=list)
     log_path: Path | None = None
     wall_seconds: float = 0.0
+    seats: list[SeatReport] = field(default_factory=list)  # each seat at the end
+    resumed_after: int = 0  # games taken over from the log when resuming
+
+
+@dataclass
+class _Profile:
+    """A connection whose profile arrived, waiting for its player number."""
+
+    stream: trio.SocketStream
+    version: int
+    name: str
+
+
+@dataclass
+class _StandInSeat:
+    """A seat the headless runner could not fill with its player process."""
+
+    status: SeatStatus
+    detail: str
 
 
 class MatchServer:
@@ -66,111 +116,247 @@ class MatchServer:
         self.port: int | None = None
         self.players: list[PlayerInfo] = []
         self.outcome: MatchOutcome | None = None
+        self.seats: SeatTable | None = None
+        self.refused = 0  # connections closed at once (no room in the handshake)
+        # Why connections were closed in the handshake, in order (the headless runner tells
+        # its player's fault from these).
+        self.rejections: list[tuple[SeatStatus, str]] = []
+        self._pending = 0  # connections in the handshake
+        self._ready: trio.MemorySendChannel[_Profile | _StandInSeat] | None = None
+        self._stand_in_seats: dict[int, _StandInSeat] = {}
 
+    @property
+    def in_handshake(self) -> int:
+        """Connections accepted whose profile has not come yet."""
+        return self._pending
+
+    # --- what the headless runner may tell the server ------------------------------------
+    def seat_stand_in(self, status: SeatStatus, detail: str) -> None:
+        """While seating: give the next player number to a stand-in (the runner's process
+        for it exited or never finished its handshake)."""
+        if self._ready is None:
+            raise RuntimeError("the server is not seating players")
+        self._ready.send_nowait(_StandInSeat(status, detail))
+
+    def process_crashed(self, player: int, detail: str) -> None:
+        """The process of a seated player exited abnormally."""
+        if self.seats is not None:
+            self.seats.process_crashed(player, detail)
+
+    # --- the match ------------------------------------------------------------------------
     async def run(self, *, task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED
                   ) -> MatchOutcome:
         config = self.config
+        point = load_resume(config.log_path) if config.resume and config.log_path else None
         listeners = await trio.open_tcp_listeners(config.port, host=config.host)
         self.port = listeners[0].socket.getsockname()[1]
         self.observer.listening(config.host, self.port)
         task_status.started(self.port)
-        conns: list[PlayerConnection] = []
         writer: MatchLogWriter | None = None
         outcome = MatchOutcome(players=self.players, log_path=config.log_path)
+        if point is not None:
+            outcome.games = list(point.log.games)
+            outcome.resumed_after = point.games_done
         started = time.perf_counter()
         try:
-            conns = await self._seat_players(listeners)
+            conns = await self._seat_players(listeners, point)
+            for listener in listeners:  # every seat is taken: refuse new connections
+                with trio.CancelScope(shield=True):
+                    await listener.aclose()
             started = time.perf_counter()  # the match clock starts when every seat is taken
-            if config.log_path is not None:
-                writer = MatchLogWriter.open(config.log_path)
-                writer.write_header(self._header())
-            match = MatchState(config.rules, seed=config.seed, games=config.games)
-            while not match.finished:
-                record = await play_game(match, conns, config)
-                outcome.games.append(record)
-                if writer is not None:
-                    writer.write_game(record)
-                self.observer.game_finished(record)
+            self.seats = seats = SeatTable.of(conns, config, point.banks if point else None)
+            for number, why in self._stand_in_seats.items():
+                seats.seat_stand_in(number, why.status, why.detail)
+            writer = self._open_log(point)
+            match = point.match if point is not None else MatchState(
+                config.rules, seed=config.seed, games=config.games)
+            async with trio.open_nursery() as nursery:
+                for conn in conns:
+                    if conn is not None:
+                        nursery.start_soon(conn.read_loop)
+                        nursery.start_soon(conn.watch_sends)
+                while not match.finished:
+                    record = await play_game(match, seats, config)
+                    if writer is not None:
+                        writer.write_game(record)  # on disk before the next deal
+                    outcome.games.append(record)
+                    self.observer.game_finished(record)
+                nursery.cancel_scope.cancel()
             outcome.totals = list(match.points)
+            outcome.seats = seats.reports()
             outcome.wall_seconds = time.perf_counter() - started
             if writer is not None:
                 writer.write_end(MatchEnd(len(outcome.games), outcome.totals,
-                                          wall_seconds=round(outcome.wall_seconds, 3)))
+                                          wall_seconds=round(outcome.wall_seconds, 3),
+                                          seats=outcome.seats, events=seats.take_events()))
         except BaseException as exc:
             if writer is not None:
                 totals = outcome.games[-1].totals if outcome.games else []
                 writer.write_end(MatchEnd(len(outcome.games), totals, status="aborted",
                                           error=f"{type(exc).__name__}: {exc}",
-                                          wall_seconds=round(time.perf_counter() - started, 3)))
+                                          wall_seconds=round(time.perf_counter() - started, 3),
+                                          seats=self.seats.reports() if self.seats else []))
             raise
         finally:
             if writer is not None:
                 writer.close()
-            for conn in conns:
-                await conn.aclose()
+            if self.seats is not None:
+                await self.seats.close_all()
             for listener in listeners:
                 with trio.CancelScope(shield=True):
                     await listener.aclose()
         self.outcome = outcome
         return outcome
 
-    def _header(self) -> MatchHeader:
+    def _open_log(self, point: ResumePoint | None) -> MatchLogWriter | None:
         c = self.config
-        started = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
-        return MatchHeader(rules=ruleset_to_dict(c.rules), seed=c.seed, games=c.games,
-                           players=list(self.players), started=started,
-                           write_mode="coalesced" if c.coalesce_writes else "exact")
+        if c.log_path is None:
+            return None
+        now = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+        if point is None:
+            writer = MatchLogWriter.open(c.log_path, durable=c.durable)
+            writer.write_header(MatchHeader(
+                rules=ruleset_to_dict(c.rules), seed=c.seed, games=c.games,
+                players=list(self.players), started=now,
+                write_mode="coalesced" if c.coalesce_writes else "exact", policy=c.policy()))
+            return writer
+        dropped = drop_torn_tail(c.log_path)
+        if dropped:
+            log.warning("%s: dropped a last line written only in part (%d bytes)", c.log_path,
+                        dropped)
+        named = [p.name for p in point.log.players]
+        if [p.name for p in self.players] != named:
+            log.warning("resuming with players %s; the match was played by %s",
+                        [p.name for p in self.players], named)
+        writer = MatchLogWriter.open(c.log_path, durable=c.durable, append=True)
+        writer.write_resume(ResumeRecord(point.games_done, list(self.players), now, c.policy()))
+        return writer
 
-    async def _seat_players(self, listeners: list[trio.SocketListener]
-                            ) -> list[PlayerConnection]:
-        """Accept until every seat is taken; player numbers follow the connection order."""
-        conns: list[PlayerConnection] = []
-        send, receive = trio.open_memory_channel[trio.SocketStream](math.inf)
-        async with trio.open_nursery() as nursery:
-            for listener in listeners:
-                nursery.start_soon(self._accept_loop, listener, send.clone())
-            send.close()
-            while len(conns) < self.config.rules.players:
-                stream = await receive.receive()
-                conn = await self._handshake(stream, len(conns))
-                if conn is not None:
-                    conns.append(conn)
-            nursery.cancel_scope.cancel()
-        receive.close()
-        return conns
-
-    async def _accept_loop(self, listener: trio.SocketListener,
-                           send: trio.MemorySendChannel[trio.SocketStream]) -> None:
-        async with send:
-            while True:
-                stream = await listener.accept()
-                set_nodelay(stream)
-                await send.send(stream)
-
-    async def _handshake(self, stream: trio.SocketStream, number: int
-                         ) -> PlayerConnection | None:
-        """Profile in, player number out; a bad profile closes the connection unseated."""
-        timeout = self.config.profile_timeout
+    # --- seating --------------------------------------------------------------------------
+    async def _seat_players(self, listeners: list[trio.SocketListener],
+                            point: ResumePoint | None) -> list[PlayerConnection | None]:
+        """Number players as their handshakes complete, until every seat is taken."""
+        n = self.config.rules.players
+        if point is not None and point.match.finished:
+            return [None] * n  # every game is logged: only the end record is missing
+        entries: list[PlayerConnection | None] = []
+        send, receive = trio.open_memory_channel[_Profile | _StandInSeat](math.inf)
+        self._ready = send
         try:
-            with trio.fail_after(timeout if timeout is not None else math.inf):
+            async with trio.open_nursery() as nursery:
+                for listener in listeners:
+                    nursery.start_soon(self._accept_loop, listener, nursery, send)
+                while len(entries) < n:
+                    item = await receive.receive()
+                    if isinstance(item, _StandInSeat):
+                        entries.append(None)
+                        self._stand_in(len(entries) - 1, item)
+                        continue
+                    conn = await self._number(item, len(entries))
+                    if conn is not None:
+                        entries.append(conn)
+                nursery.cancel_scope.cancel()
+        finally:
+            self._ready = None
+            send.close()
+            while True:  # handshakes that finished too late: nobody seats them
+                try:
+                    item = receive.receive_nowait()
+                except (trio.WouldBlock, trio.EndOfChannel):
+                    break
+                if isinstance(item, _Profile):
+                    with trio.CancelScope(shield=True):
+                        await item.stream.aclose()
+            receive.close()
+        if self.refused:
+            log.warning("%d connections closed at once: no room in the handshake",
+                        self.refused)
+        return entries
+
+    def _stand_in(self, number: int, why: _StandInSeat) -> None:
+        self._stand_in_seats[number] = why
+        info = PlayerInfo(number, f"stand-in{number}", 0, stand_in=str(OnFault(
+            self.config.on_fault)))
+        self.players.append(info)
+        log.warning("player %d: %s (%s); a stand-in plays the seat", number, why.status,
+                    why.detail)
+        self.observer.player_joined(info)
+
+    def _free_seats(self) -> int:
+        return self.config.rules.players - len(self.players)
+
+    async def _accept_loop(self, listener: trio.SocketListener, nursery: trio.Nursery,
+                           ready: trio.MemorySendChannel[_Profile | _StandInSeat]) -> None:
+        while True:
+            try:
+                stream = await listener.accept()
+            except OSError as exc:  # e.g. out of file descriptors: wait, then go on
+                log.error("accept failed: %s", exc)
+                await trio.sleep(ACCEPT_RETRY_SECONDS)
+                continue
+            if self._pending >= self._free_seats() + self.config.handshake_slack:
+                self.refused += 1
+                if self.refused <= REFUSAL_LOG_LINES:
+                    log.warning("connection closed at once: %d already in the handshake",
+                                self._pending)
+                with trio.CancelScope(shield=True):
+                    await stream.aclose()
+                continue
+            self._pending += 1
+            nursery.start_soon(self._handshake, stream, ready)
+
+    async def _handshake(self, stream: trio.SocketStream,
+                         ready: trio.MemorySendChannel[_Profile | _StandInSeat]) -> None:
+        """Read the profile within the deadline; a bad or late one closes the connection."""
+        timeout = self.config.profile_timeout
+        seated = False
+        try:
+            set_nodelay(stream)
+            with trio.fail_after(seconds(timeout)):
                 raw = await receive_exact(stream, TABLE_BYTES)
             version, name = profile_version(raw)
-        except (HandshakeError, EOFError, trio.TooSlowError, trio.BrokenResourceError) as exc:
-            log.error("connection rejected before seating player %d: %s", number,
-                      exc if str(exc) else type(exc).__name__)
-            with trio.CancelScope(shield=True):
-                await stream.aclose()
-            return None
-        conn = PlayerConnection(stream, number, name or f"player{number}", version)
+            refusal = wire_refusal(version, self.config.rules)
+            if refusal is not None:  # docs/PROTOCOL_EXTENSION.md §2: REFUSED, then close
+                log.error("connection refused before seating: %s", refusal)
+                self.rejections.append((SeatStatus.MALFORMED, refusal))
+                await refuse(stream, version)
+                return
+            ready.send_nowait(_Profile(stream, version, name))
+            seated = True
+        except trio.TooSlowError:
+            log.warning("connection closed: no profile within %g s", timeout)
+            self.rejections.append((SeatStatus.TIMEOUT, f"no profile within {timeout:g} s"))
+        except (HandshakeError, ProtocolError) as exc:
+            log.warning("connection rejected before seating: %s", exc)
+            self.rejections.append((SeatStatus.MALFORMED, f"a bad profile: {exc}"))
+        except (EOFError, OSError, trio.BrokenResourceError, trio.ClosedResourceError) as exc:
+            why = str(exc) or type(exc).__name__
+            log.warning("connection lost before seating: %s", why)
+            self.rejections.append((SeatStatus.DISCONNECTED, f"left in the handshake: {why}"))
+        finally:
+            self._pending -= 1
+            if not seated:
+                with trio.CancelScope(shield=True):
+                    await stream.aclose()
+
+    async def _number(self, item: _Profile, number: int) -> PlayerConnection | None:
+        """Send the player number; the connection is seated if that works."""
+        c = self.config
         try:
-            await conn.send_int(number)
-        except PlayerDisconnectedError as exc:
-            log.error("connection lost before seating player %d: %s", number, exc)
-            await conn.aclose()
+            with trio.fail_after(seconds(c.send_timeout)):
+                await item.stream.send_all(encode_int(number, item.version))
+        except (trio.TooSlowError, trio.BrokenResourceError, trio.ClosedResourceError) as exc:
+            log.warning("connection lost before seating player %d: %s", number,
+                        exc if str(exc) else type(exc).__name__)
+            with trio.CancelScope(shield=True):
+                await item.stream.aclose()
             return None
-        info = PlayerInfo(number, conn.name, version)
+        limit_send_buffer(item.stream)
+        conn = PlayerConnection(item.stream, number, item.name or f"player{number}",
+                                item.version, send_timeout=c.send_timeout)
+        info = PlayerInfo(number, conn.name, item.version)
         self.players.append(info)
-        log.info("player %d joined: %r (protocol %d)", number, conn.name, version)
+        log.info("player %d joined: %r (protocol %d)", number, conn.name, item.version)
         self.observer.player_joined(info)
         return conn
 

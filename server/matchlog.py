@@ -1,22 +1,32 @@
 """The match log: JSON Lines, one file per match, enough to re-simulate every game exactly.
 
-Line 1 is the header (schema, rules, seed, players); then one ``game`` line per game,
-written and flushed when the game ends; then an ``end`` line.  Cards and moves are the
-strings of :class:`CardSet` / :class:`Move` (``"S9 ST JK@SJ"``, ``"pass"``), so a log is
-readable as text.
+Line 1 is the header (schema, rules, seed, players, fault policy); then one ``game`` line per
+game, written, flushed and fsynced when the game ends (before the next deal); then an ``end``
+line.  A match continued with ``--resume`` appends a ``resume`` line and goes on in the same
+file.  Cards and moves are the strings of :class:`CardSet` / :class:`Move`
+(``"S9 ST JK@SJ"``, ``"pass"``), so a log is readable as text.
+
+Schema 2 adds, all optional: per turn the ``fault`` (TIMEOUT, MALFORMED, ILLEGAL) and ``by``
+(``fallback``/``forfeit`` when a stand-in played it); per exchange choice the same two; per
+game the seat ``events`` (hand-overs), the players a stand-in played (``stand_in``) and the
+time banks left (``bank_ms``); in the end record each seat's report.  Schema 1 logs read as
+before.  A last line cut short (the process was killed while writing) is dropped on reading.
 
 >>> import io
 >>> out = io.StringIO()
 >>> w = MatchLogWriter(out)
 >>> w.write_header(MatchHeader(rules={"name": "uecda"}, seed=1, games=1,
 ...                            players=[PlayerInfo(0, "a", 20070)], started="now"))
->>> out.getvalue().startswith('{"type": "header", "schema": "daihinmin.matchlog/1"')
+>>> out.getvalue().startswith('{"type": "header", "schema": "daihinmin.matchlog/2"')
+True
+>>> parse_lines([out.getvalue(), '{"type": "game", "ga']).torn
 True
 """
 
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,9 +34,12 @@ from typing import IO, Any
 
 from daihinmin.rules.ruleset import RuleSet, ruleset_from_dict
 
+from .choice_log import ChoiceRecord
 from .errors import MatchLogError
+from .faults import SeatEvent, SeatReport
 
-SCHEMA = "daihinmin.matchlog/1"
+SCHEMA = "daihinmin.matchlog/2"
+READABLE_SCHEMAS = ("daihinmin.matchlog/1", SCHEMA)
 
 RawCells = list[list[int]]  # [[row, col, value], ...]: the non-zero card cells of a bad table
 
@@ -34,8 +47,20 @@ RawCells = list[list[int]]  # [[row, col, value], ...]: the non-zero card cells 
 @dataclass
 class PlayerInfo:
     number: int
-    name: str
+    name: str  # from the profile: data only, never part of a path
     protocol: int
+    stand_in: str | None = None  # the seat was played by a stand-in from the start
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"number": self.number, "name": self.name,
+                             "protocol": self.protocol}
+        if self.stand_in is not None:
+            d["stand_in"] = self.stand_in
+        return d
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> PlayerInfo:
+        return cls(int(d["number"]), str(d["name"]), int(d["protocol"]), d.get("stand_in"))
 
 
 @dataclass
@@ -47,22 +72,26 @@ class MatchHeader:
     started: str
     schema: str = SCHEMA
     write_mode: str = "exact"  # or "coalesced" (server.outbox): same bytes, fewer writes
+    policy: dict[str, Any] | None = None  # deadlines and fault policy (schema 2)
 
     def ruleset(self) -> RuleSet:
         return ruleset_from_dict(self.rules).validate()
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": "header", "schema": self.schema, "rules": self.rules, "seed": self.seed,
-                "games": self.games, "started": self.started, "write_mode": self.write_mode,
-                "players": [{"number": p.number, "name": p.name, "protocol": p.protocol}
-                            for p in self.players]}
+        d: dict[str, Any] = {"type": "header", "schema": self.schema, "rules": self.rules,
+                             "seed": self.seed, "games": self.games, "started": self.started,
+                             "write_mode": self.write_mode,
+                             "players": [p.to_json() for p in self.players]}
+        if self.policy is not None:
+            d["policy"] = self.policy
+        return d
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> MatchHeader:
-        players = [PlayerInfo(int(p["number"]), str(p["name"]), int(p["protocol"]))
-                   for p in d["players"]]
+        players = [PlayerInfo.from_json(p) for p in d["players"]]
         return cls(dict(d["rules"]), int(d["seed"]), int(d["games"]), players,
-                   str(d.get("started", "")), str(d["schema"]), str(d.get("write_mode", "exact")))
+                   str(d.get("started", "")), str(d["schema"]), str(d.get("write_mode", "exact")),
+                   d.get("policy"))
 
 
 @dataclass
@@ -76,6 +105,8 @@ class TransferRecord:
     substituted: bool = False  # the chosen table was invalid; the server picked instead
     error: str | None = None  # why the chosen table was invalid
     raw: RawCells | None = None
+    fault: str | None = None  # TIMEOUT / MALFORMED / ILLEGAL (schema 2)
+    by: str | None = None  # the stand-in that chose ("fallback" / "forfeit")
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {"giver": self.giver, "receiver": self.receiver,
@@ -85,12 +116,17 @@ class TransferRecord:
             d["error"] = self.error
         if self.raw is not None:
             d["raw"] = self.raw
+        if self.fault is not None:
+            d["fault"] = self.fault
+        if self.by is not None:
+            d["by"] = self.by
         return d
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> TransferRecord:
         return cls(int(d["giver"]), int(d["receiver"]), str(d["cards"]), bool(d["automatic"]),
-                   bool(d.get("substituted", False)), d.get("error"), d.get("raw"))
+                   bool(d.get("substituted", False)), d.get("error"), d.get("raw"),
+                   d.get("fault"), d.get("by"))
 
 
 @dataclass
@@ -98,14 +134,18 @@ class TurnRecord:
     """One turn: who moved, what they sent, the answer, and how long they thought."""
 
     player: int
-    move: str  # the move as judged; "pass" for a malformed table
+    move: str  # the move as judged; "pass" for a table that is no move, or no table in time
     answer: int
     think_ms: float
-    error: str | None = None  # set when the move table could not be read as a move
+    error: str | None = None  # set when no move could be read (unreadable table, timeout)
     raw: RawCells | None = None
+    fault: str | None = None  # TIMEOUT / MALFORMED / ILLEGAL (schema 2)
+    by: str | None = None  # the stand-in that played it ("fallback" / "forfeit")
+    choices: list[ChoiceRecord] = field(default_factory=list)  # 7-pass/10-discard (20260)
 
     @property
     def malformed(self) -> bool:
+        """No move could be read: played as a pass and answered 8 whatever the engine says."""
         return self.error is not None
 
     def to_json(self) -> dict[str, Any]:
@@ -114,12 +154,19 @@ class TurnRecord:
         if self.error is not None:
             d["error"] = self.error
             d["raw"] = self.raw
+        if self.fault is not None:
+            d["fault"] = self.fault
+        if self.by is not None:
+            d["by"] = self.by
+        if self.choices:
+            d["choices"] = [c.to_json() for c in self.choices]
         return d
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> TurnRecord:
         return cls(int(d["player"]), str(d["move"]), int(d["answer"]), float(d["think_ms"]),
-                   d.get("error"), d.get("raw"))
+                   d.get("error"), d.get("raw"), d.get("fault"), d.get("by"),
+                   [ChoiceRecord.from_json(c) for c in d.get("choices", [])])
 
 
 @dataclass
@@ -136,13 +183,24 @@ class GameRecord:
     places: list[int] = field(default_factory=list)  # 0 = first
     points: list[int] = field(default_factory=list)  # earned in this game
     totals: list[int] = field(default_factory=list)  # cumulative after this game
+    events: list[SeatEvent] = field(default_factory=list)  # seats handed over (schema 2)
+    stand_in: list[int] = field(default_factory=list)  # players a stand-in played, at least
+    bank_ms: list[int] | None = None  # time bank left per player after the game
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": "game", "game": self.game, "seats": self.seats, "dealer": self.dealer,
-                "classes": self.classes, "dealt": self.dealt,
-                "transfers": [t.to_json() for t in self.transfers], "hands": self.hands,
-                "first": self.first, "turns": [t.to_json() for t in self.turns],
-                "places": self.places, "points": self.points, "totals": self.totals}
+        d: dict[str, Any] = {
+            "type": "game", "game": self.game, "seats": self.seats, "dealer": self.dealer,
+            "classes": self.classes, "dealt": self.dealt,
+            "transfers": [t.to_json() for t in self.transfers], "hands": self.hands,
+            "first": self.first, "turns": [t.to_json() for t in self.turns],
+            "places": self.places, "points": self.points, "totals": self.totals}
+        if self.events:
+            d["events"] = [e.to_json() for e in self.events]
+        if self.stand_in:
+            d["stand_in"] = self.stand_in
+        if self.bank_ms is not None:
+            d["bank_ms"] = self.bank_ms
+        return d
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> GameRecord:
@@ -150,7 +208,9 @@ class GameRecord:
                    None if d["classes"] is None else list(d["classes"]), list(d["dealt"]),
                    [TransferRecord.from_json(t) for t in d["transfers"]], list(d["hands"]),
                    int(d["first"]), [TurnRecord.from_json(t) for t in d["turns"]],
-                   list(d["places"]), list(d["points"]), list(d["totals"]))
+                   list(d["places"]), list(d["points"]), list(d["totals"]),
+                   [SeatEvent.from_json(e) for e in d.get("events", [])],
+                   list(d.get("stand_in", [])), d.get("bank_ms"))
 
 
 @dataclass
@@ -160,6 +220,8 @@ class MatchEnd:
     status: str = "complete"  # or "aborted"
     error: str | None = None
     wall_seconds: float = 0.0
+    seats: list[SeatReport] = field(default_factory=list)  # schema 2: each seat's report
+    events: list[SeatEvent] = field(default_factory=list)  # found after the last game
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {"type": "end", "status": self.status,
@@ -167,12 +229,41 @@ class MatchEnd:
                              "wall_seconds": self.wall_seconds}
         if self.error is not None:
             d["error"] = self.error
+        if self.seats:
+            d["seats"] = [r.to_json() for r in self.seats]
+        if self.events:
+            d["events"] = [e.to_json() for e in self.events]
         return d
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> MatchEnd:
         return cls(int(d["games_played"]), list(d["totals"]), str(d["status"]), d.get("error"),
-                   float(d.get("wall_seconds", 0.0)))
+                   float(d.get("wall_seconds", 0.0)),
+                   [SeatReport.from_json(r) for r in d.get("seats", [])],
+                   [SeatEvent.from_json(e) for e in d.get("events", [])])
+
+
+@dataclass
+class ResumeRecord:
+    """The match went on in a new server run after its last finished game."""
+
+    after_game: int
+    players: list[PlayerInfo]
+    started: str
+    policy: dict[str, Any] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"type": "resume", "after_game": self.after_game,
+                             "started": self.started,
+                             "players": [p.to_json() for p in self.players]}
+        if self.policy is not None:
+            d["policy"] = self.policy
+        return d
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> ResumeRecord:
+        return cls(int(d["after_game"]), [PlayerInfo.from_json(p) for p in d["players"]],
+                   str(d.get("started", "")), d.get("policy"))
 
 
 @dataclass
@@ -180,28 +271,46 @@ class MatchLog:
     header: MatchHeader
     games: list[GameRecord]
     end: MatchEnd | None  # None if the writer never finished (crash, kill)
+    resumes: list[ResumeRecord] = field(default_factory=list)
+    torn: bool = False  # the last line was cut short and dropped
+
+    @property
+    def players(self) -> list[PlayerInfo]:
+        """The players of the latest run (the header's, or the last resume's)."""
+        return self.resumes[-1].players if self.resumes else self.header.players
 
 
 class MatchLogWriter:
-    """Writes the lines of one match; each line is flushed as soon as it is written."""
+    """Writes the lines of one match: each line in one write, flushed at once; with
+    ``durable`` also fsynced (a game is on disk before the next deal)."""
 
-    def __init__(self, out: IO[str]) -> None:
+    def __init__(self, out: IO[str], durable: bool = False) -> None:
         self.out = out
+        self.durable = durable
 
     @classmethod
-    def open(cls, path: Path) -> MatchLogWriter:
+    def open(cls, path: Path, durable: bool = True, append: bool = False) -> MatchLogWriter:
         path.parent.mkdir(parents=True, exist_ok=True)
-        return cls(path.open("w", encoding="utf-8"))
+        created = not path.exists()
+        writer = cls(path.open("a" if append else "w", encoding="utf-8"), durable)
+        if durable and created:
+            sync_folder(path.parent)  # the new file's name must survive a crash too
+        return writer
 
     def _line(self, obj: dict[str, Any]) -> None:
         self.out.write(json.dumps(obj, separators=(", ", ": ")) + "\n")
         self.out.flush()
+        if self.durable:
+            os.fsync(self.out.fileno())
 
     def write_header(self, header: MatchHeader) -> None:
         self._line(header.to_json())
 
     def write_game(self, game: GameRecord) -> None:
         self._line(game.to_json())
+
+    def write_resume(self, resume: ResumeRecord) -> None:
+        self._line(resume.to_json())
 
     def write_end(self, end: MatchEnd) -> None:
         self._line(end.to_json())
@@ -210,25 +319,52 @@ class MatchLogWriter:
         self.out.close()
 
 
+def sync_folder(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return  # not possible on this platform or file system; the data itself is synced
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
 def parse_lines(lines: Iterable[str], source: str = "log") -> MatchLog:
+    """Read the records; a last line cut short (no newline, not whole JSON) is dropped."""
     header: MatchHeader | None = None
     games: list[GameRecord] = []
     end: MatchEnd | None = None
+    resumes: list[ResumeRecord] = []
+    torn = False
     for number, line in enumerate(lines, 1):
+        if torn:  # the cut line was not the last one after all
+            raise MatchLogError(f"{source}:{number - 1}: a line without its end")
         if not line.strip():
             continue
         try:
-            obj = json.loads(line)
+            try:
+                obj = json.loads(line)
+            except ValueError:
+                if line.endswith("\n"):
+                    raise
+                torn = True  # the writer was stopped in the middle of this line
+                continue
             kind = obj["type"]
             if kind == "header":
-                if obj.get("schema") != SCHEMA:
+                if obj.get("schema") not in READABLE_SCHEMAS:
                     raise MatchLogError(f"{source}:{number}: schema {obj.get('schema')!r} "
-                                        f"is not {SCHEMA!r}")
+                                        f"is not one of {', '.join(READABLE_SCHEMAS)}")
                 header = MatchHeader.from_json(obj)
             elif kind == "game":
                 games.append(GameRecord.from_json(obj))
             elif kind == "end":
                 end = MatchEnd.from_json(obj)
+            elif kind == "resume":
+                resumes.append(ResumeRecord.from_json(obj))
+                end = None  # an earlier run's (aborted) end no longer ends the match
             else:
                 raise MatchLogError(f"{source}:{number}: unknown record type {kind!r}")
         except (ValueError, KeyError, TypeError) as exc:
@@ -237,15 +373,39 @@ def parse_lines(lines: Iterable[str], source: str = "log") -> MatchLog:
             raise MatchLogError(f"{source}:1: the first line must be the header")
     if header is None:
         raise MatchLogError(f"{source}: empty match log")
-    return MatchLog(header, games, end)
+    return MatchLog(header, games, end, resumes, torn)
 
 
 def read_match_log(path: Path) -> MatchLog:
     try:
-        with path.open(encoding="utf-8") as f:
+        with path.open(encoding="utf-8", newline="") as f:
             return parse_lines(f, str(path))
+    except UnicodeDecodeError as exc:
+        raise MatchLogError(f"{path}: not a text file ({exc})") from exc
     except OSError as exc:
         raise MatchLogError(f"cannot read {path}: {exc}") from exc
+
+
+def drop_torn_tail(path: Path) -> int:
+    """Cut a last line that was written only in part (a whole last record that only lacks
+    its newline gets it); returns the bytes removed."""
+    with path.open("r+b") as f:
+        data = f.read()
+        keep = data.rfind(b"\n") + 1
+        tail = data[keep:]
+        if not tail.strip():
+            return 0
+        try:
+            json.loads(tail)
+        except ValueError:
+            f.truncate(keep)
+            removed = len(tail)
+        else:
+            f.write(b"\n")
+            removed = 0
+        f.flush()
+        os.fsync(f.fileno())
+        return removed
 
 
 def iter_turns(log: MatchLog) -> Iterator[tuple[GameRecord, TurnRecord]]:

@@ -6,6 +6,10 @@ mode keeps each player's queued messages until the server next waits for input (
 and then writes them with one ``send_all`` per player, in the order the players were first
 queued.  Each connection carries the very same bytes in the very same order either way; only
 the number of writes (and so the wake-ups of every client) changes.
+
+Seats played by a stand-in get nothing.  A write that fails hands the seat to its stand-in
+(DISCONNECTED), and so does one that blocks past the send deadline (TIMEOUT: the player
+does not read); the other players' messages go on.
 """
 
 from __future__ import annotations
@@ -14,45 +18,64 @@ import time
 
 from daihinmin.protocol.table import Table
 
-from .connection import PlayerConnection
+from .errors import PlayerDisconnectedError, PlayerTimeoutError
+from .faults import SeatStatus
+from .seats import SeatTable
 
 
 class Outbox:
-    def __init__(self, conns: list[PlayerConnection], coalesce: bool = False) -> None:
-        self.conns = conns
+    def __init__(self, seats: SeatTable, coalesce: bool = False) -> None:
+        self.seats = seats
         self.coalesce = coalesce
         self.pending: dict[int, list[bytes]] = {}  # insertion order = flush order
-        self.written_at = [0.0] * len(conns)  # perf_counter() of each player's last write
+        self.written_at = [0.0] * len(seats)  # perf_counter() of each player's last write
+
+    async def _send(self, player: int, data: bytes) -> None:
+        conn = self.seats[player].conn
+        if conn is None:
+            return
+        try:
+            await conn.send(data)
+        except PlayerTimeoutError as exc:
+            await self.seats.hand_over(player, SeatStatus.TIMEOUT, exc.message)
+        except PlayerDisconnectedError as exc:
+            await self.seats.lost(player, exc.message)
+        self.written_at[player] = time.perf_counter()
 
     async def _queue(self, player: int, data: bytes) -> None:
         if self.coalesce:
             self.pending.setdefault(player, []).append(data)
             return
-        await self.conns[player].send(data)
-        self.written_at[player] = time.perf_counter()
+        await self._send(player, data)
 
     async def table(self, player: int, table: Table) -> None:
-        await self._queue(player, self.conns[player].encode_table(table))
+        conn = self.seats[player].conn
+        if conn is not None:
+            await self._queue(player, conn.encode_table(table))
 
     async def int(self, player: int, value: int) -> None:
-        await self._queue(player, self.conns[player].encode_int(value))
+        conn = self.seats[player].conn
+        if conn is not None:
+            await self._queue(player, conn.encode_int(value))
 
     async def table_to_all(self, table: Table) -> None:
         """The same table to players 0..n-1, encoded once per protocol version."""
         encoded: dict[int, bytes] = {}
-        for player, conn in enumerate(self.conns):
+        for seat in self.seats.seats:
+            conn = seat.conn
+            if conn is None:
+                continue
             data = encoded.get(conn.version)
             if data is None:
                 data = encoded[conn.version] = conn.encode_table(table)
-            await self._queue(player, data)
+            await self._queue(seat.number, data)
 
     async def int_to_all(self, value: int) -> None:
-        for player in range(len(self.conns)):
+        for player in range(len(self.seats)):
             await self.int(player, value)
 
     async def flush(self) -> None:
         """Write what is queued (coalesce mode); call before waiting for any player."""
         pending, self.pending = self.pending, {}
         for player, chunks in pending.items():
-            await self.conns[player].send(b"".join(chunks))
-            self.written_at[player] = time.perf_counter()
+            await self._send(player, b"".join(chunks))

@@ -103,7 +103,8 @@ class ProbePlayer:
 
     def __init__(self, host: str, port: int, name: str = "probe", *,
                  version: int = PROTOCOL_20070, seed: int = 0, rules: RuleSet = UECDA,
-                 fault_rate: float = 0.0, timeout: float = 60.0, strict: bool = True) -> None:
+                 fault_rate: float = 0.0, timeout: float = 60.0, strict: bool = True,
+                 resumed: bool = False) -> None:
         self.host, self.port, self.name = host, port, name
         self.version = version
         self.rng = random.Random(seed)
@@ -117,6 +118,7 @@ class ProbePlayer:
         # effects the probe does not model (turn order, delayed revolution, draws, ...)
         # need strict=False: then only the message format is checked.
         self.strict = strict
+        self.resumed = resumed  # a resumed match: its first game may carry classes
 
     # --- wire ---------------------------------------------------------------------------
     def connect(self) -> None:
@@ -193,7 +195,7 @@ class ProbePlayer:
         deck = 52 + self.rules.jokers
         if self.rules.hand_size == 0 and sum(st.counts) != deck:
             raise ProtocolViolation(f"deal counts {st.counts} do not add up to {deck}")
-        if not self.record.games and any(st.classes):
+        if not self.record.games and any(st.classes) and not self.resumed:
             raise ProtocolViolation(f"classes {st.classes} in the first game")
         hand = read_hand(deal)
         me = self.record.number

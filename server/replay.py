@@ -118,7 +118,23 @@ def replay_turn(g: int, number: int, game: GameState, turn: TurnRecord) -> StepR
         step = game.step(move)
         answer = step.answer
     _check(g, number, f"answer to {turn.move!r}", turn.answer, answer)
+    replay_choices(g, number, game, turn)
     return step
+
+
+def replay_choices(g: int, number: int, game: GameState, turn: TurnRecord) -> None:
+    """Apply the turn's logged 7-pass/10-discard answers; the engine must ask exactly them."""
+    for i, logged in enumerate(turn.choices, 1):
+        pending = game.pending
+        _check(g, number, f"choice {i} asked", (logged.kind, logged.count),
+               None if pending is None else (pending.kind.value, pending.count))
+        answer = None if logged.substituted else _cards(g, "chosen cards", logged.cards)
+        result = game.step_choice(answer)
+        _check(g, number, f"cards of choice {i}", (str(_cards(g, "chosen cards", logged.cards)),
+                                                   logged.substituted),
+               (str(result.cards), result.substituted))
+    _check(g, number, "choice left unanswered", None,
+           None if game.pending is None else game.pending.kind.value)
 
 
 def replay_game(match: MatchState, record: GameRecord) -> ReplayedGame:
@@ -144,15 +160,37 @@ def replay_game(match: MatchState, record: GameRecord) -> ReplayedGame:
     return replayed
 
 
-def replay_log(log: MatchLog) -> Iterator[ReplayedGame]:
-    """Re-simulate the logged games in order (a mismatch raises :class:`LogMismatchError`)."""
-    header = log.header
-    match = MatchState(header.ruleset(), seed=header.seed, games=header.games)
+def replay_games(log: MatchLog, match: MatchState) -> Iterator[ReplayedGame]:
+    """Re-simulate the logged games on ``match`` (a fresh match of the log's header)."""
     for record in log.games:
         if match.finished:
             raise LogMismatchError(Mismatch(record.game, None, "game beyond the match",
-                                            record.game, f"the match has {header.games} games"))
+                                            record.game,
+                                            f"the match has {log.header.games} games"))
         yield replay_game(match, record)
+
+
+def new_match(log: MatchLog) -> MatchState:
+    header = log.header
+    return MatchState(header.ruleset(), seed=header.seed, games=header.games)
+
+
+def rebuild_match(log: MatchLog) -> MatchState:
+    """The match as it stood after the log's last game: every game re-simulated and checked,
+    so a resumed match goes on exactly as an uninterrupted one would."""
+    match = new_match(log)
+    for _ in replay_games(log, match):
+        pass
+    return match
+
+
+def replay_log(log: MatchLog) -> Iterator[ReplayedGame]:
+    """Re-simulate the logged games in order (a mismatch raises :class:`LogMismatchError`).
+
+    Turns a stand-in played are moves like any other; a turn with no readable move (a
+    timeout, a table that is no move) is a pass answered 8."""
+    match = new_match(log)
+    yield from replay_games(log, match)
     if log.end is not None:
         _check(match.game - 1, None, "games played (end record)", log.end.games_played,
                len(log.games))
@@ -166,13 +204,19 @@ class VerifySummary:
     games: int
     turns: int
     complete: bool  # the log has its end record and every game of the match
+    faults: int = 0  # turns and exchanges with a fault (timeout, malformed, illegal)
+    stand_in_turns: int = 0  # turns a stand-in played
+    resumes: int = 0  # times the match was continued with --resume
 
 
 def verify_log(log: MatchLog) -> VerifySummary:
-    games = turns = 0
+    games = turns = faults = stand_in = 0
     for replayed in replay_log(log):
         games += 1
         turns += len(replayed.turns)
+        rec = replayed.record
+        faults += sum(1 for t in rec.turns if t.fault) + sum(1 for t in rec.transfers if t.fault)
+        stand_in += sum(1 for t in rec.turns if t.by)
     complete = (log.end is not None and log.end.status == "complete"
                 and games == log.header.games)
-    return VerifySummary(games, turns, complete)
+    return VerifySummary(games, turns, complete, faults, stand_in, len(log.resumes))

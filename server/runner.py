@@ -1,9 +1,12 @@
 """A headless match: the server in this process, every player a separate OS process.
 
-Players are started one at a time and each must connect before the next starts, so player
-number ``i`` is always ``specs[i]``.  A player process that fails before the match is over
-stops the match; when the server is done, players get a grace period to exit and are then
-stopped.  Every process is stopped whatever happens (errors, Ctrl-C).
+Players are started one at a time and each must be seated before the next starts, so player
+number ``i`` is always ``specs[i]``.  A player whose process cannot start, exits before it
+is seated, or is not seated within ``connect_timeout`` is stopped and its seat is given to
+the stand-in (CRASHED or TIMEOUT); a process that exits abnormally during the match is
+reported to the server (CRASHED; the seat is handed over as its connection closes).  So the
+match always finishes.  When the server is done, players get a grace period to exit and are
+then stopped.  Every process is stopped whatever happens (errors, Ctrl-C, SIGTERM).
 """
 
 from __future__ import annotations
@@ -19,23 +22,27 @@ import trio
 
 from .bots import PlayerSpec, run_player_process, stderr_tail
 from .config import CONNECT_TIMEOUT_SECONDS, ServerConfig
-from .errors import (
-    BotProcessError,
-    MatchInterruptedError,
-    PlayerConnectionError,
-    ServerConfigError,
-)
+from .errors import MatchInterruptedError, ServerConfigError
+from .faults import SeatStatus
 from .match_server import MatchObserver, MatchOutcome, MatchServer
 from .matchlog import GameRecord, PlayerInfo
 
 log = logging.getLogger("daihinmin.server")
 
 EXIT_GRACE_SECONDS = 5.0
-PROCESS_ERROR_WAIT_SECONDS = 1.0
 
 
 def explain(message: str, stderr: str) -> str:
     return message + (f"; its stderr ends:\n{stderr}" if stderr else "")
+
+
+def exit_text(code: int) -> str:
+    if code < 0:
+        try:
+            return f"was killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"was killed by signal {-code}"
+    return f"exited with code {code}"
 
 
 async def stop_on_signals() -> None:
@@ -84,54 +91,79 @@ async def run_headless_match(config: ServerConfig, specs: list[PlayerSpec], *,
     server = MatchServer(config, seating)
     server_done = trio.Event()
     players_done = [trio.Event() for _ in specs]
+    scopes = [trio.CancelScope() for _ in specs]
 
     async def serve(task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
         try:
             await server.run(task_status=task_status)
-        except PlayerConnectionError as exc:
-            # Give the player's process a moment to exit, so its own error (stderr) is
-            # reported along with the broken connection.
-            with trio.move_on_after(PROCESS_ERROR_WAIT_SECONDS):
-                await players_done[exc.player].wait()
-            raise
         finally:
             server_done.set()
+            seating.notify()
 
     async def supervise(number: int, argv: list[str],
                         task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         spec = specs[number]
         try:
-            try:
+            with scopes[number]:
                 result = await run_player_process(argv, task_status=task_status)
-            except OSError as exc:
-                raise BotProcessError(f"player {number} ({spec.label}) could not start: "
-                                      f"{exc}") from exc
+        except OSError as exc:
+            seating.exited[number] = (-1, f"could not start: {exc}")
+            task_status.started()
+            return
         finally:
             players_done[number].set()
+            seating.notify()
+        if scopes[number].cancelled_caught:
+            return  # stopped by the launcher
         tail = stderr_tail(result.stderr)
         seating.exited[number] = (result.returncode, tail)
-        seating.notify()
-        if result.returncode != 0 and number < seating.seated:  # unseated: the launcher reports
-            message = f"player {number} ({spec.label}) exited with code {result.returncode}"
-            if not server_done.is_set():
-                raise BotProcessError(explain(message, tail))
-            log.warning("%s after the match", message)
+        if result.returncode != 0 and number < seating.seated and not server_done.is_set():
+            message = f"player {number} ({spec.label}) {exit_text(result.returncode)}"
+            log.warning("%s", explain(message, tail))
+            server.process_crashed(number, explain(message, tail))
+
+    async def seat_or_stand_in(number: int, spec: PlayerSpec, port: int,
+                               nursery: trio.Nursery) -> None:
+        """Start player ``number`` and wait until it is seated; else a stand-in takes it.
+
+        The seat's status says why: what the server found in its handshake (TIMEOUT, a
+        MALFORMED profile, DISCONNECTED), else CRASHED for a process that exited (or could
+        not start) and TIMEOUT for one that never got seated."""
+        rejected_before = len(server.rejections)
+        await nursery.start(supervise, number, spec.resolve("127.0.0.1", port))
+        status = detail = None
+        with trio.move_on_after(connect_timeout if connect_timeout else math.inf) as scope:
+            while seating.seated <= number and not server_done.is_set():
+                if number in seating.exited:
+                    code, tail = seating.exited[number]
+                    what = tail if code == -1 else explain(f"{exit_text(code)} before it was "
+                                                           "seated", tail)
+                    status, detail = SeatStatus.CRASHED, f"player {number} ({spec.label}) {what}"
+                    break
+                await seating.changed.wait()
+        if scope.cancelled_caught:
+            status, detail = SeatStatus.TIMEOUT, (f"player {number} ({spec.label}) was not "
+                                                  f"seated within {connect_timeout} s")
+        if status is None or detail is None:
+            return
+        if len(server.rejections) > rejected_before:
+            status, why = server.rejections[-1]
+            detail = f"{why} -- {detail}"
+        scopes[number].cancel()  # stop the process before its seat is given away
+        await players_done[number].wait()
+        if seating.seated <= number and not server_done.is_set():
+            log.warning("%s", detail)
+            server.seat_stand_in(status, detail)
+            while seating.seated <= number and not server_done.is_set():
+                await seating.changed.wait()
 
     async with trio.open_nursery() as nursery:
         nursery.start_soon(stop_on_signals)
         port = await nursery.start(serve)
         for number, spec in enumerate(specs):
-            await nursery.start(supervise, number, spec.resolve("127.0.0.1", port))
-            with trio.move_on_after(connect_timeout if connect_timeout else math.inf) as scope:
-                while seating.seated <= number:
-                    if number in seating.exited:
-                        code, tail = seating.exited[number]
-                        raise BotProcessError(explain(f"player {number} ({spec.label}) exited "
-                                                      f"with code {code} before connecting", tail))
-                    await seating.changed.wait()
-            if scope.cancelled_caught:
-                raise BotProcessError(f"player {number} ({spec.label}) did not connect within "
-                                      f"{connect_timeout} s")
+            if server_done.is_set():
+                break
+            await seat_or_stand_in(number, spec, port, nursery)
         await server_done.wait()
         with trio.move_on_after(exit_grace):
             for done in players_done:

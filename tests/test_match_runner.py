@@ -65,17 +65,25 @@ def test_match_of_external_processes_reports_json_and_a_verifiable_log(
     assert children_with("extprobe") == []
 
 
-def test_a_player_that_fails_stops_the_match_and_no_process_is_left(
+def test_a_player_that_fails_gets_a_stand_in_and_no_process_is_left(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A player process that dies before it is seated: the fallback plays its seat, the
+    match finishes, and the report says what happened (with the player's stderr)."""
     failing = f"{sys.executable} -c 'import sys; print(\"no luck\", file=sys.stderr); sys.exit(3)'"
-    args = ["match", "--games", "2", "--seed", "1", "--log", str(tmp_path / "f.jsonl"),
+    log_path = tmp_path / "f.jsonl"
+    args = ["match", "--games", "2", "--seed", "1", "--log", str(log_path), "--json",
             "--cmd", probe_cmd(0, "leftprobe"), "--cmd", probe_cmd(1, "leftprobe"),
             "--cmd", failing, "--cmd", probe_cmd(3, "leftprobe"),
             "--cmd", probe_cmd(4, "leftprobe")]
-    assert main(args) == 1
-    err = capsys.readouterr().err
-    assert "player 2" in err and "exited with code 3 before connecting" in err
-    assert "no luck" in err
+    assert main(args) == 0
+    out = capsys.readouterr()
+    report = json.loads(out.out)
+    seat = report["players"][2]
+    assert seat["status"] == "CRASHED" and seat["stand_in"] == "fallback"
+    assert "exited with code 3 before it was seated" in seat["detail"]
+    assert "no luck" in seat["detail"] and seat["stand_in_games"] == 2
+    assert [p["status"] for p in report["players"]].count("OK") == 4
+    assert verify_log(read_match_log(log_path)).complete
     assert children_with("leftprobe") == []
 
 

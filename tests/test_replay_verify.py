@@ -22,7 +22,8 @@ def match_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("replay") / "match.jsonl"
     players = [ProbePlayer("127.0.0.1", 0, f"p{i}", seed=7 + i, fault_rate=0.2)
                for i in range(5)]
-    trio.run(serve_probes, ServerConfig(games=4, seed=31, port=0, log_path=path), players)
+    trio.run(serve_probes, ServerConfig(games=4, seed=31, port=0, log_path=path,
+                                                 fault_limit=0), players)
     return path
 
 

@@ -60,7 +60,7 @@ def test_serve_plays_a_match_for_five_connected_players(tmp_path: Path) -> None:
 
 def test_serve_refuses_bad_options(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "daihinmin.tools", "serve", "--port", "0",
-                           "--rule", "players=6", "--rule", "points=6,5,4,3,2,1",
+                           "--rule", "players=7", "--rule", "points=7,6,5,4,3,2,1",
                            "--no-log"],
                           capture_output=True, text=True, timeout=60)
-    assert done.returncode == 2 and "at most 5 players" in done.stderr
+    assert done.returncode == 2 and "players must be 3..6" in done.stderr

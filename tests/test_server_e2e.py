@@ -15,9 +15,10 @@ import pytest
 import trio
 from daihinmin.protocol.cards import CardSet
 from daihinmin.protocol.codec import build_profile
+from daihinmin.protocol.extension import REFUSED
+from daihinmin.protocol.extension_rules import extension_reasons
 from daihinmin.rules.ruleset import PRESETS
-from daihinmin.server.config import OFF_WIRE_CHOICES, ServerConfig
-from daihinmin.server.errors import PlayerDisconnectedError, ServerConfigError, leaf_errors
+from daihinmin.server.config import ServerConfig
 from daihinmin.server.match_server import MatchServer
 from daihinmin.server.matchlog import GameRecord, read_match_log
 from daihinmin.server.probe import ProbePlayer, ProbeRecord, serve_probes
@@ -32,6 +33,29 @@ def probes(n: int = 5, fault_rate: float = 0.0, versions: list[int] | None = Non
            ) -> list[ProbePlayer]:
     return [ProbePlayer(HOST, 0, f"probe{i}", seed=100 + i, fault_rate=fault_rate,
                         version=versions[i] if versions else 20070) for i in range(n)]
+
+
+def refused_20070_profile(config: ServerConfig) -> tuple[int, bytes]:
+    """(the int a 20070 profile gets, what follows it) from a server of ``config``."""
+    async def main() -> tuple[int, bytes]:
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(MatchServer(config).run)
+            probe = ProbePlayer(HOST, port, "old20070", rules=config.rules)
+
+            def handshake() -> tuple[int, bytes]:
+                probe.connect()
+                probe.send_bytes(build_profile("old20070").to_bytes())
+                number = probe.recv_int()
+                assert probe.sock is not None
+                return number, probe.sock.recv(1)
+
+            try:
+                return await trio.to_thread.run_sync(handshake)
+            finally:
+                probe.close()
+                nursery.cancel_scope.cancel()
+
+    return trio.run(main)
 
 
 def expected_deal_hand(record: GameRecord, player: int) -> CardSet:
@@ -72,7 +96,8 @@ def check_probes_agree_with_log(records: list[ProbeRecord], games: list[GameReco
 def test_multi_game_match_with_exchanges_agrees_with_log_and_engine(tmp_path: Path) -> None:
     log_path = tmp_path / "match.jsonl"
     games = 8  # seats change at game 6; exchanges from game 2
-    config = ServerConfig(games=games, seed=2024, port=0, log_path=log_path)
+    # fault_limit=0: the probes' deliberate bad tables never hand their seats over.
+    config = ServerConfig(games=games, seed=2024, port=0, log_path=log_path, fault_limit=0)
     outcome, records = trio.run(serve_probes, config, probes(fault_rate=0.15))
     assert [r.number for r in records] == [0, 1, 2, 3, 4]
     assert len(outcome.games) == games
@@ -110,7 +135,7 @@ def test_coalesced_writes_carry_the_same_bytes_as_exact_writes(tmp_path: Path) -
     streams = {}
     for coalesce in (False, True):
         players = probes(fault_rate=0.1)
-        config = ServerConfig(games=3, seed=77, port=0, coalesce_writes=coalesce,
+        config = ServerConfig(games=3, seed=77, port=0, coalesce_writes=coalesce, fault_limit=0,
                               log_path=tmp_path / f"{coalesce}.jsonl")
         trio.run(serve_probes, config, players)
         streams[coalesce] = [bytes(p.received) for p in players]
@@ -182,7 +207,9 @@ def test_transcript_profile_bytes_get_player_number_3_and_bad_profiles_no_seat(
     assert verify_log(read_match_log(tmp_path / "t.jsonl")).complete
 
 
-def test_a_player_leaving_mid_match_aborts_it_and_the_log_says_so(tmp_path: Path) -> None:
+def test_a_player_leaving_mid_match_is_handed_to_the_fallback_and_the_match_ends(
+        tmp_path: Path) -> None:
+    """The seat of a player that leaves goes to the fallback bot; the others play on."""
     log_path = tmp_path / "a.jsonl"
     config = ServerConfig(games=5, seed=4, port=0, log_path=log_path)
     server = MatchServer(config)
@@ -203,33 +230,32 @@ def test_a_player_leaving_mid_match_aborts_it_and_the_log_says_so(tmp_path: Path
                 await trio.to_thread.run_sync(lambda p=p: (p.connect(), p.handshake()))
             nursery.start_soon(trio.to_thread.run_sync, quitter, port)
             for p in players:
-                nursery.start_soon(run_expecting_eof, p)
+                nursery.start_soon(trio.to_thread.run_sync, p.run)
 
-    async def run_expecting_eof(p: ProbePlayer) -> None:
-        try:
-            await trio.to_thread.run_sync(p.run)
-        except Exception as exc:  # the server closes everyone when it aborts
-            assert "connection closed" in str(exc)
-
-    with pytest.raises(BaseExceptionGroup) as info:
-        trio.run(main)
-    errors = leaf_errors(info.value)
-    assert any(isinstance(e, PlayerDisconnectedError) and e.player == 4 for e in errors)
+    trio.run(main)
+    outcome = server.outcome
+    assert outcome is not None and len(outcome.games) == 5
+    assert [r.status for r in outcome.seats] == ["OK"] * 4 + ["DISCONNECTED"]
+    assert outcome.seats[4].stand_in == "fallback" and outcome.seats[4].since_game == 1
+    assert all(p.record.games and len(p.record.games) == 5 for p in players)
     log = read_match_log(log_path)
-    assert log.end is not None and log.end.status == "aborted"
-    assert "PlayerDisconnectedError" in (log.end.error or "")
-    assert verify_log(log).complete is False  # what was played still verifies
+    assert log.end is not None and log.end.status == "complete"
+    assert [e.player for e in log.games[0].events] == [4]
+    assert all(g.stand_in == [4] for g in log.games)
+    assert {t.by for g in log.games for t in g.turns if t.player == 4} == {"fallback"}
+    assert verify_log(log).complete
 
 
 @pytest.mark.parametrize("name", sorted(PRESETS))
-def test_every_rules_preset_plays_over_the_wire_or_is_refused(name: str, tmp_path: Path) -> None:
-    """Presets the wire can carry play and verify; others are refused with the reason."""
+def test_every_rules_preset_plays_over_20070_or_refuses_20070(name: str, tmp_path: Path) -> None:
+    """Presets 20070 tables can carry play with 20070 probes and verify; the others answer a
+    20070 profile with REFUSED (20260) and close it (they play over protocol 20260:
+    tests/test_presets_tcp.py, tests/test_extension_server.py)."""
     rules = PRESETS[name]
-    config = ServerConfig(rules=rules, games=4, seed=5, port=0, log_path=tmp_path / "p.jsonl")
-    off_wire = [k for k in OFF_WIRE_CHOICES if getattr(rules, k, False)]
-    if rules.players > 5 or off_wire:
-        with pytest.raises(ServerConfigError, match=r"at most 5 players|no message for"):
-            MatchServer(config)
+    config = ServerConfig(rules=rules, games=4, seed=5, port=0, log_path=tmp_path / "p.jsonl",
+                          fault_limit=0)
+    if extension_reasons(rules):
+        assert refused_20070_profile(config) == (REFUSED, b"")
         return
     players = [ProbePlayer(HOST, 0, f"{name[:8]}{i}", seed=i, rules=rules, fault_rate=0.05,
                            strict=name == "uecda") for i in range(rules.players)]

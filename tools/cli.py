@@ -15,6 +15,7 @@ COMMAND_MODULES = [
     "daihinmin.tools.cmd_match",
     "daihinmin.tools.cmd_replay",
     "daihinmin.tools.cmd_tournament",
+    "daihinmin.tools.cmd_play",
 ]
 
 

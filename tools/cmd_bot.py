@@ -31,6 +31,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--rules", default="uecda",
                    help="rule preset the bot assumes when listing legal moves")
     p.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE")
+    p.add_argument("--extension", action="store_true",
+                   help="speak protocol 20260 even when the rules do not need it "
+                        "(docs/PROTOCOL_EXTENSION.md; other rule sets use it anyway)")
     p.add_argument("--connect-timeout", type=float, default=10.0, metavar="SECONDS")
     p.add_argument("--read-timeout", type=float, default=None, metavar="SECONDS",
                    help="give up when the server is silent this long (default: never)")
@@ -64,6 +67,7 @@ def run_bot_command(args: argparse.Namespace) -> int:
         ServerUnreachableError,
         run_bot,
     )
+    from daihinmin.client.extension import ExtensionRequiredError
     from daihinmin.players.registry import UnknownBotError, make_bot, names
     from daihinmin.protocol.errors import ProtocolError
     from daihinmin.rules.ruleset import RuleConfigError, ruleset_from
@@ -88,9 +92,12 @@ def run_bot_command(args: argparse.Namespace) -> int:
     label = args.name or bot.name
     try:
         record = run_bot(bot, args.host, args.port, name=args.name, rules=rules,
+                         extension=True if args.extension else None,
                          connect_timeout=args.connect_timeout, read_timeout=args.read_timeout)
     except ServerUnreachableError as exc:
         return _fail(label, exc, EXIT_UNREACHABLE)
+    except ExtensionRequiredError as exc:
+        return _fail(label, exc, EXIT_PROTOCOL)
     except ServerClosedError as exc:
         return _fail(label, exc, EXIT_CLOSED)
     except ServerTimeoutError as exc:

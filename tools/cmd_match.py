@@ -3,6 +3,9 @@
 Bundled bots are named (``default``, ``random``, ``greedy``, ...) and run as
 ``daihinmin bot KIND``; any other program joins with ``--cmd 'COMMAND {host} {port}'``.
 Player numbers follow the order given: BOT arguments first, then the ``--cmd`` programs.
+The deadline and fault options are those of ``daihinmin serve``: a player that crashes,
+hangs or misbehaves is handed to the stand-in and the match finishes; the standings show
+each seat's status.  ``--resume LOG`` (with the same players) continues a stopped match.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from .cmd_serve import (
 )
 
 if TYPE_CHECKING:
+    from daihinmin.rules.ruleset import RuleSet
     from daihinmin.server.bots import PlayerSpec
 
 DEFAULT_TABLE = ("default", "default", "default", "random", "greedy")
@@ -44,21 +48,33 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                         "otherwise each player's messages are gathered into one write per "
                         "wait: the same bytes, far fewer wake-ups)")
     p.add_argument("--connect-timeout", type=float, default=CONNECT_TIMEOUT_SECONDS,
-                   help="seconds each player may take to connect")
+                   help="seconds each player may take to start and be seated; a player that "
+                        "is not seated by then is stopped and a stand-in takes its seat")
     add_match_options(p)
     p.set_defaults(func=match_command)
 
 
-def player_specs(bots: list[str], commands: list[str], players: int) -> list[PlayerSpec]:
-    """BOT arguments, then the commands; missing seats come from the default table."""
+def player_specs(bots: list[str], commands: list[str], players: int,
+                 rules: RuleSet | None = None) -> list[PlayerSpec]:
+    """BOT arguments, then the commands; missing seats come from the default table (repeated
+    for six players).  Bundled bots get ``rules`` as options, so they list legal moves with
+    the match's rules and speak protocol 20260 when those need it."""
+    from daihinmin.protocol.extension_rules import rule_args
     from daihinmin.server.bots import PlayerSpec
 
-    specs = [PlayerSpec.bundled(kind) for kind in bots]
+    extra = tuple(rule_args(rules)) if rules is not None else ()
+
+    def bundled(kind: str) -> PlayerSpec:
+        spec = PlayerSpec.bundled(kind)
+        return PlayerSpec(spec.label, spec.argv + extra)
+
+    specs = [bundled(kind) for kind in bots]
     specs += [PlayerSpec.command(c) for c in commands]
     if len(specs) > players:
         raise ValueError(f"{len(specs)} players given; the rules seat {players}")
     if not bots:
-        specs += [PlayerSpec.bundled(kind) for kind in DEFAULT_TABLE[: players - len(specs)]]
+        specs += [bundled(DEFAULT_TABLE[i % len(DEFAULT_TABLE)])
+                  for i in range(players - len(specs))]
     if len(specs) != players:
         raise ValueError(f"{len(specs)} players given; the rules seat {players}")
     return specs
@@ -96,7 +112,7 @@ def match_command(args: argparse.Namespace) -> int:
         exact = args.exact_writes or bool(args.cmd)
         config = config_from_args(args, "127.0.0.1", 0, coalesce_writes=not exact)
         check_bot_names(args.bots)
-        specs = player_specs(args.bots, args.cmd, config.rules.players)
+        specs = player_specs(args.bots, args.cmd, config.rules.players, config.rules)
     except (RuleConfigError, ServerError, ValueError) as exc:
         print(f"daihinmin match: {exc}", file=sys.stderr)
         return 2
@@ -107,7 +123,12 @@ def match_command(args: argparse.Namespace) -> int:
     def on_game(record: GameRecord) -> None:
         progress.advance(task)
 
-    task = progress.add_task("match", total=config.games)
+    done = 0
+    if config.resume and config.log_path is not None:
+        from daihinmin.server.matchlog import read_match_log
+
+        done = len(read_match_log(config.log_path).games)
+    task = progress.add_task("match", total=config.games, completed=done)
     started = time.perf_counter()
     try:
         with progress:

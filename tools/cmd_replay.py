@@ -82,17 +82,33 @@ def print_game(log: MatchLog, replayed: ReplayedGame) -> None:
         for t in rec.transfers:
             how = ("automatic" if t.automatic else
                    f"invalid choice ({t.error}); server picked" if t.substituted else "chosen")
+            if t.by:
+                how += f" by the {t.by} stand-in"
             print(f"  p{t.giver} -> p{t.receiver}: {t.cards}   ({how})")
         print("hands after the exchange:")
         for p in range(n):
             print(f"  {player_label(log, p):<20} {rec.hands[p]}")
     print(f"turns (p{rec.first} leads):")
+    events = {}
+    for e in rec.events:
+        events.setdefault(e.turn, []).append(e)
+    for e in events.get(0, []):
+        print(f"  seat: p{e.player} {e.status} ({e.detail}) -> {e.action}")
     for number, turn in enumerate(replayed.turns, 1):
         t = turn.record
-        move = t.move if not t.malformed else f"<malformed: {t.error}>"
+        move = t.move if not t.malformed else f"<{(t.fault or 'malformed').lower()}: {t.error}>"
+        if t.by:
+            move = f"{move} [{t.by}]"
+        elif t.fault == "ILLEGAL" and not t.malformed:
+            move = f"{move} [illegal]"
         notes = describe_events(turn.step)
         print(f"  {number:4d}  p{t.player}  {move:<24} {t.answer}  {t.think_ms:8.2f} ms"
               + (f"   {notes}" if notes else ""))
+        for e in events.get(number, []):
+            print(f"        seat: p{e.player} {e.status} ({e.detail}) -> {e.action}")
+        for c in t.choices:  # 7-pass / 10-discard answers (protocol 20260)
+            print(f"              {c.kind} {c.cards or 'nothing'}"
+                  + (" (invalid answer: the weakest)" if c.substituted else ""))
     order = sorted(range(n), key=lambda p: rec.places[p])
     print("result:")
     for p in order:
@@ -110,17 +126,29 @@ def print_summary(log: MatchLog) -> None:
     for info in h.players:
         print(f"  p{info.number} {info.name} (protocol {info.protocol})")
     standings = Standings(h.players)
+    resumes = {r.after_game: r for r in log.resumes}
     for rec in log.games:
+        if rec.game - 1 in resumes:
+            print(f"  resumed after game {rec.game - 1} ({resumes[rec.game - 1].started})")
         standings.add_game(rec)
         order = sorted(range(len(rec.places)), key=lambda p: rec.places[p])
+        stand_in = f"  stand-in for {' '.join(f'p{p}' for p in rec.stand_in)}" \
+            if rec.stand_in else ""
         print(f"  game {rec.game:4d}: order {' '.join(f'p{p}' for p in order)}  "
-              f"{len(rec.turns):3d} turns  totals {rec.totals}")
+              f"{len(rec.turns):3d} turns  totals {rec.totals}{stand_in}")
+    if log.end is not None:
+        standings.apply_reports(log.end.seats)
     print("standings:")
     for s in standings.ranked():
         print(f"  p{s.number} {s.name:<16} {s.points:6d} points  mean place "
-              f"{s.mean_place:.2f}  {s.mean_move_ms:.2f} ms/move")
+              f"{s.mean_place:.2f}  {s.mean_move_ms:.2f} ms/move  {s.status_text()}")
+    for s in standings.players:
+        if s.status != "OK" and s.detail:
+            print(f"  p{s.number}: {s.detail}")
     if log.end is not None and log.end.error:
         print(f"match aborted: {log.end.error}")
+    if log.torn:
+        print("the last line was cut short (the writer was stopped) and is ignored")
 
 
 def replay_command(args: argparse.Namespace) -> int:
@@ -140,8 +168,12 @@ def replay_command(args: argparse.Namespace) -> int:
             print(f"daihinmin replay: MISMATCH in {args.log}: {exc}", file=sys.stderr)
             return 1
         status = "complete" if summary.complete else "incomplete match"
+        extra = "".join([f", {summary.faults} faults" if summary.faults else "",
+                         f", {summary.stand_in_turns} stand-in turns"
+                         if summary.stand_in_turns else "",
+                         f", resumed {summary.resumes}x" if summary.resumes else ""])
         print(f"verified {args.log}: {summary.games} games, {summary.turns} turns agree with "
-              f"the engine ({status})")
+              f"the engine ({status}{extra})")
         if args.game is None:
             return 0
     if args.game is not None:

@@ -1,0 +1,305 @@
+"""``mc``: the Monte-Carlo player (determinised playouts, UCB1 over the legal moves).
+
+Each decision samples worlds consistent with what the player has seen
+(:mod:`~daihinmin.players.mc.worlds`), then spends its budget on playouts of every candidate
+move (:mod:`~daihinmin.players.mc.search`).  Shortcuts: a play that empties the hand is made at
+once; with two players left the position is solved exactly when the solver can.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+from daihinmin.client.view import Bot, GameView
+from daihinmin.players.util import weakest_cards
+from daihinmin.protocol.cards import CardSet
+from daihinmin.protocol.moves import PASS, Move
+
+from .convert import decode_move, encode_move, mask_cards
+from .endgame import solve_two
+from .exchange import exchange_candidates
+from .models import MODEL_POLICY, N_MODELS, action_log_chances
+from .movegen import generate
+from .moves import MAX_MOVES
+from .observe import (
+    Knowledge,
+    exchange_knowledge,
+    exchange_pairs,
+    knowledge_from_view,
+    public_state,
+    simulator_supports,
+)
+from .rollout import policy_params
+from .search import ArmStats, Budget, Workspace, search_exchange, search_play
+from .state import HAND, N_PLAYERS, STATE_SIZE, apply_move, n_active, seed_numba
+from .worlds import sample_worlds
+
+log = logging.getLogger(__name__)
+
+JUDGE_EPS = 0.02  # how often a sample-strategy opponent may stray, when judging the model
+MODEL_MARGIN = 3.0  # nats of evidence a model needs over the playout policy to be used
+
+
+class NoWorldError(RuntimeError):
+    """No deal of the unseen cards fits the view (the view contradicts itself)."""
+
+
+@dataclass
+class Decision:
+    """What one search did (for benchmarks and logs)."""
+
+    kind: str  # "play", "exchange" or "solve"
+    candidates: int
+    playouts: int
+    elapsed_ms: float
+    stop: str
+    ess: float = 0.0
+    means: list[float] = field(default_factory=list)
+    visits: list[int] = field(default_factory=list)
+    moves: list[str] = field(default_factory=list)  # the candidates, in ``means`` order
+
+
+class MCBot(Bot):
+    """Monte-Carlo player.
+
+    ``time_ms``: thinking time per decision, sampling included (0: playouts only);
+    ``playouts``: cap per decision (0: time only); ``worlds``/``proposals``: worlds kept and
+    drawn per decision; ``eps``/``beta``/``window``: how the opponents' recent actions weigh the
+    worlds; ``c_explore``/``min_visits``: the bandit; ``solve_nodes``: budget of the exact
+    two-player solver at the root; ``all_placements``: every joker placement is a candidate
+    (else one per set of cards); ``policy``: playout policy overrides by name;
+    ``adapt``: learn from finished games which model (:mod:`~daihinmin.players.mc.models`)
+    fits each opponent and simulate it with that model (``weakest_eps``: how loosely the
+    sample-strategy model weighs worlds); ``seed``: with a playout cap (and ``time_ms=0``)
+    decisions are reproducible.
+    """
+
+    name = "mc"
+
+    def __init__(self, time_ms: float = 250.0, playouts: int = 0, seed: int | None = None,
+                 worlds: int = 256, proposals: int = 1536, eps: float = 0.3, beta: float = 0.5,
+                 window: int = 40, c_explore: float = 0.5, min_visits: int = 4,
+                 solve_nodes: int = 200_000, policy: dict[str, float] | None = None,
+                 adapt: bool = True, weakest_eps: float = 0.3, all_placements: bool = False,
+                 warm: bool = True) -> None:
+        self.budget = Budget(time_ms=float(time_ms), playouts=int(playouts))
+        self.worlds = int(worlds)
+        self.proposals = max(int(proposals), self.worlds)
+        self.eps, self.beta, self.window = float(eps), float(beta), int(window)
+        self.c_explore, self.min_visits = float(c_explore), int(min_visits)
+        self.solve_nodes = int(solve_nodes)
+        self.all_placements = bool(all_placements)
+        self.prm = policy_params(**(policy or {}))
+        self.adapt = bool(adapt)
+        # uniform share mixed into each model when it weighs worlds / when it is judged
+        self.world_eps = np.array([self.eps, float(weakest_eps), 0.0])
+        self.judge_eps = np.array([self.eps, JUDGE_EPS, 0.0])
+        self.evidence = np.zeros((N_PLAYERS, N_MODELS))
+        self.models = np.zeros(N_PLAYERS, dtype=np.int64)
+        self.rng = np.random.default_rng(seed)
+        self.ws = Workspace()
+        self.last: Decision | None = None
+        self.decisions: list[Decision] = []
+        if warm:
+            warm_up()
+
+    # --- Bot interface ----------------------------------------------------------------
+    def on_match_start(self, player: int) -> None:
+        self.evidence[:] = 0.0
+        self.models[:] = MODEL_POLICY
+
+    def on_game_end(self, view: GameView, places: tuple[int, ...] | None) -> None:
+        if self.adapt and simulator_supports(view.rules):
+            self._learn_models(view)
+
+    def exchange(self, view: GameView, count: int) -> CardSet:
+        lower = _lower_partner(view, count)
+        if not simulator_supports(view.rules) or lower < 0:
+            return weakest_cards(view.hand, count)
+        start = time.perf_counter()
+        self._seed()
+        cand = exchange_candidates(view.hand, count)
+        if len(cand) == 1:
+            return mask_cards(int(cand[0]))
+        kn = exchange_knowledge(view, lower, count)
+        worlds, ess = self._sample(kn)
+        stats = search_exchange(self.ws, worlds, kn.seats, kn.me, lower, cand, self.models,
+                                self.prm, self._remaining(start), self.c_explore,
+                                self.min_visits)
+        self._record("exchange", stats, start, ess, [str(mask_cards(int(m))) for m in cand])
+        return mask_cards(int(cand[stats.best()]))
+
+    def play(self, view: GameView) -> Move:
+        legal = view.legal_moves()
+        if len(legal) == 1:
+            return legal[0]
+        if not simulator_supports(view.rules):
+            return _fallback(view)
+        start = time.perf_counter()
+        self._seed()
+        kn = knowledge_from_view(view)
+        cand_c, cand_i = _candidates(kn.my_hand, view, not self.all_placements)
+        for k in range(len(cand_c)):
+            if cand_c[k] == kn.my_hand:  # going out now: nothing can be better
+                return self._checked(decode_move(cand_c[k], cand_i[k]), legal, view)
+        worlds, ess = self._sample(kn)
+        bases = world_states(view, kn, worlds)
+        if n_active(bases[0]) == 2 and self.solve_nodes > 0:
+            # two players left: every card is known, the race can be solved exactly (over
+            # every joker placement, since one may set the lock that wins)
+            full_c, full_i = _candidates(kn.my_hand, view)
+            won = self._winning_candidate(bases[0], kn.me, full_c, full_i)
+            if won >= 0:
+                self.last = Decision("solve", len(full_c), 0, _ms(start), "solved")
+                return self._checked(decode_move(full_c[won], full_i[won]), legal, view)
+        stats = search_play(self.ws, bases, cand_c, cand_i, kn.me, self.models, self.prm,
+                            self._remaining(start), self.c_explore, self.min_visits)
+        self._record("play", stats, start, ess,
+                     [str(decode_move(c, i)) for c, i in zip(cand_c, cand_i, strict=True)])
+        best = stats.best()
+        return self._checked(decode_move(cand_c[best], cand_i[best]), legal, view)
+
+    # --- helpers ------------------------------------------------------------------------
+    def _seed(self) -> None:
+        seed_numba(int(self.rng.integers(0, 2**31 - 1)))
+
+    def _remaining(self, start: float) -> Budget:
+        b = self.budget
+        time_ms = max(b.time_ms - _ms(start), 1.0) if b.time_ms > 0 else 0.0
+        return Budget(time_ms=time_ms, playouts=b.playouts, batch=b.batch, z=b.z,
+                      min_for_z=b.min_for_z)
+
+    def _sample(self, kn: Knowledge) -> tuple[np.ndarray, float]:
+        out = np.zeros((self.worlds, N_PLAYERS), dtype=np.int64)
+        fixed, pairs = kn.fixed, kn.pairs
+        for attempt in range(2):
+            ess = sample_worlds(kn.me, kn.my_hand, kn.unknown, kn.counts, fixed, kn.played,
+                                pairs, kn.seats, kn.first, kn.hist_player, kn.hist_cards,
+                                kn.hist_info, self.models, self.prm, self.world_eps, self.beta,
+                                self.window if kn.complete else 0, self.proposals, out,
+                                self.ws.bufc, self.ws.bufi)
+            if ess > 0:
+                return out, float(ess)
+            if attempt == 0:  # the inferred facts contradict the counts: keep the counts only
+                log.warning("mc: no world fits the inferred card facts; ignoring them")
+                fixed, pairs = np.zeros_like(fixed), pairs[:0]
+        raise NoWorldError("no deal of the unseen cards matches the card counts")
+
+    def _learn_models(self, view: GameView) -> None:
+        """After a game every starting hand is known: score each opponent's actions under
+        every model and switch an opponent to the model that clearly explains it best."""
+        kn = knowledge_from_view(view)
+        if not kn.complete or kn.first < 0 or not len(kn.hist_player):
+            return
+        start = kn.played.copy()
+        start[kn.me] |= kn.my_hand
+        leftover = kn.unknown
+        holders = [q for q in range(N_PLAYERS) if q != kn.me and view.counts[q] > 0]
+        if len(holders) > 1:
+            return  # the game ended early (pass limit): some hands stay unknown
+        if holders:
+            start[holders[0]] |= leftover
+        chances = action_log_chances(start, kn.seats, kn.first, kn.hist_player, kn.hist_cards,
+                                     kn.hist_info, self.prm, self.judge_eps, self.ws.bufc,
+                                     self.ws.bufi)
+        if np.isnan(chances).any():
+            return
+        for q in range(N_PLAYERS):
+            if q == kn.me:
+                continue
+            self.evidence[q] += chances[q]
+            best = int(np.argmax(self.evidence[q]))
+            margin = self.evidence[q, best] - self.evidence[q, MODEL_POLICY]
+            self.models[q] = best if margin > MODEL_MARGIN else MODEL_POLICY
+
+    def _winning_candidate(self, base: np.ndarray, me: int, cand_c: np.ndarray,
+                           cand_i: np.ndarray) -> int:
+        """Index of a candidate that surely wins the two-player race, or -1."""
+        s = self.ws.solver
+        s.clear()
+        child = np.empty(STATE_SIZE, dtype=np.int64)
+        for k in range(len(cand_c)):
+            child[:] = base
+            apply_move(child, cand_c[k], cand_i[k])
+            if child[HAND + me] == 0:
+                return k
+            if solve_two(child, me, self.solve_nodes, s.arrays()) == 1:
+                return k
+        return -1
+
+    def _record(self, kind: str, stats: ArmStats, start: float, ess: float,
+                moves: list[str]) -> None:
+        self.last = Decision(kind, len(stats.visits), stats.playouts, _ms(start), stats.stop,
+                             ess, [round(float(m), 3) for m in stats.means()],
+                             [int(v) for v in stats.visits], moves)
+        self.decisions.append(self.last)
+
+    def _checked(self, move: Move, legal: list[Move], view: GameView) -> Move:
+        if move in legal:
+            return move
+        log.warning("mc chose %s, which the view does not list as legal", move)
+        return _fallback(view)
+
+
+def world_states(view: GameView, kn: Knowledge, worlds: np.ndarray) -> np.ndarray:
+    """One simulator state per world: the public facts are the same in all of them."""
+    base = public_state(view, kn, worlds[0])
+    bases = np.repeat(base[None, :], len(worlds), axis=0)
+    bases[:, HAND:HAND + N_PLAYERS] = worlds
+    return bases
+
+
+def _ms(start: float) -> float:
+    return (time.perf_counter() - start) * 1000
+
+
+def _candidates(my_hand: int, view: GameView,
+                canonical: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Every legal play (each joker placement its own, unless ``canonical``: one per card
+    set) and, over cards, the pass."""
+    oc = np.zeros(MAX_MOVES, dtype=np.int64)
+    oi = np.zeros(MAX_MOVES, dtype=np.int64)
+    field_info = encode_move(view.field)[1] if view.field is not None else 0
+    n = generate(my_hand, field_info, int(view.revolution), int(view.lock), canonical, oc,
+                 oi)
+    cards, infos = list(oc[:n]), list(oi[:n])
+    if view.field is not None:
+        cards.append(0)
+        infos.append(0)
+    return np.array(cards, dtype=np.int64), np.array(infos, dtype=np.int64)
+
+
+def _lower_partner(view: GameView, count: int) -> int:
+    """The player who gets my returned cards, from the classes; -1 if unclear."""
+    for upper, lower, n in exchange_pairs(view):
+        if upper == view.player and n == count:
+            return lower
+    return -1
+
+
+def _fallback(view: GameView) -> Move:
+    """Rules the simulator does not model: the weakest legal play, else pass."""
+    plays = view.legal_plays()
+    if not plays:
+        return PASS
+    return min(plays, key=lambda m: (m.jokers, m.low if not view.reversed else -m.high))
+
+
+_WARM = False
+
+
+def warm_up() -> None:
+    """Compile (or load from Numba's cache) every Numba function the player uses."""
+    global _WARM
+    if _WARM:
+        return
+    from .warmup import run_warm_up  # warmup builds MCBots itself
+
+    run_warm_up()
+    _WARM = True
+
+
+__all__ = ["Decision", "MCBot", "NoWorldError", "warm_up"]

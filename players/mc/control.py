@@ -1,0 +1,233 @@
+"""Which plays no opponent can answer, and hands that win by keeping the lead.
+
+A play is *unbeatable* when no other player still in the game holds a legal play over it
+(the lock is ignored, which only makes the test more cautious), or when it clears the trick at
+once (an 8-cut, the ♠3 on a lone joker).  A player who leads and can empty the hand by
+unbeatable plays followed by one last play of any kind wins the lead race for certain.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .bits import (
+    JOKER_BIT,
+    REAL_CARDS,
+    S3_BIT,
+    SUIT_ROWS,
+    cards_above,
+    cards_below,
+    highest_bit,
+    lowest_bit,
+    nibble,
+    popcount,
+    suit_ranks,
+)
+from .movegen import generate
+from .moves import K_GROUP, K_JOKER, K_SEQUENCE, K_SINGLE, high_of, kind_of, low_of, size_of
+from .state import HAND, N_PLAYERS, cuts, revolts
+
+
+@njit(cache=True)
+def can_answer(hand: int, info: int, rev: int) -> bool:
+    """Does ``hand`` hold a play over the field ``info`` (lock ignored)?"""
+    kind = kind_of(info)
+    joker = (hand & JOKER_BIT) != 0
+    if kind == K_JOKER:
+        return (hand & S3_BIT) != 0
+    if kind == K_SINGLE:
+        if joker:
+            return True
+        r = low_of(info)
+        stronger = cards_below(r) if rev else cards_above(r)
+        return (hand & stronger) != 0
+    if kind == K_GROUP:
+        k = size_of(info)
+        r = low_of(info)
+        jk = 1 if joker else 0
+        if rev:
+            lo, hi = 1, r - 1
+        else:
+            lo, hi = r + 1, 13
+        for q in range(lo, hi + 1):  # noqa: SIM110 - Numba compiles loops, not any(genexpr)
+            if popcount(nibble(hand, q)) + jk >= k:
+                return True
+        return False
+    if kind == K_SEQUENCE:
+        k = size_of(info)
+        jk = 1 if joker else 0
+        if rev:
+            lo_min, lo_max = 0, low_of(info) - k
+        else:
+            lo_min, lo_max = high_of(info) + 1, 15 - k
+        if lo_max < lo_min:
+            return False
+        window0 = (np.int64(1) << np.int64(k)) - np.int64(1)
+        for s in range(4):
+            ranks = suit_ranks(hand, s)
+            if popcount(ranks) + jk < k:
+                continue
+            for low in range(lo_min, lo_max + 1):
+                window = window0 << np.int64(low)
+                if popcount(window & ~ranks) <= jk:
+                    return True
+        return False
+    return False
+
+
+# A summary of what the other players could answer (see :func:`threats`).
+T_MAX, T_MIN, T_JOKER, T_S3 = 0, 1, 2, 3
+T_GROUP = 4  # 4 + r: the largest group any other player can make at rank column r
+T_HANDS = 18  # 18..21: the other players' hands (for sequences), their number at T_COUNT
+T_COUNT = 22
+THREATS_SIZE = 23
+
+
+@njit(cache=True)
+def threats(st: np.ndarray, p: int, out: np.ndarray) -> None:
+    """Summarise the hands of the players other than ``p`` still in the game into ``out``."""
+    out[:] = 0
+    out[T_MIN] = 14
+    k = 0
+    for q in range(N_PLAYERS):
+        hand = st[HAND + q]
+        if q == p or hand == 0:
+            continue
+        real = hand & REAL_CARDS
+        joker = 1 if hand & JOKER_BIT else 0
+        if real:
+            out[T_MAX] = max(out[T_MAX], highest_bit(real) >> 2)
+            out[T_MIN] = min(out[T_MIN], lowest_bit(real) >> 2)
+        out[T_JOKER] |= joker
+        if hand & S3_BIT:
+            out[T_S3] = 1
+        for r in range(1, 14):
+            n = popcount(nibble(hand, r))
+            if n > 0:
+                out[T_GROUP + r] = max(out[T_GROUP + r], n + joker)
+        out[T_HANDS + k] = hand
+        k += 1
+    out[T_COUNT] = k
+
+
+@njit(cache=True)
+def unbeatable(t: np.ndarray, info: int, rev_after: int) -> bool:
+    """No other player (summarised in ``t``) can answer the play ``info``; an 8-cut always
+    counts as unbeatable, since it clears the trick at once."""
+    kind = kind_of(info)
+    if kind == K_JOKER:
+        return t[T_S3] == 0
+    if cuts(info):
+        return True
+    r = low_of(info)
+    if kind == K_SINGLE:
+        if t[T_JOKER]:
+            return False
+        return not (t[T_MIN] < r if rev_after else t[T_MAX] > r)
+    if kind == K_GROUP:
+        k = size_of(info)
+        lo, hi = (1, r - 1) if rev_after else (r + 1, 13)
+        for q in range(lo, hi + 1):  # noqa: SIM110 - Numba compiles loops, not any(genexpr)
+            if t[T_GROUP + q] >= k:
+                return False
+        return True
+    for i in range(t[T_COUNT]):  # noqa: SIM110 - sequences are rare: ask each hand
+        if can_answer(t[T_HANDS + i], info, rev_after):
+            return False
+    return True
+
+
+@njit(cache=True)
+def is_one_play(hand: int) -> bool:
+    """Can the whole hand be led as a single play?"""
+    n = popcount(hand)
+    if n <= 1:
+        return n == 1
+    real = hand & REAL_CARDS
+    jk = 1 if (hand & JOKER_BIT) != 0 else 0
+    low_card = lowest_bit(real)
+    high_card = highest_bit(real)
+    if (low_card >> 2) == (high_card >> 2):
+        return n <= 5  # one rank, the joker (if any) joins the group
+    if n < 3:
+        return False
+    suit = low_card & 3
+    if (real & ~SUIT_ROWS[suit]) != 0:
+        return False
+    ranks = suit_ranks(real, suit)
+    span = highest_bit(ranks) - lowest_bit(ranks) + 1
+    return span - popcount(ranks) <= jk
+
+
+@njit(cache=True)
+def _control_step(t: np.ndarray, hand: int, rev: int, bufc: np.ndarray, bufi: np.ndarray,
+                  offset: int, level: int) -> bool:
+    """One level of :func:`control_win`: ``level`` more unbeatable plays may follow."""
+    oc = bufc[offset:]
+    oi = bufi[offset:]
+    n = generate(hand, 0, rev, 0, True, oc, oi)
+    for i in range(n):
+        c = oc[i]
+        info = oi[i]
+        rev_after = rev ^ (1 if (kind_of(info) != K_JOKER and revolts(info)) else 0)
+        if not unbeatable(t, info, rev_after):
+            continue
+        rest = hand & ~c
+        if is_one_play(rest):
+            return True
+        if level > 0 and _control_deeper(t, rest, rev_after, bufc, bufi, offset + n, level - 1):
+            return True
+    return False
+
+
+@njit(cache=True)
+def _control_deeper(t: np.ndarray, hand: int, rev: int, bufc: np.ndarray, bufi: np.ndarray,
+                    offset: int, level: int) -> bool:
+    # Written out level by level: Numba cannot cache recursive functions.
+    oc = bufc[offset:]
+    oi = bufi[offset:]
+    n = generate(hand, 0, rev, 0, True, oc, oi)
+    for i in range(n):
+        c = oc[i]
+        info = oi[i]
+        rev_after = rev ^ (1 if (kind_of(info) != K_JOKER and revolts(info)) else 0)
+        if not unbeatable(t, info, rev_after):
+            continue
+        rest = hand & ~c
+        if is_one_play(rest):
+            return True
+        if level > 0 and _control_last(t, rest, rev_after, bufc, bufi, offset + n):
+            return True
+    return False
+
+
+@njit(cache=True)
+def _control_last(t: np.ndarray, hand: int, rev: int, bufc: np.ndarray, bufi: np.ndarray,
+                  offset: int) -> bool:
+    oc = bufc[offset:]
+    oi = bufi[offset:]
+    n = generate(hand, 0, rev, 0, True, oc, oi)
+    for i in range(n):
+        c = oc[i]
+        info = oi[i]
+        rev_after = rev ^ (1 if (kind_of(info) != K_JOKER and revolts(info)) else 0)
+        if unbeatable(t, info, rev_after) and is_one_play(hand & ~c):
+            return True
+    return False
+
+
+MAX_CONTROL_DEPTH = 3
+
+
+@njit(cache=True)
+def control_win(t: np.ndarray, hand: int, rev: int, depth: int, bufc: np.ndarray,
+                bufi: np.ndarray, offset: int) -> bool:
+    """A player leading with ``hand`` against the others summarised in ``t``
+    (:func:`threats`): can it finish by at most ``depth`` (<= 3) unbeatable plays and one
+    last play?  ``bufc``/``bufi`` from ``offset`` on are scratch space."""
+    if is_one_play(hand):
+        return True
+    if depth <= 0:
+        return False
+    return _control_step(t, hand, rev, bufc, bufi, offset, min(depth, MAX_CONTROL_DEPTH) - 1)

@@ -1,0 +1,150 @@
+"""Opponent models: how a player is assumed to choose its moves in playouts and when its
+observed actions weigh the sampled worlds.
+
+- :data:`MODEL_POLICY` -- the playout policy of :mod:`~daihinmin.players.mc.rollout`;
+- :data:`MODEL_WEAKEST` -- the classic sample strategy: lead the weakest sequence, else the
+  weakest group, else the weakest single, keeping the joker while anything else can be led;
+  follow with the weakest play (one without the joker first); pass only when nothing can be
+  played;
+- :data:`MODEL_UNIFORM` -- a uniformly random legal move, the pass included.
+
+The player learns which model fits each opponent from finished games (see
+:func:`action_log_chances`), where every hand is known afterwards.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .bits import JOKER_BIT
+from .movegen import generate
+from .moves import K_GROUP, K_JOKER, K_SEQUENCE, high_of, kind_of, low_of, size_of
+from .rollout import choose, model_chance
+from .state import (
+    FIELD_INFO,
+    HAND,
+    LOCK,
+    N_PLAYERS,
+    REV,
+    TURN,
+    apply_pass,
+    apply_play,
+    new_state,
+)
+
+MODEL_POLICY, MODEL_WEAKEST, MODEL_UNIFORM = 0, 1, 2
+MODEL_NAMES = ("policy", "weakest", "uniform")
+N_MODELS = 3
+
+
+@njit(cache=True)
+def weakness(info: int, rev: int) -> int:
+    """Sort key of a play, weakest first (the lone joker last)."""
+    if kind_of(info) == K_JOKER:
+        return 99
+    if rev:
+        return -high_of(info)
+    return low_of(info)
+
+
+@njit(cache=True)
+def weakest_choice(st: np.ndarray, p: int, bufc: np.ndarray, bufi: np.ndarray) -> int:
+    """The sample strategy's play (index into the buffers) or -1 to pass."""
+    n = generate(st[HAND + p], st[FIELD_INFO], st[REV], st[LOCK], False, bufc, bufi)
+    return _weakest_of(st, n, bufc, bufi)
+
+
+@njit(cache=True)
+def _weakest_of(st: np.ndarray, n: int, bufc: np.ndarray, bufi: np.ndarray) -> int:
+    field = st[FIELD_INFO]
+    rev = st[REV]
+    if n == 0:
+        return -1
+    if field != 0:
+        best, best_joker, best_key = -1, 0, 0
+        for i in range(n):
+            joker = 1 if bufc[i] & JOKER_BIT else 0
+            key = weakness(bufi[i], rev)
+            if best < 0 or joker < best_joker or (joker == best_joker and key < best_key):
+                best, best_joker, best_key = i, joker, key
+        return best
+    plain = False
+    for i in range(n):
+        if not bufc[i] & JOKER_BIT:
+            plain = True
+            break
+    for kind in (K_SEQUENCE, K_GROUP, 0):
+        best, best_key, best_size = -1, 0, 0
+        for i in range(n):
+            if plain and bufc[i] & JOKER_BIT:
+                continue
+            if kind != 0 and kind_of(bufi[i]) != kind:
+                continue
+            key = weakness(bufi[i], rev)
+            size = size_of(bufi[i])
+            if best < 0 or key < best_key or (kind != 0 and key == best_key
+                                               and size > best_size):
+                best, best_key, best_size = i, key, size
+        if best >= 0:
+            return best
+    return -1
+
+
+@njit(cache=True)
+def uniform_choice(st: np.ndarray, p: int, bufc: np.ndarray, bufi: np.ndarray) -> int:
+    """A uniformly random legal move: an index, or -1 for the pass."""
+    n = generate(st[HAND + p], st[FIELD_INFO], st[REV], st[LOCK], False, bufc, bufi)
+    i = np.random.randint(0, n + 1)
+    return -1 if i == n else i
+
+
+@njit(cache=True)
+def choose_as(model: int, st: np.ndarray, p: int, prm: np.ndarray, bufc: np.ndarray,
+              bufi: np.ndarray) -> int:
+    """The move of ``p`` (to move) under ``model``: an index into the buffers, or -1."""
+    if model == MODEL_WEAKEST:
+        return weakest_choice(st, p, bufc, bufi)
+    if model == MODEL_UNIFORM:
+        return uniform_choice(st, p, bufc, bufi)
+    return choose(st, p, prm, bufc, bufi)
+
+
+@njit(cache=True)
+def move_chance(model: int, st: np.ndarray, p: int, prm: np.ndarray, cards: int,
+                eps: float, bufc: np.ndarray, bufi: np.ndarray) -> float:
+    """Chance that ``p`` (to move) plays ``cards`` (0: passes) under ``model``, mixed with
+    ``eps`` of uniform choice (the uniform model is exact)."""
+    if model == MODEL_POLICY:
+        return model_chance(st, p, prm, cards, eps, bufc, bufi)
+    if model == MODEL_UNIFORM:
+        n = generate(st[HAND + p], st[FIELD_INFO], st[REV], st[LOCK], False, bufc, bufi)
+        return 1.0 / (n + 1)
+    n = generate(st[HAND + p], st[FIELD_INFO], st[REV], st[LOCK], False, bufc, bufi)
+    i = _weakest_of(st, n, bufc, bufi)
+    chosen = 0 if i < 0 else bufc[i]  # 0: the pass
+    return (1.0 - eps) * (1.0 if chosen == cards else 0.0) + eps / (n + 1)
+
+
+@njit(cache=True)
+def action_log_chances(start: np.ndarray, seats: np.ndarray, first: int,
+                       hist_player: np.ndarray, hist_cards: np.ndarray, hist_info: np.ndarray,
+                       prm: np.ndarray, eps: np.ndarray, bufc: np.ndarray,
+                       bufi: np.ndarray) -> np.ndarray:
+    """Replay a whole game from its starting hands; return, per player and model, the sum of
+    the log-chances of that player's actions (NaN everywhere if the game does not replay)."""
+    out = np.zeros((N_PLAYERS, N_MODELS))
+    st = new_state(start, seats, first)
+    for t in range(hist_player.shape[0]):
+        p = hist_player[t]
+        if st[TURN] != p:
+            out[:, :] = np.nan
+            return out
+        for m in range(N_MODELS):
+            out[p, m] += np.log(move_chance(m, st, p, prm, hist_cards[t], eps[m], bufc,
+                                            bufi))
+        if hist_info[t] == 0:
+            apply_pass(st)
+        else:
+            apply_play(st, hist_cards[t], hist_info[t])
+    return out

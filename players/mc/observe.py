@@ -1,0 +1,188 @@
+"""What one player knows, turned into the arrays the Numba sampler and search work on."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+import numpy as np
+from daihinmin.client.view import GameView
+from daihinmin.protocol.cards import CardSet
+from daihinmin.rules.ruleset import UECDA, RuleSet
+
+from .bits import ALL_CARDS, D3_BIT
+from .convert import encode_move, hand_mask
+from .state import (
+    FIELD_CARDS,
+    FIELD_INFO,
+    HAND,
+    LOCK,
+    N_OUT,
+    N_PLAYERS,
+    OUT,
+    OWNER,
+    PASSED,
+    REV,
+    TURN,
+    new_state,
+    replay,
+)
+from .worlds import MODE_LOWER, MODE_NEITHER, MODE_UPPER
+
+# Rule fields that only shape the match around the games (or the exchange, which the player
+# reads from the classes); every other field must keep its uecda value for the simulator.
+_MATCH_ONLY = frozenset({"name", "min_players", "max_players", "seat_change_period",
+                         "class_reset_period", "exchange", "pass_limit", "exchange_counts_3p",
+                         "titles_3p"})
+
+
+def simulator_supports(rules: RuleSet) -> bool:
+    """Does the Numba simulator play these rules exactly (the uecda play rules)?"""
+    return all(getattr(rules, f.name) == getattr(UECDA, f.name) for f in fields(rules)
+               if f.name not in _MATCH_ONLY)
+
+
+@dataclass
+class Knowledge:
+    """Everything the sampler needs, as NumPy arrays (masks in the simulator's layout)."""
+
+    me: int
+    my_hand: int
+    unknown: int
+    counts: np.ndarray
+    fixed: np.ndarray  # cards known to be in each player's hand
+    played: np.ndarray  # cards each player played this game
+    pairs: np.ndarray  # exchange facts, rows (upper, lower, n, mode, my deal hand, my return)
+    seats: np.ndarray
+    first: int  # first mover of the game, -1 when unknown
+    hist_player: np.ndarray
+    hist_cards: np.ndarray
+    hist_info: np.ndarray
+    complete: bool  # the history accounts for every card that left a hand
+
+
+def exchange_pairs(view: GameView) -> list[tuple[int, int, int]]:
+    """(upper, lower, cards) of this game's exchange, or [] when there was none."""
+    classes = tuple(view.classes)
+    if not view.rules.exchange or sorted(classes) != list(range(N_PLAYERS)):
+        return []
+    by_class = {c: p for p, c in enumerate(classes)}
+    return [(by_class[u], by_class[lo], n) for u, lo, n in view.rules.exchange_pairs()]
+
+
+def _pair_rows(view: GameView, me: int, my_hand: int, played: np.ndarray, unknown: int,
+               fixed: np.ndarray, given: CardSet) -> np.ndarray:
+    rows = []
+    given_mask = hand_mask(given) if given else 0
+    for upper, lower, n in exchange_pairs(view):
+        if me == upper and given_mask:
+            deal_hand = my_hand | int(played[me]) | given_mask
+            fixed[lower] |= given_mask & unknown
+            rows.append((upper, lower, n, MODE_UPPER, deal_hand, given_mask))
+        elif me == lower and given_mask:
+            fixed[upper] |= given_mask & unknown
+            rows.append((upper, lower, n, MODE_LOWER, 0, 0))
+        else:
+            rows.append((upper, lower, n, MODE_NEITHER, 0, 0))
+    return np.array(rows, dtype=np.int64).reshape(len(rows), 6)
+
+
+def knowledge_from_view(view: GameView) -> Knowledge:
+    me = view.player
+    my_hand = hand_mask(view.hand)
+    played = np.zeros(N_PLAYERS, dtype=np.int64)
+    players, cards, infos = [], [], []
+    for obs in view.history:
+        c, i = encode_move(obs.move)
+        played[obs.player] |= c
+        players.append(obs.player)
+        cards.append(c)
+        infos.append(i)
+    gone = my_hand
+    for q in range(N_PLAYERS):
+        gone |= int(played[q])
+    unknown = int(ALL_CARDS) & ~gone
+    counts = np.array(view.counts, dtype=np.int64)
+    played_total = sum(int(p).bit_count() for p in played)
+    complete = (int(counts.sum()) + played_total == 53
+                and int(counts[me]) == my_hand.bit_count())
+    fixed = np.zeros(N_PLAYERS, dtype=np.int64)
+    if view.history:
+        first = view.history[0].player if complete else -1
+    else:
+        first = view.turn_player if view.turn_player >= 0 else -1
+    if first >= 0 and first != me and unknown & int(D3_BIT):
+        fixed[first] |= D3_BIT
+    pairs = _pair_rows(view, me, my_hand, played, unknown, fixed, view.exchange_given)
+    return Knowledge(me, my_hand, unknown, counts, fixed, played, pairs,
+                     np.array(view.seats, dtype=np.int64), first,
+                     np.array(players, dtype=np.int64), np.array(cards, dtype=np.int64),
+                     np.array(infos, dtype=np.int64), complete)
+
+
+def exchange_knowledge(view: GameView, lower: int, count: int) -> Knowledge:
+    """Knowledge at the exchange: my hand holds the received cards, ``lower`` waits for
+    ``count`` cards from me (its world hand leaves room for them)."""
+    me = view.player
+    my_hand = hand_mask(view.hand)
+    counts = np.array(view.counts, dtype=np.int64)
+    counts[me] = my_hand.bit_count()
+    counts[lower] -= count
+    unknown = int(ALL_CARDS) & ~my_hand
+    played = np.zeros(N_PLAYERS, dtype=np.int64)
+    fixed = np.zeros(N_PLAYERS, dtype=np.int64)
+    rows = []
+    for upper, low, n in exchange_pairs(view):
+        if upper == me:
+            rows.append((upper, low, n, MODE_UPPER, my_hand, 0))
+        else:
+            rows.append((upper, low, n, MODE_NEITHER, 0, 0))
+    pairs = np.array(rows, dtype=np.int64).reshape(len(rows), 6)
+    empty = np.zeros(0, dtype=np.int64)
+    return Knowledge(me, my_hand, unknown, counts, fixed, played, pairs,
+                     np.array(view.seats, dtype=np.int64), -1, empty, empty, empty, True)
+
+
+def public_state(view: GameView, kn: Knowledge, hands: np.ndarray) -> np.ndarray:
+    """The simulator state of the current position with the given world ``hands``.
+
+    Trick facts the view does not spell out (who passed, who owns the field, finishing order)
+    come from replaying the history; if that does not fit the view they come from the view.
+    """
+    if kn.first >= 0:
+        start = np.array([int(hands[q]) | int(kn.played[q]) for q in range(N_PLAYERS)],
+                         dtype=np.int64)
+        st = new_state(start, kn.seats, kn.first)
+        if replay(st, kn.hist_player, kn.hist_cards, kn.hist_info) and _fits(st, view, kn):
+            return st
+    return _state_from_view(view, kn, hands)
+
+
+def _fits(st: np.ndarray, view: GameView, kn: Knowledge) -> bool:
+    field_c, field_i = encode_move(view.field) if view.field is not None else (0, 0)
+    return (int(st[TURN]) == kn.me and int(st[FIELD_INFO]) == field_i
+            and int(st[FIELD_CARDS]) == field_c and bool(st[LOCK]) == view.lock
+            and bool(st[REV]) == view.revolution
+            and all(int(st[HAND + q]).bit_count() == view.counts[q] for q in range(N_PLAYERS)))
+
+
+def _state_from_view(view: GameView, kn: Knowledge, hands: np.ndarray) -> np.ndarray:
+    st = new_state(np.asarray(hands, dtype=np.int64), kn.seats, kn.me)
+    if view.field is not None:
+        st[FIELD_CARDS], st[FIELD_INFO] = encode_move(view.field)
+    st[LOCK] = int(view.lock)
+    st[REV] = int(view.revolution)
+    st[PASSED] = getattr(view, "passed", 0)  # newer views carry the trick's passes
+    owner = getattr(view, "field_owner", None)
+    if owner is None:
+        plays = [o.player for o in view.history if not o.move.is_pass]
+        owner = plays[-1] if plays else kn.me
+    st[OWNER] = owner
+    out = [q for q in range(N_PLAYERS) if view.counts[q] == 0]
+    st[N_OUT] = len(out)
+    for i, q in enumerate(out):
+        st[OUT + i] = q
+    return st
+
+
+__all__ = ["Knowledge", "exchange_knowledge", "knowledge_from_view", "public_state",
+           "simulator_supports"]

@@ -1,0 +1,52 @@
+"""Playouts: the game played on from a position until one player's place is known.
+
+Every player moves by its model (:mod:`~daihinmin.players.mc.models`); the player the playout
+is run for always moves by the playout policy.  The playout stops as soon as that player goes
+out (its place is then fixed), or when it is one of the last two and the exact two-player
+solver settles the race.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .endgame import UNKNOWN, solve_two
+from .models import MODEL_POLICY, choose_as
+from .rollout import P_SOLVE_NODES
+from .state import HAND, N_OUT, OVER, TURN, apply_pass, apply_play, n_active, place_of
+
+POINTS = np.array([5, 4, 3, 2, 1], dtype=np.int64)
+
+
+@njit(cache=True)
+def step(st: np.ndarray, me: int, models: np.ndarray, prm: np.ndarray, bufc: np.ndarray,
+         bufi: np.ndarray) -> None:
+    """The player to move acts by its model (``me`` by the playout policy)."""
+    p = st[TURN]
+    model = MODEL_POLICY if p == me else models[p]
+    i = choose_as(model, st, p, prm, bufc, bufi)
+    if i < 0:
+        apply_pass(st)
+    else:
+        apply_play(st, bufc[i], bufi[i])
+
+
+@njit(cache=True)
+def playout(st: np.ndarray, me: int, models: np.ndarray, prm: np.ndarray, bufc: np.ndarray,
+            bufi: np.ndarray, solver: tuple) -> int:  # type: ignore[type-arg]
+    """Play ``st`` on until ``me``'s place is known; return its points.
+
+    ``st`` is modified.  ``solver`` is the two-player solver's work space
+    (:meth:`~daihinmin.players.mc.endgame.SolverScratch.arrays`).
+    """
+    budget = int(prm[P_SOLVE_NODES])
+    while True:
+        if st[OVER] != 0 or st[HAND + me] == 0:
+            return POINTS[place_of(st, me)]
+        if budget > 0 and n_active(st) == 2:
+            won = solve_two(st, me, budget, solver)
+            if won != UNKNOWN:
+                return POINTS[st[N_OUT] + (0 if won else 1)]
+            budget = 0  # too big to solve: play it out
+        step(st, me, models, prm, bufc, bufi)

@@ -1,0 +1,202 @@
+"""The playout policy: how players move in playouts unless modelled otherwise.
+
+For whoever is to move:
+
+1. a play that empties the hand;
+2. with few cards left, a play no one can answer after which the rest of the hand goes out
+   the same way (:func:`control_win`);
+3. otherwise the weakest play of the shape, scored: weak ranks first, more cards per lead,
+   keep the joker, do not break a rank, like 8-cuts; uniform noise breaks ties and adds
+   variety.  A follow that would spend the joker or a top rank is sometimes passed.
+
+:func:`model_chance` gives the chance of an observed action under this policy (without the
+noise), used to weigh sampled worlds.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .bits import JOKER_BIT, lowest_bit, nibble, popcount, suit_ranks
+from .control import THREATS_SIZE, control_win, threats, unbeatable
+from .movegen import generate
+from .moves import K_JOKER, K_SEQUENCE, K_SINGLE, high_of, kind_of, low_of, size_of
+from .state import (
+    FIELD_INFO,
+    HAND,
+    LOCK,
+    REV,
+    cuts,
+    revolts,
+)
+
+# Indices of the policy parameter vector.
+P_NOISE = 0  # width of the uniform noise added to play scores
+P_SIZE = 1  # lead: bonus per extra card in the play
+P_JOKER = 2  # penalty for spending the joker
+P_SPLIT = 3  # penalty per card a play leaves behind at its rank
+P_CUT = 4  # bonus of an 8-cut
+P_PASS_JOKER = 5  # chance of passing instead of following with the joker
+P_PASS_HIGH = 6  # chance of passing instead of following with a top-two rank
+P_PASS_BASE = 7  # chance of passing any follow
+P_WIN_CARDS = 8  # run the win check when the hand holds at most this many cards
+P_WIN_DEPTH = 9  # unbeatable plays the win check may chain before the last play
+P_SOLVE_NODES = 10  # node budget of the two-player solver (0: off)
+P_RUN = 11  # penalty per card a single or group takes out of a 3-card run of its suit
+N_PARAMS = 12
+
+DEFAULT_PARAMS = np.array([2.0, 3.0, 6.0, 5.0, 0.0, 0.8, 0.15, 0.01, 7.0, 2.0, 3000.0, 0.0])
+PARAM_NAMES = ("noise", "size", "joker", "split", "cut", "pass_joker", "pass_high", "pass_base",
+               "win_cards", "win_depth", "solve_nodes", "run")
+
+
+def policy_params(**overrides: float) -> np.ndarray:
+    """The parameter vector with some entries changed by name (see ``PARAM_NAMES``)."""
+    prm = DEFAULT_PARAMS.copy()
+    for name, value in overrides.items():
+        if name not in PARAM_NAMES:
+            raise KeyError(f"unknown policy parameter {name!r}; known: {', '.join(PARAM_NAMES)}")
+        prm[PARAM_NAMES.index(name)] = float(value)
+    return prm
+
+#: Move buffer size for one decision including the win check's scratch levels.
+BUFFER = 4096
+
+
+@njit(cache=True)
+def strength(info: int, rev: int) -> int:
+    """How strong a play's weakest card is under the current order (the joker alone: 15)."""
+    if kind_of(info) == K_JOKER:
+        return 15
+    if rev:
+        return 14 - high_of(info)
+    return low_of(info)
+
+
+@njit(cache=True)
+def run_cards(hand: int) -> int:
+    """The real cards of ``hand`` that belong to a run of 3+ consecutive ranks of a suit."""
+    out = np.int64(0)
+    for s in range(4):
+        ranks = suit_ranks(hand, s)
+        starts = ranks & (ranks >> 1) & (ranks >> 2)
+        members = starts | (starts << 1) | (starts << 2)
+        while members:
+            r = lowest_bit(members)
+            members &= members - 1
+            out |= np.int64(1) << np.int64(4 * r + s)
+    return out
+
+
+@njit(cache=True)
+def forced_play(st: np.ndarray, p: int, prm: np.ndarray, bufc: np.ndarray, bufi: np.ndarray,
+                n: int) -> int:
+    """A play among the ``n`` listed that wins the lead race at once, or -1."""
+    hand = st[HAND + p]
+    for i in range(n):
+        if bufc[i] == hand:
+            return i
+    if popcount(hand) > prm[P_WIN_CARDS]:
+        return -1
+    depth = int(prm[P_WIN_DEPTH])
+    rev = st[REV]
+    on_joker = kind_of(st[FIELD_INFO]) == K_JOKER
+    t = np.empty(THREATS_SIZE, dtype=np.int64)
+    threats(st, p, t)
+    for i in range(n):
+        c = bufc[i]
+        info = bufi[i]
+        kind = kind_of(info)
+        rev_after = rev ^ (1 if (kind != K_JOKER and revolts(info)) else 0)
+        if not ((on_joker and kind == K_SINGLE) or unbeatable(t, info, rev_after)):
+            continue
+        if control_win(t, hand & ~c, rev_after, depth - 1, bufc, bufi, n):
+            return i
+    return -1
+
+
+@njit(cache=True)
+def best_play(st: np.ndarray, p: int, prm: np.ndarray, bufc: np.ndarray, bufi: np.ndarray,
+              n: int, noise: float) -> int:
+    """The best-scored of the ``n`` listed plays (``noise``: width of the random term)."""
+    hand = st[HAND + p]
+    rev = st[REV]
+    lead = st[FIELD_INFO] == 0
+    in_runs = run_cards(hand) if prm[P_RUN] > 0.0 else np.int64(0)
+    best = -1
+    best_score = -1e9
+    for i in range(n):
+        c = bufc[i]
+        info = bufi[i]
+        kind = kind_of(info)
+        score = -float(strength(info, rev))
+        if lead:
+            score += prm[P_SIZE] * (size_of(info) - 1)
+        if c & JOKER_BIT:
+            score -= prm[P_JOKER]
+        if kind != K_JOKER and kind != K_SEQUENCE:
+            left = popcount(nibble(hand, low_of(info))) - popcount(nibble(c, low_of(info)))
+            score -= prm[P_SPLIT] * left
+            score -= prm[P_RUN] * popcount(c & in_runs)
+        if kind != K_JOKER and cuts(info):
+            score += prm[P_CUT]
+        if noise > 0.0:
+            score += noise * np.random.random()
+        if score > best_score:
+            best_score = score
+            best = i
+    return best
+
+
+@njit(cache=True)
+def pass_chance(st: np.ndarray, p: int, prm: np.ndarray, cards: int, info: int) -> float:
+    """Chance that the policy passes instead of following with ``(cards, info)``."""
+    if st[FIELD_INFO] == 0:
+        return 0.0
+    n_cards = popcount(st[HAND + p])
+    chance = prm[P_PASS_BASE]
+    if cards & JOKER_BIT:
+        if n_cards > 3:
+            chance = max(chance, prm[P_PASS_JOKER])
+    elif strength(info, st[REV]) >= 12 and n_cards > 4:
+        chance = max(chance, prm[P_PASS_HIGH])
+    return chance
+
+
+@njit(cache=True)
+def choose(st: np.ndarray, p: int, prm: np.ndarray, bufc: np.ndarray,
+           bufi: np.ndarray) -> int:
+    """Index in ``bufc``/``bufi`` of the policy's play for ``p`` (to move), or -1 to pass."""
+    n = generate(st[HAND + p], st[FIELD_INFO], st[REV], st[LOCK], True, bufc, bufi)
+    if n == 0:
+        return -1
+    forced = forced_play(st, p, prm, bufc, bufi, n)
+    if forced >= 0:
+        return forced
+    best = best_play(st, p, prm, bufc, bufi, n, prm[P_NOISE])
+    if np.random.random() < pass_chance(st, p, prm, bufc[best], bufi[best]):
+        return -1
+    return best
+
+
+@njit(cache=True)
+def model_chance(st: np.ndarray, p: int, prm: np.ndarray, cards: int, eps: float,
+                 bufc: np.ndarray, bufi: np.ndarray) -> float:
+    """How likely the policy (noise-free, mixed with ``eps`` of uniform choice) is to make
+    the play of ``cards`` (0: pass) for ``p`` to move in ``st``."""
+    n = generate(st[HAND + p], st[FIELD_INFO], st[REV], st[LOCK], True, bufc, bufi)
+    follow = st[FIELD_INFO] != 0
+    if n == 0:
+        return 1.0 if cards == 0 else eps
+    uniform = eps / (n + (1 if follow else 0))
+    target = forced_play(st, p, prm, bufc, bufi, n)
+    chance_pass = 0.0
+    if target < 0:
+        target = best_play(st, p, prm, bufc, bufi, n, 0.0)
+        chance_pass = pass_chance(st, p, prm, bufc[target], bufi[target])
+    if cards == 0:
+        return (1.0 - eps) * chance_pass + uniform
+    if bufc[target] == cards:
+        return (1.0 - eps) * (1.0 - chance_pass) + uniform
+    return uniform

@@ -1,0 +1,236 @@
+"""Root search: a UCB1 bandit over the candidate moves, each pull one playout in one world.
+
+The k-th playout of every candidate uses world ``k mod W`` (common random numbers), so
+candidates are compared on the same deals.  Playouts run in Numba in batches; between batches
+Python checks the clock and the stop rules:
+
+- only one candidate: no playouts at all;
+- the playout or time budget is spent;
+- *no change possible*: even if every remaining playout went to a rival and scored 5 while
+  the leader's scored 1, the leader would still have the best mean;
+- *clear lead*: every rival's mean is below the leader's by more than ``z`` standard errors
+  (both with enough playouts).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+from numba import njit
+
+from .bits import D3_BIT
+from .endgame import SolverScratch
+from .playout import playout
+from .rollout import BUFFER
+from .state import N_PLAYERS, STATE_SIZE, apply_pass, apply_play, new_state
+
+MAX_POINTS = 5.0
+MIN_POINTS = 1.0
+
+
+@njit(cache=True)
+def select_arm(sums: np.ndarray, visits: np.ndarray, c_explore: float, min_visits: int) -> int:
+    n = sums.shape[0]
+    fewest = 0
+    total = 0
+    for a in range(n):
+        total += visits[a]
+        if visits[a] < visits[fewest]:
+            fewest = a
+    if visits[fewest] < min_visits:
+        return fewest
+    log_total = np.log(total)
+    best = 0
+    best_u = -1e18
+    for a in range(n):
+        mean = (sums[a] / visits[a] - 1.0) / 4.0
+        u = mean + c_explore * np.sqrt(log_total / visits[a])
+        if u > best_u:
+            best_u = u
+            best = a
+    return best
+
+
+@njit(cache=True)
+def play_batch(bases: np.ndarray, cand_c: np.ndarray, cand_i: np.ndarray, sums: np.ndarray,
+               squares: np.ndarray, visits: np.ndarray, me: int, count: int,
+               models: np.ndarray, prm: np.ndarray,
+               c_explore: float, min_visits: int, st: np.ndarray, bufc: np.ndarray,
+               bufi: np.ndarray, solver: tuple) -> None:  # type: ignore[type-arg]
+    """``count`` playouts of candidate plays (``cand_i == 0``: pass) for ``me`` to move."""
+    n_worlds = bases.shape[0]
+    for _ in range(count):
+        a = select_arm(sums, visits, c_explore, min_visits)
+        st[:] = bases[visits[a] % n_worlds]
+        if cand_i[a] == 0:
+            apply_pass(st)
+        else:
+            apply_play(st, cand_c[a], cand_i[a])
+        v = playout(st, me, models, prm, bufc, bufi, solver)
+        sums[a] += v
+        squares[a] += v * v
+        visits[a] += 1
+
+
+@njit(cache=True)
+def exchange_batch(worlds: np.ndarray, seats: np.ndarray, me: int, lower: int,
+                   cand: np.ndarray, sums: np.ndarray, squares: np.ndarray, visits: np.ndarray,
+                   count: int, models: np.ndarray, prm: np.ndarray, c_explore: float,
+                   min_visits: int,
+                   bufc: np.ndarray, bufi: np.ndarray,
+                   solver: tuple) -> None:  # type: ignore[type-arg]
+    """``count`` playouts from the game start of candidate returns ``cand`` (card masks)."""
+    n_worlds = worlds.shape[0]
+    hands = np.empty(N_PLAYERS, dtype=np.int64)
+    for _ in range(count):
+        a = select_arm(sums, visits, c_explore, min_visits)
+        hands[:] = worlds[visits[a] % n_worlds]
+        hands[me] &= ~cand[a]
+        hands[lower] |= cand[a]
+        first = 0
+        for q in range(N_PLAYERS):
+            if hands[q] & D3_BIT:
+                first = q
+        st = new_state(hands, seats, first)
+        v = playout(st, me, models, prm, bufc, bufi, solver)
+        sums[a] += v
+        squares[a] += v * v
+        visits[a] += 1
+
+
+@dataclass
+class Budget:
+    """When to stop thinking: ``time_ms`` of wall clock and/or ``playouts`` (0 = no cap)."""
+
+    time_ms: float = 250.0
+    playouts: int = 0
+    batch: int = 64
+    z: float = 3.0  # standard errors for the clear-lead stop
+    min_for_z: int = 40  # playouts each of leader and rival before the clear-lead stop
+
+    def __post_init__(self) -> None:
+        if self.time_ms <= 0 and self.playouts <= 0:
+            raise ValueError("a search budget needs time_ms > 0 or playouts > 0")
+
+
+@dataclass
+class ArmStats:
+    sums: np.ndarray
+    squares: np.ndarray
+    visits: np.ndarray
+    playouts: int = 0
+    stop: str = ""
+    elapsed_ms: float = 0.0
+    extra: dict[str, float] = field(default_factory=dict)
+
+    @classmethod
+    def empty(cls, n: int) -> ArmStats:
+        return cls(np.zeros(n), np.zeros(n), np.zeros(n, dtype=np.int64))
+
+    def means(self) -> np.ndarray:
+        return self.sums / np.maximum(self.visits, 1)
+
+    def best(self) -> int:
+        """The highest mean among candidates with at least a third of the top visit count."""
+        means = self.means()
+        floor = max(1, self.visits.max() // 3)
+        eligible = np.where(self.visits >= floor, means, -np.inf)
+        return int(np.argmax(eligible))
+
+    def settled(self, remaining: int, z: float, min_for_z: int) -> str:
+        """Why no further playout could (or is likely to) change the choice; '' if none."""
+        b = self.best()
+        n_b, s_b = self.visits[b], self.sums[b]
+        worst_b = (s_b + MIN_POINTS * remaining) / (n_b + remaining)
+        means = self.means()
+        var = np.maximum(self.squares / np.maximum(self.visits, 1) - means**2, 1e-6)
+        certain = True
+        clear = n_b >= min_for_z
+        for a in range(len(self.visits)):
+            if a == b:
+                continue
+            n_a = self.visits[a]
+            if (self.sums[a] + MAX_POINTS * remaining) / (n_a + remaining) >= worst_b:
+                certain = False
+            if n_a < min_for_z or means[b] - means[a] <= z * math.sqrt(
+                    var[b] / n_b + var[a] / n_a):
+                clear = False
+        if certain:
+            return "no change possible"
+        if clear:
+            return "clear lead"
+        return ""
+
+
+def run_bandit(n_cand: int, budget: Budget, batch: Callable[[ArmStats, int], None]) -> ArmStats:
+    """Pull arms with ``batch(stats, count)`` until the budget or a stop rule ends it."""
+    stats = ArmStats.empty(n_cand)
+    start = time.perf_counter()
+    if n_cand <= 1:
+        stats.stop = "single candidate"
+        return stats
+    while True:
+        count = budget.batch
+        if budget.playouts:
+            count = min(count, budget.playouts - stats.playouts)
+        batch(stats, count)
+        stats.playouts += count
+        elapsed = time.perf_counter() - start
+        if budget.playouts and stats.playouts >= budget.playouts:
+            stats.stop = "playout budget"
+            break
+        if budget.time_ms > 0 and elapsed * 1000 >= budget.time_ms:
+            stats.stop = "time budget"
+            break
+        remaining = budget.playouts - stats.playouts if budget.playouts else 10**9
+        if budget.time_ms > 0:
+            rate = stats.playouts / max(elapsed, 1e-6)
+            remaining = min(remaining, int(rate * (budget.time_ms / 1000 - elapsed)) + 1)
+        reason = stats.settled(remaining, budget.z, budget.min_for_z)
+        if reason:
+            stats.stop = reason
+            break
+    stats.elapsed_ms = (time.perf_counter() - start) * 1000
+    return stats
+
+
+class Workspace:
+    """Buffers shared by every search of one bot (allocated once)."""
+
+    def __init__(self) -> None:
+        self.solver = SolverScratch()
+        self.bufc = np.zeros(BUFFER, dtype=np.int64)
+        self.bufi = np.zeros(BUFFER, dtype=np.int64)
+        self.state = np.zeros(STATE_SIZE, dtype=np.int64)
+
+
+def search_play(ws: Workspace, bases: np.ndarray, cand_c: np.ndarray, cand_i: np.ndarray,
+                me: int, models: np.ndarray, prm: np.ndarray, budget: Budget, c_explore: float,
+                min_visits: int) -> ArmStats:
+    s = ws.solver
+
+    def batch(stats: ArmStats, count: int) -> None:
+        play_batch(bases, cand_c, cand_i, stats.sums, stats.squares, stats.visits, me, count,
+                   models, prm, c_explore, min_visits, ws.state, ws.bufc, ws.bufi, s.arrays())
+
+    return run_bandit(len(cand_c), budget, batch)
+
+
+def search_exchange(ws: Workspace, worlds: np.ndarray, seats: np.ndarray, me: int, lower: int,
+                    cand: np.ndarray, models: np.ndarray, prm: np.ndarray, budget: Budget,
+                    c_explore: float, min_visits: int) -> ArmStats:
+    s = ws.solver
+
+    def batch(stats: ArmStats, count: int) -> None:
+        exchange_batch(worlds, seats, me, lower, cand, stats.sums, stats.squares,
+                       stats.visits, count, models, prm, c_explore, min_visits, ws.bufc, ws.bufi,
+                       s.arrays())
+
+    return run_bandit(len(cand), budget, batch)
+
+
+__all__ = ["ArmStats", "Budget", "Workspace", "search_exchange", "search_play"]

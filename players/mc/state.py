@@ -1,0 +1,249 @@
+"""Game state of the ``uecda`` rules as one ``int64`` array, and applying moves to it.
+
+The transitions follow :class:`daihinmin.rules.game.GameState` exactly (trick clear and lead
+rules included); only the random places after the pass limit use Numba's own generator.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .bits import JOKER_BIT, S3_BIT
+from .moves import (
+    K_GROUP,
+    K_JOKER,
+    K_SEQUENCE,
+    K_SINGLE,
+    high_of,
+    kind_of,
+    low_of,
+    size_of,
+    suits_of,
+)
+
+N_PLAYERS = 5
+PASS_LIMIT = 20
+EIGHT = 6  # rank column of the 8
+
+# Slots of the state array.
+HAND = 0  # 0..4: the hands of players 0..4
+FIELD_CARDS = 5
+FIELD_INFO = 6  # 0 = empty field
+TURN = 7
+OWNER = 8  # last player who played
+PASSED = 9  # bitmask of players marked passed in this trick
+REV = 10
+LOCK = 11
+FAILS = 12  # consecutive passes and rejected moves
+OVER = 13
+N_OUT = 14
+OUT = 15  # 15..19: players in finishing order
+SEAT = 20  # 20..24: player sitting in seat 0..4
+POS = 25  # 25..29: seat of player 0..4
+STATE_SIZE = 30
+
+
+@njit(cache=True)
+def new_state(hands: np.ndarray, seats: np.ndarray, first: int) -> np.ndarray:
+    st = np.zeros(STATE_SIZE, dtype=np.int64)
+    for p in range(N_PLAYERS):
+        st[HAND + p] = hands[p]
+        st[SEAT + p] = seats[p]
+    for i in range(N_PLAYERS):
+        st[POS + seats[i]] = i
+    st[TURN] = first
+    st[OWNER] = first
+    return st
+
+
+@njit(cache=True)
+def is_active(st: np.ndarray, p: int) -> bool:
+    return st[HAND + p] != 0 and st[OVER] == 0
+
+
+@njit(cache=True)
+def n_active(st: np.ndarray) -> int:
+    k = 0
+    for p in range(N_PLAYERS):
+        if st[HAND + p] != 0:
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def next_player(st: np.ndarray, p: int, skip_passed: bool) -> int:
+    """The next active (and, if asked, unpassed) player after ``p`` in seat order, or -1."""
+    seat = st[POS + p]
+    for step in range(1, N_PLAYERS + 1):
+        q = st[SEAT + (seat + step) % N_PLAYERS]
+        if q == p or st[HAND + q] == 0:
+            continue
+        if skip_passed and (st[PASSED] >> q) & 1:
+            continue
+        return q
+    return -1
+
+
+@njit(cache=True)
+def place_of(st: np.ndarray, p: int) -> int:
+    """Finishing place (0 = first) of ``p``, or -1 while still playing."""
+    for i in range(st[N_OUT]):
+        if st[OUT + i] == p:
+            return i
+    return -1
+
+
+@njit(cache=True)
+def _clear(st: np.ndarray, leader: int) -> None:
+    st[FIELD_CARDS] = 0
+    st[FIELD_INFO] = 0
+    st[PASSED] = 0
+    st[LOCK] = 0
+    if st[HAND + leader] != 0:
+        st[TURN] = leader
+    else:
+        nxt = next_player(st, leader, False)
+        st[TURN] = leader if nxt < 0 else nxt
+
+
+@njit(cache=True)
+def _finish_rest(st: np.ndarray, shuffle: bool) -> None:
+    """End the game: the players still holding cards take the remaining places."""
+    rest = np.empty(N_PLAYERS, dtype=np.int64)
+    k = 0
+    for p in range(N_PLAYERS):
+        if st[HAND + p] != 0:
+            rest[k] = p
+            k += 1
+    if shuffle:
+        for i in range(k - 1, 0, -1):
+            j = np.random.randint(0, i + 1)
+            rest[i], rest[j] = rest[j], rest[i]
+    for i in range(k):
+        st[OUT + st[N_OUT]] = rest[i]
+        st[N_OUT] += 1
+    st[OVER] = 1
+
+
+@njit(cache=True)
+def apply_pass(st: np.ndarray) -> None:
+    """The player to move passes (or had a move rejected)."""
+    p = st[TURN]
+    st[PASSED] |= np.int64(1) << np.int64(p)
+    st[FAILS] += 1
+    if st[FAILS] >= PASS_LIMIT:
+        _finish_rest(st, True)
+        return
+    owner = st[OWNER]
+    waiting = False
+    for q in range(N_PLAYERS):
+        if st[HAND + q] != 0 and not (st[PASSED] >> q) & 1 and q != owner:
+            waiting = True
+            break
+    if not waiting:
+        _clear(st, owner)
+        return
+    nxt = next_player(st, p, True)
+    st[TURN] = owner if nxt < 0 else nxt
+
+
+@njit(cache=True)
+def revolts(info: int) -> bool:
+    kind = kind_of(info)
+    if kind == K_GROUP:
+        return size_of(info) >= 4
+    if kind == K_SEQUENCE:
+        return size_of(info) >= 5
+    return False
+
+
+@njit(cache=True)
+def cuts(info: int) -> bool:
+    """An 8-cut: the play holds the 8 rank (a joker standing as 8 counts)."""
+    kind = kind_of(info)
+    if kind == K_JOKER or kind == 0:
+        return False
+    return low_of(info) <= EIGHT <= high_of(info)
+
+
+@njit(cache=True)
+def apply_play(st: np.ndarray, cards: int, info: int) -> None:
+    """The player to move plays ``(cards, info)``, which must be legal."""
+    p = st[TURN]
+    before = st[FIELD_INFO]
+    before_kind = kind_of(before)
+    hand = st[HAND + p] & ~cards
+    st[HAND + p] = hand
+    st[FAILS] = 0
+    kind = kind_of(info)
+    clear = False
+    if kind == K_JOKER:
+        st[LOCK] = 0
+    elif (before != 0 and st[LOCK] == 0 and before_kind != K_JOKER
+          and suits_of(info) == suits_of(before)):
+        st[LOCK] = 1
+    if before_kind == K_JOKER and kind == K_SINGLE and cards == S3_BIT:
+        clear = True
+    st[FIELD_CARDS] = cards
+    st[FIELD_INFO] = info
+    st[OWNER] = p
+    if kind != K_JOKER:
+        if revolts(info):
+            st[REV] ^= 1
+        if cuts(info):
+            clear = True
+    if hand == 0:
+        st[OUT + st[N_OUT]] = p
+        st[N_OUT] += 1
+        if n_active(st) <= 1:
+            _finish_rest(st, False)
+            return
+    if clear:
+        _clear(st, p)
+        return
+    waiting = False
+    for q in range(N_PLAYERS):
+        if q != p and st[HAND + q] != 0 and not (st[PASSED] >> q) & 1:
+            waiting = True
+            break
+    if not waiting:
+        _clear(st, p)
+        return
+    nxt = next_player(st, p, True)
+    st[TURN] = p if nxt < 0 else nxt
+
+
+@njit(cache=True)
+def apply_move(st: np.ndarray, cards: int, info: int) -> None:
+    if info == 0:
+        apply_pass(st)
+    else:
+        apply_play(st, cards, info)
+
+
+@njit(cache=True)
+def has_joker(hand: int) -> bool:
+    return (hand & JOKER_BIT) != 0
+
+
+@njit(cache=True)
+def replay(st: np.ndarray, players: np.ndarray, cards: np.ndarray, infos: np.ndarray) -> bool:
+    """Apply a recorded sequence of actions; False if it does not fit the state."""
+    for t in range(players.shape[0]):
+        p = players[t]
+        if st[OVER] != 0 or st[TURN] != p:
+            return False
+        if infos[t] == 0:
+            apply_pass(st)
+        else:
+            if (st[HAND + p] & cards[t]) != cards[t]:
+                return False
+            apply_play(st, cards[t], infos[t])
+    return True
+
+
+@njit(cache=True)
+def seed_numba(seed: int) -> None:
+    """Seed the random generator Numba code uses (separate from NumPy's)."""
+    np.random.seed(seed)

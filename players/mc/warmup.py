@@ -1,0 +1,59 @@
+"""Compile (or load from Numba's cache) everything the player runs, with a tiny workload."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+from daihinmin.client.view import GameView, Observed
+from daihinmin.protocol.cards import CardSet
+from daihinmin.rules.match import MatchState
+from daihinmin.rules.ruleset import UECDA
+
+from .bits import JOKER_BIT
+from .endgame import SolverScratch, solve_two
+from .state import N_PLAYERS, new_state
+
+
+def _view_after(steps: int, seed: int) -> GameView:
+    """A view after ``steps`` random moves (a negative count: at the end of the game)."""
+    match = MatchState(UECDA, seed=seed, games=1)
+    game = match.setup_game().start()
+    rng = random.Random(seed)
+    history = []
+    while steps != 0 and not game.over:
+        steps -= 1
+        was_empty = game.field is None
+        player = game.turn
+        moves = game.legal_moves()
+        move = rng.choice(moves[:-1] or moves)
+        game.step(move)
+        history.append(Observed(player, move, was_empty))
+    p = game.turn
+    return GameView(player=p, hand=game.hands[p], field=game.field, turn_player=p,
+                    revolution=game.revolution, eleven_back=False, lock=game.lock,
+                    counts=game.counts(), classes=(0, 1, 2, 3, 4), seats=game.seats,
+                    my_turn=True, rules=UECDA, history=tuple(history),
+                    exchange_given=CardSet(0))
+
+
+def run_warm_up() -> None:
+    from .bot import MCBot
+
+    bot = MCBot(time_ms=0, playouts=24, worlds=4, proposals=8, warm=False, seed=0)
+    for steps in (0, 1, 5):
+        view = _view_after(steps, seed=steps)
+        if len(view.legal_moves()) > 1:
+            bot.play(view)
+    deal = _view_after(0, seed=9)
+    upper = GameView(player=0, hand=deal.hand, field=None, turn_player=-1, revolution=False,
+                     eleven_back=False, lock=False, counts=(11, 11, 11, 10, 10),
+                     classes=tuple(range(N_PLAYERS)), seats=deal.seats, rules=UECDA)
+    bot.exchange(upper, 2)
+    bot.on_game_end(_view_after(-1, seed=3), None)
+    # a two-player ending for the exact solver
+    hands = np.array([0b1011 << 8, (0b0100 << 8) | int(JOKER_BIT), 0, 0, 0], dtype=np.int64)
+    st = new_state(hands, np.arange(N_PLAYERS, dtype=np.int64), 0)
+    st[14] = 3
+    s = SolverScratch()
+    solve_two(st, 0, 1000, s.arrays())

@@ -1,0 +1,202 @@
+"""Asking a seat for its exchange or its move: over the wire with a deadline, or its stand-in.
+
+A table is classified as it is read: bytes that are no table of the protocol (a card cell
+outside 0..2, a 20140 string that is not hex) are MALFORMED; a table of 0/1/2 that is no
+move (bad shape, a 1 in column 0) or no valid exchange is ILLEGAL.  Either is answered 8 and
+played as a pass (an exchange: the server picks), and the fault goes to the seat table.  A
+timeout is played the same way; a lost connection hands the seat to its stand-in, which
+then answers this very request.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from daihinmin.client.view import Observed
+from daihinmin.protocol.cards import CardSet
+from daihinmin.protocol.codec import decode_exchange_table
+from daihinmin.protocol.errors import BadCellValueError, MoveTableError, ProtocolError
+from daihinmin.protocol.moves import PASS, Cell, Move
+from daihinmin.protocol.shapes import move_from_cells
+from daihinmin.protocol.table import PROTOCOL_20260, Table
+from daihinmin.rules.game import GameState, StepResult
+from daihinmin.rules.match import GameSetup
+
+from .connection import PlayerConnection
+from .errors import PlayerDisconnectedError, PlayerTimeoutError
+from .faults import SeatStatus
+from .seats import Seat, SeatTable
+from .stand_in import StandIn, deal_view, engine_view, exchange_facts
+
+
+def table_fault(exc: ProtocolError) -> SeatStatus:
+    """MALFORMED for bytes that are no table; ILLEGAL for a table that is no valid move."""
+    if isinstance(exc, BadCellValueError) or not isinstance(exc, MoveTableError):
+        return SeatStatus.MALFORMED
+    return SeatStatus.ILLEGAL
+
+
+def describe(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"
+
+
+@dataclass
+class MoveReply:
+    move: Move | None  # None: no usable move (timeout, unreadable table): a pass, answered 8
+    cells: dict[Cell, int] | None = None  # the cells sent (set for a table that is no move)
+    error: str | None = None  # why there is no usable move
+    fault: SeatStatus | None = None
+    by: str | None = None  # None: the player; else the stand-in's kind
+    think_ms: float = 0.0
+
+
+@dataclass
+class ExchangeReply:
+    cards: CardSet | None  # None: the server picks
+    cells: dict[Cell, int] | None = None
+    error: str | None = None
+    fault: SeatStatus | None = None
+    by: str | None = None
+
+
+def read_move(conn: PlayerConnection, raw: bytes, max_jokers: int
+              ) -> tuple[Move | None, dict[Cell, int] | None, str | None, SeatStatus | None]:
+    """(move, cells, None, None), or (None, cells, why, fault) for a table that is no move."""
+    try:
+        table = Table.from_bytes(raw, conn.version)
+    except ProtocolError as exc:
+        return None, None, describe(exc), SeatStatus.MALFORMED
+    cells = table.nonzero()
+    try:
+        # 20260 also reads the joker pair and double stairs (docs/PROTOCOL_EXTENSION.md).
+        extended = conn.version == PROTOCOL_20260
+        return move_from_cells(cells, max_jokers, extended=extended), cells, None, None
+    except ProtocolError as exc:
+        return None, cells, describe(exc), table_fault(exc)
+
+
+def read_exchange(conn: PlayerConnection, raw: bytes, hand: CardSet, count: int
+                  ) -> tuple[CardSet | None, dict[Cell, int] | None, str | None,
+                             SeatStatus | None]:
+    try:
+        table = Table.from_bytes(raw, conn.version)
+    except ProtocolError as exc:
+        return None, None, describe(exc), SeatStatus.MALFORMED
+    try:
+        return decode_exchange_table(table, hand, count), None, None, None
+    except ProtocolError as exc:
+        return None, table.nonzero(), describe(exc), table_fault(exc)
+
+
+class GameRequests:
+    """The requests of one game, and what its stand-ins need to know to answer them."""
+
+    def __init__(self, seats: SeatTable, setup: GameSetup) -> None:
+        self.seats = seats
+        self.config = seats.config
+        self.setup = setup
+        self.history: list[Observed] = []
+        self.facts = exchange_facts(setup)
+
+    def stand_in(self, seat: Seat) -> StandIn:
+        """The seat's stand-in, told about this game's deal the first time it is asked."""
+        stand_in = seat.stand_in
+        assert stand_in is not None
+        if self.setup.game not in seat.games_seen:
+            seat.games_seen.add(self.setup.game)
+            stand_in.game_start(deal_view(self.setup, seat.number, self.facts[seat.number]))
+        return stand_in
+
+    # --- exchange ----------------------------------------------------------------------
+    async def exchange(self, player: int, count: int) -> ExchangeReply:
+        seat = self.seats[player]
+        if seat.conn is not None:
+            conn, base = seat.conn, self.config.exchange_timeout
+            start = time.perf_counter()
+            try:
+                raw = await conn.receive_table_bytes(seat.deadline(base))
+            except PlayerTimeoutError as exc:
+                seat.bank = 0.0
+                await self.seats.fault(player, SeatStatus.TIMEOUT, exc.message)
+                return ExchangeReply(None, None, exc.message, SeatStatus.TIMEOUT)
+            except PlayerDisconnectedError as exc:
+                await self.seats.lost(player, exc.message)
+            else:
+                seat.charge(base, time.perf_counter() - start)
+                cards, cells, error, fault = read_exchange(conn, raw, self.setup.hands[player],
+                                                           count)
+                if fault is not None and error is not None:
+                    await self.seats.fault(player, fault, f"exchange table: {error}")
+                return ExchangeReply(cards, cells, error, fault)
+        stand_in = self.stand_in(seat)
+        view = deal_view(self.setup, player, self.facts[player])
+        return ExchangeReply(stand_in.exchange(view, count), by=str(stand_in.kind))
+
+    def exchange_done(self) -> None:
+        self.facts = exchange_facts(self.setup)
+
+    # --- moves -------------------------------------------------------------------------
+    async def move(self, game: GameState, since: float) -> MoveReply:
+        """The move of the player to move; ``since`` is when its turn table was written."""
+        player = game.turn
+        seat = self.seats[player]
+        if seat.conn is not None:
+            conn, base = seat.conn, self.config.move_timeout
+            start = time.perf_counter()
+            try:
+                raw = await conn.receive_table_bytes(seat.deadline(base))
+            except PlayerTimeoutError as exc:
+                seat.bank = 0.0
+                await self.seats.fault(player, SeatStatus.TIMEOUT, exc.message)
+                return MoveReply(None, None, exc.message, SeatStatus.TIMEOUT,
+                                 think_ms=_ms(since))
+            except PlayerDisconnectedError as exc:
+                await self.seats.lost(player, exc.message)
+            else:
+                seat.charge(base, time.perf_counter() - start)
+                think = _ms(since)
+                move, cells, error, fault = read_move(conn, raw, game.rules.jokers)
+                if fault is not None and error is not None:
+                    await self.seats.fault(player, fault, f"move table: {error}")
+                return MoveReply(move, cells, error, fault, think_ms=think)
+        stand_in = self.stand_in(seat)
+        start = time.perf_counter()
+        move = stand_in.play(engine_view(game, player, self.setup, self.history,
+                                         self.facts[player]))
+        return MoveReply(move, by=str(stand_in.kind), think_ms=_ms(start))
+
+    async def judged(self, reply: MoveReply, step: StepResult) -> None:
+        """A player's readable move the rules rejected is an ILLEGAL fault."""
+        if reply.by is None and reply.move is not None and not step.judgement.accepted:
+            reply.fault = SeatStatus.ILLEGAL
+            reason = step.judgement.reason
+            await self.seats.fault(step.player, SeatStatus.ILLEGAL,
+                                   f"{reply.move} rejected"
+                                   + (f": {reason}" if reason is not None else ""))
+
+    def observed(self, game: GameState, step: StepResult, field_was_empty: bool) -> None:
+        """Record the turn for the stand-ins' views and tell the stand-ins about it."""
+        played = step.move if step.judgement.accepted else PASS
+        obs = Observed(step.player, played, trick_cleared_before=field_was_empty)
+        self.history.append(obs)
+        for seat in self.seats.seats:
+            if seat.stand_in is not None and seat.stand_in.bot is not None:
+                view = engine_view(game, seat.number, self.setup, self.history,
+                                   self.facts[seat.number])
+                self.stand_in(seat).turn_seen(view, obs, step.judgement.accepted)
+
+    def game_over(self, game: GameState, places: tuple[int, ...]) -> None:
+        for seat in self.seats.seats:
+            if seat.stand_in is not None:
+                view = engine_view(game, seat.number, self.setup, self.history,
+                                   self.facts[seat.number])
+                self.stand_in(seat).game_end(view, places)
+
+
+def _ms(since: float) -> float:
+    return (time.perf_counter() - since) * 1000.0
+
+
+__all__ = ["ExchangeReply", "GameRequests", "MoveReply", "read_exchange", "read_move",
+           "table_fault"]

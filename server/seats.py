@@ -1,0 +1,191 @@
+"""The seats of a match: who plays each (its connection or a stand-in), its faults, its time.
+
+:class:`SeatTable` applies the fault policy of :mod:`daihinmin.server.faults`: it counts
+faults, hands a seat to its stand-in (closing the connection) at the fault limit or when the
+connection is gone, checks the connections' health before each request, and records every
+hand-over as a :class:`~daihinmin.server.faults.SeatEvent` for the game record.
+
+Time: each request gets its own deadline (``move_timeout`` or ``exchange_timeout``) plus
+whatever is left of the seat's time bank (``time_bank`` seconds per match); the part of a
+reply's time beyond its own deadline is taken from the bank, and a timeout empties it.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+
+from .config import ServerConfig
+from .connection import PlayerConnection
+from .faults import OnFault, SeatEvent, SeatReport, SeatStatus
+from .stand_in import StandIn
+
+log = logging.getLogger("daihinmin.server")
+
+NOTED = "noted"  # the action of an event about a seat that was already handed over
+FAULT = "fault"  # the action of an event for a fault outside any turn (bytes nobody asked for)
+
+
+@dataclass
+class Seat:
+    number: int
+    conn: PlayerConnection | None  # None once a stand-in plays (or from the start)
+    report: SeatReport
+    bank: float = 0.0  # seconds of extra time left this match
+    stand_in: StandIn | None = None
+    counted: int = 0  # faults counted towards the limit
+    crashed: str | None = None  # set when the player's process is known to have crashed
+    games_seen: set[int] = field(default_factory=set)  # games the stand-in was told about
+
+    @property
+    def live(self) -> bool:
+        return self.conn is not None
+
+    def deadline(self, base: float | None) -> float | None:
+        """Seconds the player has for this request (None: no deadline)."""
+        return base + self.bank if base else None
+
+    def charge(self, base: float | None, elapsed: float) -> None:
+        """Take the time used beyond ``base`` from the bank."""
+        if base and elapsed > base:
+            self.bank = max(0.0, self.bank - (elapsed - base))
+
+
+class SeatTable:
+    """The match's seats (index = player number) and the fault policy applied to them."""
+
+    def __init__(self, seats: list[Seat], config: ServerConfig) -> None:
+        self.seats = seats
+        self.config = config
+        self.on_fault = OnFault(config.on_fault)
+        self.events: list[SeatEvent] = []  # since the last take_events()
+        self.game = 0  # where the match is, for the events
+        self.turn = 0
+
+    @classmethod
+    def of(cls, conns: list[PlayerConnection | None], config: ServerConfig,
+           banks: list[float] | None = None) -> SeatTable:
+        seats = [Seat(p, conn, SeatReport(p),
+                      bank=banks[p] if banks is not None else config.time_bank)
+                 for p, conn in enumerate(conns)]
+        return cls(seats, config)
+
+    def __getitem__(self, player: int) -> Seat:
+        return self.seats[player]
+
+    def __len__(self) -> int:
+        return len(self.seats)
+
+    def at(self, game: int, turn: int) -> None:
+        self.game, self.turn = game, turn
+
+    def take_events(self) -> list[SeatEvent]:
+        events, self.events = self.events, []
+        return events
+
+    def reports(self) -> list[SeatReport]:
+        return [s.report for s in self.seats]
+
+    def banks_ms(self) -> list[int]:
+        return [round(s.bank * 1000) for s in self.seats]
+
+    # --- the policy ---------------------------------------------------------------------
+    def counts_against(self, kind: SeatStatus) -> bool:
+        return kind in (SeatStatus.TIMEOUT, SeatStatus.MALFORMED) or (
+            kind is SeatStatus.ILLEGAL and self.config.illegal_counts)
+
+    async def fault(self, player: int, kind: SeatStatus, detail: str) -> None:
+        """A fault that costs the seat its move (or its exchange choice)."""
+        seat = self.seats[player]
+        seat.report.count(kind)
+        seat.report.detail = detail
+        log.warning("game %d turn %d: player %d %s: %s", self.game, self.turn, player,
+                    kind, detail)
+        if seat.stand_in is not None or not self.counts_against(kind):
+            return
+        seat.counted += 1
+        limit = self.config.fault_limit
+        if limit and seat.counted >= limit:
+            await self.hand_over(player, kind, f"{seat.counted} faults (limit {limit}); "
+                                               f"last: {detail}", counted=True)
+
+    async def lost(self, player: int, detail: str) -> None:
+        """The connection is gone: the stand-in plays from now on."""
+        seat = self.seats[player]
+        status = SeatStatus.CRASHED if seat.crashed else SeatStatus.DISCONNECTED
+        await self.hand_over(player, status, seat.crashed or detail)
+
+    async def hand_over(self, player: int, status: SeatStatus, detail: str,
+                        counted: bool = False) -> None:
+        """The stand-in plays the seat from now on (``counted``: the fault is counted)."""
+        seat = self.seats[player]
+        report = seat.report
+        if seat.stand_in is not None:
+            return
+        if not counted:
+            report.count(status)
+        report.status, report.detail = status, detail
+        report.stand_in = str(self.on_fault)
+        report.since_game, report.since_turn = self.game, self.turn
+        seat.stand_in = StandIn.make(player, self.on_fault, self.config.fallback,
+                                     seed=self.config.seed * 8 + player)
+        if seat.conn is not None:
+            conn, seat.conn = seat.conn, None
+            await conn.aclose()
+        self.events.append(SeatEvent(player, self.game, self.turn, status, str(self.on_fault),
+                                     detail))
+        log.warning("game %d turn %d: player %d %s (%s): the %s stand-in plays the seat from "
+                    "now on", self.game, self.turn, player, status, detail, self.on_fault)
+
+    def seat_stand_in(self, player: int, status: SeatStatus, detail: str) -> None:
+        """A seat that never got a working player: the stand-in plays it from the start."""
+        seat = self.seats[player]
+        seat.report.count(status)
+        seat.report.status, seat.report.detail = status, detail
+        seat.report.stand_in = str(self.on_fault)
+        seat.report.since_game, seat.report.since_turn = 1, 0
+        seat.stand_in = StandIn.make(player, self.on_fault, self.config.fallback,
+                                     seed=self.config.seed * 8 + player)
+
+    def process_crashed(self, player: int, detail: str) -> None:
+        """The player's process exited abnormally (the headless runner tells the server).
+
+        The connection closing is what hands the seat over; if that already happened (it
+        was DISCONNECTED) the status becomes CRASHED and an event notes it.  A process that
+        exits after the server closed its connection (a seat handed over for its faults)
+        keeps the status that made the server close it."""
+        seat = self.seats[player]
+        seat.crashed = detail
+        if seat.stand_in is not None and seat.report.status is SeatStatus.DISCONNECTED:
+            seat.report.status = SeatStatus.CRASHED
+            seat.report.count(SeatStatus.CRASHED)
+            seat.report.detail = detail
+            self.events.append(SeatEvent(player, self.game, self.turn, SeatStatus.CRASHED,
+                                         NOTED, detail))
+
+    async def check(self) -> None:
+        """Before a request: hand over dead connections; drop bytes nobody asked for."""
+        for seat in self.seats:
+            conn = seat.conn
+            if conn is None:
+                continue
+            if conn.flooded:
+                await self.hand_over(seat.number, SeatStatus.MALFORMED, conn.ended or "flooded")
+            elif conn.ended is not None:
+                await self.lost(seat.number, conn.ended)
+            else:
+                extra = conn.drop_unsolicited()
+                if extra:
+                    detail = f"sent {extra} bytes nobody asked for (thrown away)"
+                    self.events.append(SeatEvent(seat.number, self.game, self.turn,
+                                                 SeatStatus.MALFORMED, FAULT, detail))
+                    await self.fault(seat.number, SeatStatus.MALFORMED, detail)
+
+    async def close_all(self) -> None:
+        for seat in self.seats:
+            if seat.conn is not None:
+                conn, seat.conn = seat.conn, None
+                await conn.aclose()
+
+
+__all__ = ["FAULT", "NOTED", "Seat", "SeatTable"]

@@ -1,0 +1,76 @@
+"""The mc player end to end: legal decisions in whole matches, options, registry, bench."""
+
+from __future__ import annotations
+
+import pytest
+from daihinmin.client.view import GameView
+from daihinmin.players.mc.bench import run_bench, sample_positions
+from daihinmin.players.mc.bot import MCBot, warm_up
+from daihinmin.players.registry import make_bot
+from daihinmin.protocol.cards import CardSet
+from daihinmin.protocol.moves import Move
+from daihinmin.rules.ruleset import UECDA, ruleset_from
+from daihinmin.tools.local_match import play_local_match
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _compiled() -> None:
+    warm_up()
+
+
+class Checked(MCBot):
+    """The mc player, asserting every answer is legal."""
+
+    def exchange(self, view: GameView, count: int) -> CardSet:
+        cards = super().exchange(view, count)
+        assert len(cards) == count and cards <= view.hand
+        self.exchanges = getattr(self, "exchanges", 0) + 1
+        return cards
+
+    def play(self, view: GameView) -> Move:
+        move = super().play(view)
+        assert move in view.legal_moves(), (move, view.hand, view.field)
+        return move
+
+
+def test_plays_legal_moves_through_a_match_with_exchanges() -> None:
+    mcs = [Checked(time_ms=0, playouts=48, seed=s) for s in (1, 2)]
+    bots = [mcs[0], make_bot("default"), mcs[1], make_bot("random", seed=1), make_bot("greedy")]
+    match = play_local_match(UECDA, seed=12, games=3, bots=bots)
+    assert match.game == 4 and sum(match.points) == 45
+    for bot, player in zip(mcs, (0, 2), strict=True):  # daifugo/fugo return cards next game
+        owed = sum(r.places[player] in (0, 1) for r in match.results[:2])
+        assert getattr(bot, "exchanges", 0) == owed
+    assert all(d.playouts <= 48 for b in mcs for d in b.decisions)
+
+
+def test_same_seed_and_playout_cap_give_the_same_moves() -> None:
+    views = sample_positions(6, seed=8)
+    a = MCBot(time_ms=0, playouts=200, seed=7)
+    b = MCBot(time_ms=0, playouts=200, seed=7)
+    assert [a.play(v) for v in views] == [b.play(v) for v in views]
+
+
+def test_registry_builds_it_with_options() -> None:
+    bot = make_bot("mc", time_ms=30, playouts=100, seed=3)
+    assert isinstance(bot, MCBot) and bot.name == "mc"
+    assert bot.budget.time_ms == 30 and bot.budget.playouts == 100
+    with pytest.raises(ValueError):
+        MCBot(time_ms=0, playouts=0)
+
+
+def test_other_rules_fall_back_to_a_legal_move() -> None:
+    view = sample_positions(1, seed=3)[0]
+    rules = ruleset_from("uecda", ["eleven_back=yes"])
+    other = GameView(**{**{f: getattr(view, f) for f in view.__dataclass_fields__},
+                        "rules": rules})
+    assert MCBot(time_ms=0, playouts=10).play(other) in other.legal_moves()
+    assert rules != UECDA
+
+
+def test_bench_reports_speed_and_decision_times() -> None:
+    result = run_bench(decisions=3, time_ms=20, seed=2).as_dict()
+    assert set(result) >= {"playouts_per_second_per_core", "decision_ms_median",
+                           "decision_ms_p99"}
+    assert result["playouts_per_second_per_core"] > 0 and result["decisions"] == 3
+    assert 0 < result["decision_ms_median"] <= result["decision_ms_p99"]

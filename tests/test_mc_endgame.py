@@ -1,0 +1,227 @@
+"""Endgames: the exact two-player solver against brute force, and forced wins taken."""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+
+import numpy as np
+import pytest
+from daihinmin.client.view import GameView, Observed
+from daihinmin.players.mc.bot import MCBot, warm_up
+from daihinmin.players.mc.control import (
+    THREATS_SIZE,
+    control_win,
+    is_one_play,
+    threats,
+    unbeatable,
+)
+from daihinmin.players.mc.convert import encode_move, hand_mask, state_from_game
+from daihinmin.players.mc.endgame import UNKNOWN, SolverScratch, solve_two
+from daihinmin.players.mc.rollout import BUFFER
+from daihinmin.protocol.cards import CardSet
+from daihinmin.protocol.moves import LONE_JOKER, Move
+from daihinmin.rules.game import GameState
+from daihinmin.rules.movegen import all_plays
+from daihinmin.rules.ruleset import UECDA
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+DECK = [4 * r + s for r in range(1, 14) for s in range(4)] + [60]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _compiled() -> None:
+    warm_up()
+
+
+def race_moves(game: GameState) -> list[Move]:
+    """The moves the solver considers: all legal ones except passing an empty field."""
+    return [m for m in game.legal_moves() if not (m.is_pass and game.field is None)]
+
+
+def brute_force(game: GameState, me: int) -> bool:
+    """Does ``me`` go out before the other player left, with best play by both?"""
+    seen: dict[tuple, bool] = {}
+    if game.over:
+        out = game.finished
+        return out.index(me) < max(out.index(p) for p in range(5) if p != me)
+    (other,) = [p for p in game.active_players() if p != me]
+
+    def key(g: GameState) -> tuple:
+        return (tuple(h.mask for h in g.hands), g.field, g.turn, g.owner, g.passed,
+                g.revolution, g.lock)
+
+    def solve(g: GameState) -> bool:
+        if g.over:
+            return g.places()[me] < g.places()[other]
+        if not g.hands[me]:
+            return True
+        k = key(g)
+        if k not in seen:
+            results = []
+            for m in race_moves(g):
+                child = g.copy()
+                child.step(m)
+                results.append(solve(child))
+            seen[k] = any(results) if g.turn == me else all(results)
+        return seen[k]
+
+    return solve(game)
+
+
+@st.composite
+def two_player_endings(draw: st.DrawFn, me_to_move: bool = False) -> tuple[GameState, int]:
+    deck = draw(st.permutations(DECK))
+    a, b = draw(st.integers(1, 4)), draw(st.integers(1, 3))
+    players = draw(st.permutations(range(5)))
+    me, other = players[0], players[1]
+    hands = [CardSet(0)] * 5
+    hands[me] = CardSet.of(deck[:a])
+    hands[other] = CardSet.of(deck[a:a + b])
+    pile = CardSet.of(deck[a + b:a + b + 10])
+    finished = list(players[2:])
+    field = None
+    lock = False
+    turn = me if me_to_move else draw(st.sampled_from([me, other]))
+    owner = draw(st.sampled_from(range(5)))
+    if draw(st.booleans()):
+        field = draw(st.sampled_from(all_plays(pile, UECDA)))
+        lock = field.kind.name != "JOKER" and draw(st.booleans())
+    if field is None or owner == turn:
+        owner = turn if field is None else owner
+    passed = 0
+    for p in (me, other):
+        if p not in (turn, owner) and field is not None and draw(st.booleans()):
+            passed |= 1 << p
+    game = GameState(rules=UECDA, hands=hands, seats=tuple(draw(st.permutations(range(5)))),
+                     turn=turn, rng=random.Random(0), field=field, owner=owner, passed=passed,
+                     revolution=draw(st.booleans()), lock=lock, finished=finished)
+    return game, me
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=two_player_endings())
+def test_two_player_solver_agrees_with_brute_force(case: tuple[GameState, int]) -> None:
+    game, me = case
+    scratch = SolverScratch()
+    got = solve_two(state_from_game(game), me, 10**6, scratch.arrays())
+    assert got != UNKNOWN
+    assert bool(got) == brute_force(game, me)
+
+
+def test_solver_budget_reports_unknown() -> None:
+    hands = [CardSet.parse("S3 H5 D7 C9 SJ HK"), CardSet.parse("S4 H6 D8 CT SQ HA"),
+             CardSet(0), CardSet(0), CardSet(0)]
+    game = GameState(rules=UECDA, hands=hands, seats=(0, 1, 2, 3, 4), turn=0,
+                     rng=random.Random(0), owner=0, finished=[2, 3, 4])
+    scratch = SolverScratch()
+    assert solve_two(state_from_game(game), 0, 3, scratch.arrays()) == UNKNOWN
+    assert solve_two(state_from_game(game), 0, 10**6, scratch.arrays()) in (0, 1)
+
+
+def test_one_play_hands() -> None:
+    for text, expected in [("S3", True), ("S3 H3 JK", True), ("S3 S4 S5", True),
+                           ("S3 S5 JK", True), ("S3 S5", False), ("S3 S6 JK", False),
+                           ("S3 H4 D5", False), ("JK", True), ("S3 H3 D3 C3 JK", True),
+                           ("SQ SK SA S2 JK", True)]:
+        assert is_one_play(hand_mask(CardSet.parse(text))) == expected, text
+
+
+def test_control_win_sees_cut_then_last_card() -> None:
+    """♠8 cuts, then the ♦3 goes out: a certain win; without the 8 it is not."""
+    hands = [CardSet.parse("S8 D3"), CardSet.parse("S4 H9 DK"), CardSet.parse("C4 C5"),
+             CardSet(0), CardSet(0)]
+    game = GameState(rules=UECDA, hands=hands, seats=(0, 1, 2, 3, 4), turn=0,
+                     rng=random.Random(0), owner=0, finished=[3, 4])
+    sim = state_from_game(game)
+    buf_c, buf_i = np.zeros(BUFFER, dtype=np.int64), np.zeros(BUFFER, dtype=np.int64)
+    t = np.zeros(THREATS_SIZE, dtype=np.int64)
+    threats(sim, 0, t)
+    assert control_win(t, sim[0], 0, 2, buf_c, buf_i, 0)
+    assert not control_win(t, hand_mask(CardSet.parse("S9 D3")), 0, 2, buf_c, buf_i, 0)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(deck=st.permutations(DECK), sizes=st.lists(st.integers(0, 8), min_size=5, max_size=5),
+       rev=st.booleans())
+def test_unbeatable_matches_the_engine(deck: list[int], sizes: list[int], rev: bool) -> None:
+    """A play is unbeatable exactly when no other player has a legal answer (or it cuts)."""
+    sizes[0] = max(sizes[0], 1)
+    hands, pos = [], 0
+    for size in sizes:
+        hands.append(CardSet.of(deck[pos:pos + size]))
+        pos += size
+    game = GameState(rules=UECDA, hands=hands, seats=(0, 1, 2, 3, 4), turn=0,
+                     rng=random.Random(0), owner=0, revolution=rev)
+    t = np.zeros(THREATS_SIZE, dtype=np.int64)
+    threats(state_from_game(game), 0, t)
+    for move in all_plays(hands[0], UECDA):
+        info = encode_move(move)[1]
+        rev_after = int(rev) ^ int(move.size >= (4 if move.kind.name == "GROUP" else 5)
+                                   and move.kind.name in ("GROUP", "SEQUENCE"))
+        answers = False
+        for q in range(1, 5):
+            if not hands[q]:
+                continue
+            probe = GameState(rules=UECDA, hands=hands, seats=(0, 1, 2, 3, 4), turn=q,
+                              rng=random.Random(0), field=move, owner=0,
+                              revolution=bool(rev_after))
+            answers = answers or bool(probe.legal_plays())
+        cut = move.kind.name != "JOKER" and move.low <= 6 <= move.high
+        assert unbeatable(t, info, rev_after) == (cut or not answers), str(move)
+
+
+def lead_view(hands: list[CardSet], me: int, finished: int) -> GameView:
+    counts = tuple(len(h) for h in hands)
+    return GameView(player=me, hand=hands[me], field=None, turn_player=me, revolution=False,
+                    eleven_back=False, lock=False, counts=counts, classes=(0,) * 5,
+                    seats=(0, 1, 2, 3, 4), my_turn=True, rules=UECDA)
+
+
+@lru_cache(maxsize=1)
+def small_bot() -> MCBot:
+    return MCBot(time_ms=0, playouts=300, seed=5)
+
+
+def test_bot_takes_a_forced_win_among_five() -> None:
+    """The 8 must go first (cut, then the 3 goes out); leading the 3 first can lose."""
+    hands = [CardSet.parse("S8 D3"), CardSet.parse("S4 H9 DK SA"), CardSet.parse("C4 C5 H2"),
+             CardSet.parse("D6 D7 CJ"), CardSet.parse("H3 CQ S2")]
+    view = lead_view(hands, 0, 0)
+    assert small_bot().play(view) == Move.parse("S8")
+
+
+def seen_everything(game: GameState) -> tuple[Observed, ...]:
+    """A history in which the finished players played every card not in a hand, so the
+    player knows the other hand exactly (as it does in a real two-player ending)."""
+    held = CardSet(0)
+    for h in game.hands:
+        held = held | h
+    gone = [c for c in CardSet.parse(" ".join(str(CardSet.of([c])) for c in DECK))
+            if c not in held and not (c >= 60 and held.jokers)]
+    out = game.finished
+    d3 = CardSet.parse("D3").mask.bit_length() - 1
+    # the game's first mover held the ♦3
+    first = next((p for p, h in enumerate(game.hands) if d3 in h), out[0])
+    plays = [Observed(first, Move.parse("pass"))] if first not in out else []
+    return (*plays, *(Observed(out[i % len(out)], LONE_JOKER if c >= 60 else Move.single(c))
+                      for i, c in enumerate(sorted(gone, key=lambda c: c != d3))))
+
+
+@settings(max_examples=30, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(case=two_player_endings(me_to_move=True))
+def test_bot_keeps_two_player_wins(case: tuple[GameState, int]) -> None:
+    """Wherever brute force finds a win for the bot, the bot's move keeps it."""
+    game, me = case
+    assume(len(race_moves(game)) >= 2 and brute_force(game, me))
+    view = GameView(player=me, hand=game.hands[me], field=game.field, turn_player=me,
+                    revolution=game.revolution, eleven_back=False, lock=game.lock,
+                    counts=game.counts(), classes=(0,) * 5, seats=game.seats, my_turn=True,
+                    rules=UECDA, history=seen_everything(game), passed=game.passed,
+                    field_owner=game.owner)
+    move = small_bot().play(view)
+    child = game.copy()
+    child.step(move)
+    assert brute_force(child, me), f"{move} throws away the win"

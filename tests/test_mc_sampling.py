@@ -1,0 +1,214 @@
+"""Determinisation: sampled worlds fit what the player saw, with the right distribution."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import Counter
+
+import numpy as np
+import pytest
+from daihinmin.client.view import GameView
+from daihinmin.players.default_bot import DefaultBot
+from daihinmin.players.mc.bits import D3_BIT
+from daihinmin.players.mc.bot import warm_up
+from daihinmin.players.mc.convert import hand_mask
+from daihinmin.players.mc.observe import exchange_pairs, knowledge_from_view
+from daihinmin.players.mc.rollout import BUFFER, DEFAULT_PARAMS
+from daihinmin.players.mc.state import N_PLAYERS, new_state
+from daihinmin.players.mc.worlds import (
+    MODE_NEITHER,
+    MODE_UPPER,
+    count_above,
+    exchange_weight,
+    max_key,
+    play_log_likelihood,
+    sample_worlds,
+)
+from daihinmin.protocol.cards import CardSet
+from daihinmin.rules.ruleset import UECDA
+from daihinmin.tools import local_match
+
+MODELS = np.zeros(N_PLAYERS, dtype=np.int64)  # everyone plays by the playout policy
+EPS = np.array([0.3, 0.05, 0.0])
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _compiled() -> None:
+    warm_up()
+
+
+class Recorder(DefaultBot):
+    """The default player, keeping every view it was asked to play from."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.views: list[GameView] = []
+
+    def play(self, view: GameView):  # type: ignore[no-untyped-def]
+        self.views.append(view)
+        return super().play(view)
+
+
+@pytest.fixture(scope="module")
+def recorded() -> tuple[list[Recorder], dict[int, list[CardSet]]]:
+    """Views from a 3-game match (games 2 and 3 have an exchange), and each view's truth."""
+    bots = [Recorder() for _ in range(N_PLAYERS)]
+    truths: dict[int, list[CardSet]] = {}
+    original = local_match.build_view
+
+    def build_view(state, player, setup, history, facts):  # type: ignore[no-untyped-def]
+        view = original(state, player, setup, history, facts)
+        truths[id(view)] = list(state.hands)  # the real hands behind this view
+        return view
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(local_match, "build_view", build_view)
+        local_match.play_local_match(UECDA, seed=5, games=3, bots=bots)
+    return bots, truths
+
+
+def sample(view: GameView, count: int = 64, window: int = 40) -> np.ndarray:
+    kn = knowledge_from_view(view)
+    out = np.zeros((count, N_PLAYERS), dtype=np.int64)
+    buf_c, buf_i = np.zeros(BUFFER, dtype=np.int64), np.zeros(BUFFER, dtype=np.int64)
+    ess = sample_worlds(kn.me, kn.my_hand, kn.unknown, kn.counts, kn.fixed, kn.played,
+                        kn.pairs, kn.seats, kn.first, kn.hist_player, kn.hist_cards,
+                        kn.hist_info, MODELS, DEFAULT_PARAMS, EPS, 0.5, window, 4 * count, out,
+                        buf_c, buf_i)
+    assert ess > 0
+    return out
+
+
+def test_sampled_worlds_fit_the_observations(recorded) -> None:  # type: ignore[no-untyped-def]
+    bots, truths = recorded
+    checked = exchanged = 0
+    for bot in bots:
+        for view in bot.views[::3]:
+            kn = knowledge_from_view(view)
+            assert kn.complete
+            truth = np.array([hand_mask(h) for h in truths[id(view)]], dtype=np.int64)
+            # the real deal is a world the sampler could produce
+            assert exchange_weight(truth, kn.played, kn.pairs) > 0
+            for q in range(N_PLAYERS):
+                assert truth[q] & kn.fixed[q] == kn.fixed[q]
+            pairs = exchange_pairs(view)
+            exchanged += bool(pairs)
+            for world in sample(view):
+                assert world[view.player] == kn.my_hand
+                union = 0
+                all_played = int(np.bitwise_or.reduce(kn.played))
+                for q in range(N_PLAYERS):
+                    assert int(world[q]).bit_count() == view.counts[q]
+                    assert int(world[q]) & all_played == 0
+                    assert union & int(world[q]) == 0
+                    union |= int(world[q])
+                    assert world[q] & kn.fixed[q] == kn.fixed[q]
+                assert union == kn.my_hand | kn.unknown
+                if kn.first >= 0 and kn.first != view.player and kn.unknown & int(D3_BIT):
+                    assert world[kn.first] & D3_BIT
+                for _upper, lower, n, mode, deal, given in kn.pairs:
+                    if mode == MODE_UPPER:  # the lower kept nothing above what it gave up
+                        kept = (int(world[lower]) | int(kn.played[lower])) & ~int(given)
+                        assert count_above(deal, max_key(kept)) >= n
+                checked += 1
+    assert checked > 100 and exchanged > 0
+
+
+def chi_square_critical(df: int, z: float = 3.09) -> float:
+    """Wilson-Hilferty approximation of the chi-square quantile (z = 3.09: p = 0.001)."""
+    return df * (1 - 2 / (9 * df) + z * math.sqrt(2 / (9 * df))) ** 3
+
+
+def test_distribution_matches_exact_enumeration() -> None:
+    """A late position with 7 unseen cards, a known card and two exchange facts: the
+    sampled worlds follow the exact posterior (enumerated over all 180 deals)."""
+    me = 0
+    my_hand = hand_mask(CardSet.parse("S3 H4 D5"))
+    unknown_cards = CardSet.parse("C3 D4 S9 HJ DK S2 JK")
+    unknown = hand_mask(unknown_cards)
+    counts = np.array([3, 2, 2, 2, 1], dtype=np.int64)
+    fixed = np.zeros(N_PLAYERS, dtype=np.int64)
+    fixed[3] = hand_mask(CardSet.parse("C3"))
+    played = np.array([hand_mask(CardSet.parse(t)) for t in
+                       ("S4 S5", "H7 D8 SQ", "C6 D6 H9", "S7", "H3 D3 C4")], dtype=np.int64)
+    deal = my_hand | int(played[0]) | hand_mask(CardSet.parse("HA CA"))
+    pairs = np.array([[1, 2, 1, MODE_NEITHER, 0, 0],
+                      [0, 4, 2, MODE_UPPER, deal, hand_mask(CardSet.parse("HA CA"))]],
+                     dtype=np.int64)
+    free = [c for c in unknown_cards if c != CardSet.parse("C3").mask.bit_length() - 1]
+    free_masks = [hand_mask(CardSet.of([c])) for c in free]
+    target: dict[tuple[int, ...], float] = {}
+    need = [0, 2, 2, 1, 1]
+    for perm in set(itertools.permutations([1, 1, 2, 2, 3, 4])):
+        hands = np.zeros(N_PLAYERS, dtype=np.int64)
+        hands[0] = my_hand
+        hands[3] = fixed[3]
+        for owner, m in zip(perm, free_masks, strict=True):
+            hands[owner] |= m
+        assert [int(h).bit_count() for h in hands[1:]] == [2, 2, 2, 1]
+        target[tuple(hands)] = exchange_weight(hands, played, pairs)
+    assert len(target) == 180 and need
+    total = sum(target.values())
+    probs = {k: w / total for k, w in target.items()}
+    uniform_gap = 0.5 * sum(abs(p - 1 / 180) for p in probs.values())
+    assert uniform_gap > 0.15  # so a sampler ignoring the exchange facts would fail below
+
+    np.random.seed(0)
+    from daihinmin.players.mc.state import seed_numba
+
+    seed_numba(1234)
+    seen: Counter[tuple[int, ...]] = Counter()
+    empty = np.zeros(0, dtype=np.int64)
+    buf_c, buf_i = np.zeros(BUFFER, dtype=np.int64), np.zeros(BUFFER, dtype=np.int64)
+    seats = np.arange(N_PLAYERS, dtype=np.int64)
+    out = np.zeros((100, N_PLAYERS), dtype=np.int64)
+    for _ in range(200):
+        sample_worlds(me, my_hand, unknown, counts, fixed, played, pairs, seats, -1, empty,
+                      empty, empty, MODELS, DEFAULT_PARAMS, EPS, 0.5, 0, 4000, out, buf_c, buf_i)
+        for world in out:
+            seen[tuple(int(h) for h in world)] += 1
+    n = sum(seen.values())
+    assert set(seen) <= {k for k, p in probs.items() if p > 0}
+    stat = 0.0
+    cells = 0
+    for key, p in probs.items():
+        if p * n >= 5:
+            stat += (seen[key] - p * n) ** 2 / (p * n)
+            cells += 1
+    assert stat < chi_square_critical(cells - 1), (stat, cells)
+    assert max(abs(seen[k] / n - p) for k, p in probs.items()) < 0.01
+
+
+def test_play_likelihood_prefers_worlds_that_explain_a_pass() -> None:
+    """Player 1 passed over the ♠5: a world where it held a weak single it would surely
+    have played is less likely than one where it could not beat the 5."""
+    me = 0
+    seats = np.arange(N_PLAYERS, dtype=np.int64)
+    base = [hand_mask(CardSet.parse(t)) for t in
+            ("S5 S9", "H3 D4", "C3 C4 SK", "D3 H5 DQ", "S4 HA")]
+    able = list(base)
+    able[1] = hand_mask(CardSet.parse("H3 H7"))  # could have played the 7
+    unable = list(base)
+    unable[1] = hand_mask(CardSet.parse("H3 D4"))
+    s5 = hand_mask(CardSet.parse("S5"))
+    from daihinmin.players.mc.convert import encode_move
+    from daihinmin.protocol.moves import Move
+
+    c, i = encode_move(Move.parse("S5"))
+    hist_player = np.array([0, 1], dtype=np.int64)
+    hist_cards = np.array([c, 0], dtype=np.int64)
+    hist_info = np.array([i, 0], dtype=np.int64)
+    played = np.zeros(N_PLAYERS, dtype=np.int64)
+    played[0] = s5
+    buf_c, buf_i = np.zeros(BUFFER, dtype=np.int64), np.zeros(BUFFER, dtype=np.int64)
+
+    def loglik(hands: list[int]) -> float:
+        now = np.array(hands, dtype=np.int64)
+        now[0] &= ~s5
+        return play_log_likelihood(now, played, seats, 0, hist_player, hist_cards, hist_info,
+                                   me, MODELS, DEFAULT_PARAMS, EPS, 10, buf_c, buf_i)
+
+    assert loglik(unable) == pytest.approx(0.0)
+    assert loglik(able) < math.log(0.5)
+    assert new_state(np.array(base), seats, 0)[7] == 0

@@ -1,0 +1,154 @@
+"""Differential tests: the Numba simulator of the mc player against the reference engine."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from daihinmin.players.mc import state as S
+from daihinmin.players.mc.bot import warm_up
+from daihinmin.players.mc.convert import decode_move, encode_move, state_from_game
+from daihinmin.players.mc.movegen import generate
+from daihinmin.players.mc.moves import MAX_MOVES
+from daihinmin.protocol.cards import CardSet
+from daihinmin.protocol.moves import PASS, Move
+from daihinmin.rules.game import GameState
+from daihinmin.rules.match import MatchState
+from daihinmin.rules.movegen import all_plays
+from daihinmin.rules.ruleset import UECDA
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+DECK = [4 * r + s for r in range(1, 14) for s in range(4)] + [60]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _compiled() -> None:
+    warm_up()
+
+
+def sim_plays(game: GameState, canonical: bool = False) -> set[tuple[int, int]]:
+    st_arr = state_from_game(game)
+    oc = np.zeros(MAX_MOVES, dtype=np.int64)
+    oi = np.zeros(MAX_MOVES, dtype=np.int64)
+    n = generate(st_arr[game.turn], st_arr[S.FIELD_INFO], st_arr[S.REV], st_arr[S.LOCK],
+                 canonical, oc, oi)
+    out = {(int(oc[i]), int(oi[i])) for i in range(n)}
+    assert len(out) == n, "the generator listed a move twice"
+    return out
+
+
+def check_position(game: GameState, moves_to_try: int, rng: random.Random) -> None:
+    """Same legal plays, and the same next state after each tried move."""
+    ref = {encode_move(m) for m in game.legal_plays()}
+    mine = sim_plays(game)
+    assert mine == ref, (f"hand {game.hands[game.turn]} field {game.field}: extra "
+                         f"{[str(decode_move(*x)) for x in mine - ref]} missing "
+                         f"{[str(decode_move(*x)) for x in ref - mine]}")
+    canon = sim_plays(game, canonical=True)
+    assert canon <= mine
+    # canonical = one joker placement per card set, and no joker standing in for a held card
+    def substitutes(c: int, i: int) -> bool:
+        m = decode_move(c, i)
+        return bool(m.joker_cells) and any(
+            (row, col) for row, col in m.joker_cells
+            if m.kind.name == "SEQUENCE" and 4 * col + row in game.hands[game.turn])
+    assert {c for c, _ in canon} == {c for c, i in mine if not substitutes(c, i)}
+    moves = game.legal_moves()
+    for move in rng.sample(moves, min(moves_to_try, len(moves))):
+        check_step(game, move)
+
+
+def check_step(game: GameState, move: Move) -> None:
+    sim = state_from_game(game)
+    c, i = encode_move(move)
+    S.apply_move(sim, c, i)
+    ref = game.copy()
+    ref.step(move)
+    expected = state_from_game(ref)
+    if ref.over:
+        assert sim[S.OVER] == 1
+        assert sorted(sim[S.OUT:S.OUT + 5]) == sorted(expected[S.OUT:S.OUT + 5])
+        assert list(sim[S.OUT:S.OUT + len(game.finished)]) == game.finished
+    else:
+        assert list(sim) == list(expected), f"after {move}: {list(sim)} != {list(expected)}"
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), data=st.data())
+def test_random_games_match_engine(seed: int, data: st.DataObject) -> None:
+    """Whole games with hypothesis-chosen moves: every position agrees."""
+    match = MatchState(UECDA, seed=seed, games=1)
+    game = match.setup_game().start()
+    rng = random.Random(seed)
+    while not game.over:
+        check_position(game, 2, rng)
+        moves = game.legal_moves()
+        game.step(moves[data.draw(st.integers(0, len(moves) - 1), label="move")])
+
+
+@st.composite
+def positions(draw: st.DrawFn) -> GameState:
+    """Arbitrary mid-trick positions: hands, a field, lock, revolution, passes, owner."""
+    deck = draw(st.permutations(DECK))
+    n_out = draw(st.integers(0, 3))
+    sizes = [0] * n_out + [draw(st.integers(1, 9)) for _ in range(5 - n_out)]
+    players = draw(st.permutations(range(5)))
+    hands = [CardSet(0)] * 5
+    pos = 0
+    for p, size in zip(players, sizes, strict=True):
+        hands[p] = CardSet.of(deck[pos:pos + size])
+        pos += size
+    pile = CardSet.of(deck[pos:pos + 12])
+    active = [p for p in range(5) if hands[p]]
+    turn = draw(st.sampled_from(active))
+    field: Move | None = None
+    lock = revolution = False
+    revolution = draw(st.booleans())
+    if draw(st.booleans()):
+        field = draw(st.sampled_from(all_plays(pile, UECDA)))
+        lock = field.kind.name != "JOKER" and draw(st.booleans())
+    owner = draw(st.sampled_from([p for p in range(5) if p != turn] or [turn]))
+    passed = 0
+    for p in active:
+        if p not in (turn, owner) and draw(st.booleans()):
+            passed |= 1 << p
+    seats = tuple(draw(st.permutations(range(5))))
+    finished = [p for p in players[:n_out]]
+    return GameState(rules=UECDA, hands=hands, seats=seats, turn=turn, rng=random.Random(0),
+                     field=field, owner=owner, passed=passed, revolution=revolution, lock=lock,
+                     finished=finished, failures=draw(st.integers(0, 19)))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game=positions(), seed=st.integers(0, 1000))
+def test_arbitrary_positions_match_engine(game: GameState, seed: int) -> None:
+    check_position(game, 6, random.Random(seed))
+
+
+def test_special_rules_match_engine() -> None:
+    """Hand-picked positions: 8-cut by a joker, 8 inside a sequence, ♠3 over the joker,
+    joker in a locked group, five-card group revolution, a finishing play that ends a trick."""
+    cases = [
+        ("S7 JK", "H5 H6 H7", None),
+        ("S9 JK", "D5", Move.parse("D4")),
+        ("S3 H4", "S4", Move.parse("JK")),
+        ("H9 JK D9 C4", "H5 D5", Move.parse("H7 D7")),
+        ("S6 H6 D6 C6 JK", "S3", None),
+        ("S8", "D9", Move.parse("S5")),
+    ]
+    for mine, other, field in cases:
+        hands = [CardSet.parse(mine), CardSet.parse(other), CardSet.parse("C3"), CardSet(0),
+                 CardSet(0)]
+        lock = field is not None and field.kind.name == "GROUP"
+        game = GameState(rules=UECDA, hands=hands, seats=(0, 1, 2, 3, 4), turn=0,
+                         rng=random.Random(0), field=field, owner=1, lock=lock,
+                         finished=[3, 4])
+        check_position(game, 99, random.Random(0))
+
+
+def test_move_encoding_round_trips() -> None:
+    hand = CardSet.parse("S3 S4 S5 H5 D5 C5 S8 JK")
+    for move in [*all_plays(hand, UECDA), PASS]:
+        assert decode_move(*encode_move(move)) == move

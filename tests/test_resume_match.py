@@ -1,0 +1,177 @@
+"""Durability: a match killed with SIGKILL and resumed equals an uninterrupted one.
+
+``daihinmin match`` runs in a subprocess with deterministic bots (``default``, ``greedy``:
+their moves depend only on what they see), is killed with SIGKILL once a few games are in
+its log, and is continued with ``--resume LOG``.  The per-game results and points must be
+those of an uninterrupted run of the same seed, and the log must verify.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import trio
+from daihinmin.server.config import ServerConfig
+from daihinmin.server.errors import ServerConfigError
+from daihinmin.server.matchlog import drop_torn_tail, parse_lines, read_match_log
+from daihinmin.server.probe import ProbePlayer, serve_probes
+from daihinmin.server.replay import verify_log
+from daihinmin.server.resume import config_for_resume, load_resume
+
+pytestmark = pytest.mark.timeout(240)
+
+CLI = [sys.executable, "-m", "daihinmin.tools"]
+BOTS = ["default", "greedy", "default", "greedy", "default"]
+GAMES, SEED = 14, 77
+
+
+def match_cmd(*args: str) -> list[str]:
+    return [*CLI, "match", *args, "--json", "--move-time", "5", "--exchange-time", "5"]
+
+
+def game_lines(path: Path) -> int:
+    try:
+        return path.read_bytes().count(b'"type": "game"')
+    except FileNotFoundError:
+        return 0
+
+
+def results(path: Path) -> list[tuple[int, list[int], list[int], list[int]]]:
+    return [(g.game, g.places, g.points, g.totals) for g in read_match_log(path).games]
+
+
+def test_kill_9_mid_match_then_resume_equals_an_uninterrupted_run(tmp_path: Path) -> None:
+    whole = tmp_path / "whole.jsonl"
+    done = subprocess.run(match_cmd(*BOTS, "--games", str(GAMES), "--seed", str(SEED),
+                                    "--log", str(whole)),
+                          capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stderr
+
+    cut = tmp_path / "cut.jsonl"
+    proc = subprocess.Popen(match_cmd(*BOTS, "--games", str(GAMES), "--seed", str(SEED),
+                                      "--log", str(cut)),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    try:
+        while game_lines(cut) < 4:
+            assert proc.poll() is None, "the match ended before it could be killed"
+            assert time.monotonic() < deadline
+            time.sleep(0.005)
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+    killed_at = len(read_match_log(cut).games)
+    assert 4 <= killed_at < GAMES
+    assert read_match_log(cut).end is None  # no chance to write it
+
+    resumed = subprocess.run(match_cmd(*BOTS, "--resume", str(cut)),
+                             capture_output=True, text=True, timeout=180)
+    assert resumed.returncode == 0, resumed.stderr
+    report = json.loads(resumed.stdout)
+    assert report["resumed_after"] == killed_at and report["games"] == GAMES
+    assert results(cut) == results(whole)
+    log = read_match_log(cut)
+    assert len(log.resumes) == 1 and log.resumes[0].after_game == killed_at
+    assert log.end is not None and log.end.totals == read_match_log(whole).end.totals  # type: ignore[union-attr]
+    summary = verify_log(log)
+    assert summary.complete and summary.resumes == 1
+
+    again = subprocess.run(match_cmd(*BOTS, "--resume", str(cut)),
+                           capture_output=True, text=True, timeout=60)
+    assert again.returncode == 2 and "complete; nothing to resume" in again.stderr
+
+
+def test_resume_options_that_would_change_the_match_are_refused(tmp_path: Path) -> None:
+    log = tmp_path / "m.jsonl"
+    log.write_text("")
+    done = subprocess.run(match_cmd("--resume", str(log), "--seed", "3"),
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "drop --seed" in done.stderr
+
+
+@pytest.fixture(scope="module")
+def short_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("resume") / "m.jsonl"
+    players = [ProbePlayer("127.0.0.1", 0, f"p{i}", seed=i) for i in range(5)]
+    trio.run(serve_probes, ServerConfig(games=4, seed=8, port=0, log_path=path), players)
+    return path
+
+
+def cut_after(source: Path, target: Path, games: int, torn: str = "") -> Path:
+    """The first ``games`` game lines of ``source`` (and ``torn``: a line cut short)."""
+    lines = source.read_text().splitlines(keepends=True)
+    target.write_text("".join(lines[:1 + games]) + torn)
+    return target
+
+
+def test_a_last_line_cut_short_is_dropped(short_log: Path, tmp_path: Path) -> None:
+    lines = short_log.read_text().splitlines(keepends=True)
+    torn = lines[3][: len(lines[3]) // 2]
+    path = cut_after(short_log, tmp_path / "t.jsonl", 2, torn)
+    log = read_match_log(path)
+    assert log.torn and len(log.games) == 2 and verify_log(log).games == 2
+    assert drop_torn_tail(path) == len(torn.encode())
+    assert path.read_text() == "".join(lines[:3])
+    assert drop_torn_tail(path) == 0
+    with pytest.raises(Exception, match="a line without its end"):
+        parse_lines([lines[0], torn, lines[1]])
+
+
+def test_a_whole_last_record_without_its_newline_is_kept(short_log: Path,
+                                                          tmp_path: Path) -> None:
+    lines = short_log.read_text().splitlines(keepends=True)
+    path = cut_after(short_log, tmp_path / "w.jsonl", 1, lines[2].rstrip("\n"))
+    assert len(read_match_log(path).games) == 2
+    assert drop_torn_tail(path) == 0 and path.read_text().endswith("\n")
+
+
+def test_resume_point_and_config_come_from_the_log(short_log: Path, tmp_path: Path) -> None:
+    path = cut_after(short_log, tmp_path / "c.jsonl", 2)
+    point = load_resume(path)
+    assert point.games_done == 2 and point.match.game == 3
+    assert point.match.points == read_match_log(path).games[-1].totals
+    config = config_for_resume(path, ServerConfig(port=0, games=99, seed=1))
+    assert (config.seed, config.games, config.resume) == (8, 4, True)
+    with pytest.raises(ServerConfigError, match="nothing to resume"):
+        load_resume(short_log)
+
+
+def test_a_tampered_log_is_not_resumed(short_log: Path, tmp_path: Path) -> None:
+    records = [json.loads(line) for line in short_log.read_text().splitlines()[:3]]
+    records[2]["totals"][0] += 1
+    path = tmp_path / "x.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    with pytest.raises(ServerConfigError, match="cumulative points"):
+        load_resume(path)
+
+
+def test_resume_plays_the_rest_in_process(short_log: Path, tmp_path: Path) -> None:
+    lines = short_log.read_text().splitlines(keepends=True)
+    path = cut_after(short_log, tmp_path / "r.jsonl", 2, lines[3][:40])
+    config = config_for_resume(path, ServerConfig(port=0))
+    players = [ProbePlayer("127.0.0.1", 0, f"p{i}", seed=50 + i, resumed=True)
+               for i in range(5)]
+    outcome, records = trio.run(serve_probes, config, players)
+    assert outcome.resumed_after == 2 and len(outcome.games) == 4
+    assert all(len(r.games) == 2 for r in records)  # the probes played games 3 and 4 only
+    log = read_match_log(path)
+    assert [g.game for g in log.games] == [1, 2, 3, 4] and not log.torn
+    assert verify_log(log).complete
+
+
+def test_a_log_with_every_game_but_no_end_is_just_closed(short_log: Path,
+                                                          tmp_path: Path) -> None:
+    path = cut_after(short_log, tmp_path / "e.jsonl", 4)
+    config = config_for_resume(path, ServerConfig(port=0))
+    outcome, records = trio.run(serve_probes, config, [])
+    assert outcome.resumed_after == 4 and records == []
+    log = read_match_log(path)
+    assert log.end is not None and log.end.status == "complete"
+    assert verify_log(log).complete

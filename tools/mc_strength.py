@@ -1,0 +1,136 @@
+"""Strength of the mc player: one ``mc`` against four copies of another player, in process.
+
+Runs ``--games`` games (split into ``--jobs`` matches with their own seeds, one process each)
+with :func:`daihinmin.tools.local_match.play_local_match` (the same engine and views as a
+networked match) and reports mc's mean points per game with a 95% confidence interval, its
+place histogram and its decision times::
+
+    python -m daihinmin.tools.mc_strength --games 500 --opponent default --jobs 2
+
+This is an experiment, not a test: it takes minutes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing
+import statistics
+import time
+from dataclasses import dataclass, field
+
+
+@dataclass
+class JobResult:
+    points: list[int] = field(default_factory=list)
+    places: list[int] = field(default_factory=list)
+    decision_ms: list[float] = field(default_factory=list)
+    playouts: list[int] = field(default_factory=list)
+
+
+def run_job(args: tuple[int, int, str, dict[str, object]]) -> JobResult:
+    games, seed, opponent, options = args
+    from daihinmin.players.mc.bot import MCBot
+    from daihinmin.players.registry import make_bot
+    from daihinmin.rules.ruleset import UECDA
+    from daihinmin.tools.local_match import LocalGameRecord, play_local_match
+
+    mc = MCBot(seed=seed, **options)  # type: ignore[arg-type]
+    bots = [mc] + [make_bot(opponent, seed=seed * 10 + i) for i in range(1, 5)]
+    out = JobResult()
+
+    def on_game(record: LocalGameRecord) -> None:
+        assert record.result is not None
+        out.places.append(record.result.places[0])
+        out.points.append(record.result.points[0])
+
+    play_local_match(UECDA, seed=seed, games=games, bots=bots, on_game=on_game)
+    out.decision_ms = [d.elapsed_ms for d in mc.decisions if d.kind == "play"]
+    out.playouts = [d.playouts for d in mc.decisions if d.kind == "play"]
+    return out
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return 0.0
+    k = (len(ordered) - 1) * q
+    lo, hi = math.floor(k), math.ceil(k)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
+
+
+def summarise(results: list[JobResult], opponent: str, wall: float) -> dict[str, object]:
+    points = [p for r in results for p in r.points]
+    places = [p for r in results for p in r.places]
+    ms = [t for r in results for t in r.decision_ms]
+    playouts = [float(p) for r in results for p in r.playouts]
+    mean = statistics.fmean(points)
+    half = 1.96 * statistics.stdev(points) / math.sqrt(len(points)) if len(points) > 1 else 0.0
+    return {
+        "opponent": opponent,
+        "games": len(points),
+        "mean_points": round(mean, 3),
+        "ci95": [round(mean - half, 3), round(mean + half, 3)],
+        "places": [places.count(k) for k in range(5)],  # 1st .. 5th
+        "decisions": len(ms),
+        "decision_ms_median": round(percentile(ms, 0.5), 1),
+        "decision_ms_p99": round(percentile(ms, 0.99), 1),
+        "playouts_per_decision_median": round(percentile(playouts, 0.5)),
+        "wall_s": round(wall, 1),
+    }
+
+
+def _value(text: str) -> object:
+    if text.lower() in ("yes", "true", "no", "false"):
+        return text.lower() in ("yes", "true")
+    for convert in (int, float):
+        try:
+            return convert(text)
+        except ValueError:
+            continue
+    return text
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--games", type=int, default=500)
+    p.add_argument("--opponent", default="default", help="registered player for the four others")
+    p.add_argument("--jobs", type=int, default=1, help="matches run side by side")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--time-ms", type=float, default=250.0)
+    p.add_argument("--playouts", type=int, default=0, help="playout cap per decision")
+    p.add_argument("--opt", action="append", default=[], metavar="KEY=VALUE",
+                   help="extra MCBot option (numbers and yes/no are converted)")
+    p.add_argument("--json", action="store_true")
+    args = p.parse_args(argv)
+    jobs = max(1, args.jobs)
+    options: dict[str, object] = {"time_ms": args.time_ms, "playouts": args.playouts}
+    for item in args.opt:
+        key, _, text = item.partition("=")
+        options[key.replace("-", "_")] = _value(text)
+    shares = [args.games // jobs + (1 if j < args.games % jobs else 0) for j in range(jobs)]
+    tasks = [(n, args.seed + 1000 * j, args.opponent, options) for j, n in enumerate(shares) if n]
+    start = time.perf_counter()
+    if len(tasks) == 1:
+        results = [run_job(tasks[0])]
+    else:
+        with multiprocessing.get_context("spawn").Pool(len(tasks)) as pool:
+            results = pool.map(run_job, tasks)
+    summary = summarise(results, args.opponent, time.perf_counter() - start)
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        lo, hi = summary["ci95"]  # type: ignore[misc]
+        print(f"mc vs 4x {args.opponent}: {summary['games']} games, mean "
+              f"{summary['mean_points']} points (95% CI {lo}..{hi}), places 1st..5th "
+              f"{summary['places']}; {summary['decisions']} decisions, median "
+              f"{summary['decision_ms_median']} ms, p99 {summary['decision_ms_p99']} ms, "
+              f"median {summary['playouts_per_decision_median']} playouts; "
+              f"{summary['wall_s']} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
