@@ -11,63 +11,22 @@ stop the match.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
-from dataclasses import dataclass
 
+from daihinmin.client.engine_views import (  # re-exported for the server's modules
+    ExchangeFacts,
+    deal_view,
+    engine_view,
+    exchange_facts,
+)
 from daihinmin.client.view import Bot, GameView, Observed
-from daihinmin.protocol.cards import EMPTY, CardSet
+from daihinmin.protocol.cards import CardSet
 from daihinmin.protocol.moves import PASS, Move
-from daihinmin.rules.game import GameState
-from daihinmin.rules.match import GameSetup
 
 from .faults import OnFault
-from .tables import class_row
+
+__all__ = ["ExchangeFacts", "StandIn", "deal_view", "engine_view", "exchange_facts"]
 
 log = logging.getLogger("daihinmin.server")
-
-
-@dataclass
-class ExchangeFacts:
-    """What one player knows privately about this game's exchange."""
-
-    given: CardSet = EMPTY
-    received: CardSet = EMPTY
-
-
-def exchange_facts(setup: GameSetup) -> list[ExchangeFacts]:
-    """Per player: the cards it gave, and those it can see it received (the lower classes
-    see what comes back; the upper classes never learn what they were given)."""
-    facts = [ExchangeFacts() for _ in range(setup.rules.players)]
-    for t in setup.transfers:
-        facts[t.giver].given = facts[t.giver].given | t.cards
-        if not t.automatic:
-            facts[t.receiver].received = facts[t.receiver].received | t.cards
-    return facts
-
-
-def deal_view(setup: GameSetup, player: int, facts: ExchangeFacts) -> GameView:
-    """The view of a deal table (before play): the hand the deal table shows."""
-    n = setup.rules.players
-    return GameView(player=player, hand=setup.deal_hand(player), field=None, turn_player=-1,
-                    revolution=False, eleven_back=False, lock=False,
-                    counts=tuple(len(setup.dealt[p]) for p in range(n)),
-                    classes=class_row(setup), seats=setup.seats, rules=setup.rules,
-                    game=setup.game, exchange_given=facts.given,
-                    exchange_received=facts.received)
-
-
-def engine_view(game: GameState, player: int, setup: GameSetup, history: Sequence[Observed],
-                facts: ExchangeFacts) -> GameView:
-    """The view of ``player`` now, straight from the engine's state."""
-    return GameView(
-        player=player, hand=game.hands[player], field=game.field, turn_player=game.turn,
-        revolution=game.revolution, eleven_back=game.eleven_back, lock=game.lock,
-        counts=game.counts(), classes=class_row(setup), seats=game.seats,
-        my_turn=game.turn == player and not game.over, rules=game.rules, game=setup.game,
-        history=tuple(history), exchange_given=facts.given, exchange_received=facts.received,
-        passed=game.passed, field_owner=game.owner if game.field is not None else None,
-        geki=game.geki, opening=game.lead_must_contain, pending=game.pending,
-        pile_count=len(game.pile), direction=game.direction)
 
 
 class StandIn:

@@ -8,6 +8,7 @@ reference does: a clear shows up only in the next turn table (``[5][4] = 1``).
 
 from __future__ import annotations
 
+from daihinmin.client.engine_views import class_row
 from daihinmin.protocol.cards import CardSet
 from daihinmin.protocol.codec import TableState, build_deal, hand_cells
 from daihinmin.protocol.moves import Cell, MoveKind
@@ -15,11 +16,6 @@ from daihinmin.protocol.table import CELLS, COLS, Table
 from daihinmin.rules.events import EventKind
 from daihinmin.rules.game import GameState, StepResult
 from daihinmin.rules.match import GameSetup
-
-
-def class_row(setup: GameSetup) -> tuple[int, ...]:
-    """Row 6's classes: the previous game's places, or all 0 at the start of a class block."""
-    return setup.classes if setup.classes is not None else (0,) * setup.rules.players
 
 
 def deal_order(setup: GameSetup) -> list[int]:

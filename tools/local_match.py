@@ -22,22 +22,16 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from daihinmin.client.view import Bot, GameView, Observed
-from daihinmin.protocol.cards import EMPTY, CardSet
+from daihinmin.client.engine_views import ExchangeFacts, deal_view, exchange_facts
+from daihinmin.client.engine_views import engine_view as build_view
+from daihinmin.client.view import Bot, Observed
+from daihinmin.protocol.cards import CardSet
 from daihinmin.protocol.moves import PASS, Move
 from daihinmin.rules.game import GameState, StepResult
 from daihinmin.rules.match import GameResult, GameSetup, MatchState
 from daihinmin.rules.ruleset import RuleSet
 
 log = logging.getLogger(__name__)
-
-
-@dataclass
-class SeatFacts:
-    """What one player knows privately about the exchange of the current game."""
-
-    given: CardSet = EMPTY
-    received: CardSet = EMPTY
 
 
 @dataclass
@@ -50,66 +44,20 @@ class LocalGameRecord:
     result: GameResult | None = None
 
 
-def class_row(setup: GameSetup) -> tuple[int, ...]:
-    """Row 6's classes: all 0 in the first game of a class block, as the protocol sends."""
-    return setup.classes if setup.classes is not None else (0,) * setup.rules.players
-
-
-def build_view(state: GameState, player: int, setup: GameSetup, history: Sequence[Observed],
-               facts: SeatFacts) -> GameView:
-    return GameView(
-        player=player,
-        hand=state.hands[player],
-        field=state.field,
-        turn_player=state.turn,
-        revolution=state.revolution,
-        eleven_back=state.eleven_back,
-        lock=state.lock,
-        counts=state.counts(),
-        classes=class_row(setup),
-        seats=state.seats,
-        my_turn=state.turn == player and not state.over,
-        rules=state.rules,
-        game=setup.game,
-        history=tuple(history),
-        exchange_given=facts.given,
-        exchange_received=facts.received,
-        geki=state.geki,
-        pending=state.pending,
-        pile_count=len(state.pile),
-        direction=state.direction,
-    )
-
-
-def deal_view(setup: GameSetup, player: int, facts: SeatFacts) -> GameView:
-    hand = setup.deal_hand(player)
-    n = setup.rules.players
-    return GameView(player=player, hand=hand, field=None, turn_player=-1, revolution=False,
-                    eleven_back=False, lock=False,
-                    counts=tuple(len(setup.dealt[p]) for p in range(n)),
-                    classes=class_row(setup), seats=setup.seats, rules=setup.rules,
-                    game=setup.game, exchange_given=facts.given,
-                    exchange_received=facts.received)
-
-
-def run_exchange(setup: GameSetup, bots: Sequence[Bot], facts: list[SeatFacts]) -> None:
-    for t in setup.transfers:
-        if t.automatic:
-            facts[t.giver].given = t.cards
+def run_exchange(setup: GameSetup, bots: Sequence[Bot]) -> None:
     for player in setup.exchange_order():
         count, _lower = setup.owed[player]
-        view = deal_view(setup, player, facts[player])
+        view = deal_view(setup, player, exchange_facts(setup)[player])
         try:
             choice: CardSet | None = bots[player].exchange(view, count)
         except Exception:  # a crashing bot forfeits its choice; the server picks, as on the wire
             log.exception("bot %d failed in the exchange of game %d", player, setup.game)
             choice = None
-        t = setup.give_back(player, choice)
-        facts[player].given = t.cards
+        setup.give_back(player, choice)
 
 
 def answer_choices(state: GameState, bots: Sequence[Bot], setup: GameSetup,
-                   history: Sequence[Observed], facts: list[SeatFacts]) -> None:
+                   history: Sequence[Observed], facts: list[ExchangeFacts]) -> None:
     """Ask the mover for each follow-up choice its play opened (7-pass, 10-discard)."""
     while state.pending is not None:
         choice = state.pending
@@ -125,11 +73,11 @@ def answer_choices(state: GameState, bots: Sequence[Bot], setup: GameSetup,
 def play_local_game(match: MatchState, bots: Sequence[Bot]) -> LocalGameRecord:
     setup = match.setup_game()
     record = LocalGameRecord(setup)
-    n = match.rules.players
-    facts = [SeatFacts() for _ in range(n)]
+    before = exchange_facts(setup)
     for p, bot in enumerate(bots):
-        bot.on_game_start(deal_view(setup, p, facts[p]))
-    run_exchange(setup, bots, facts)
+        bot.on_game_start(deal_view(setup, p, before[p]))
+    run_exchange(setup, bots)
+    facts = exchange_facts(setup)
     state = setup.start()
     history: list[Observed] = []
     while not state.over:
