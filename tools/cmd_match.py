@@ -55,10 +55,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def player_specs(bots: list[str], commands: list[str], players: int,
-                 rules: RuleSet | None = None) -> list[PlayerSpec]:
+                 rules: RuleSet | None = None, seed: int | None = None) -> list[PlayerSpec]:
     """BOT arguments, then the commands; missing seats come from the default table (repeated
     for six players).  Bundled bots get ``rules`` as options, so they list legal moves with
-    the match's rules and speak protocol 20260 when those need it."""
+    the match's rules and speak protocol 20260 when those need it, and a seed derived from
+    the match seed, so the same match seed replays the same match."""
     from daihinmin.protocol.extension_rules import rule_args
     from daihinmin.server.bots import PlayerSpec
 
@@ -66,15 +67,18 @@ def player_specs(bots: list[str], commands: list[str], players: int,
 
     def bundled(kind: str) -> PlayerSpec:
         spec = PlayerSpec.bundled(kind)
-        return PlayerSpec(spec.label, spec.argv + extra)
+        bot_seed = () if seed is None else ("--seed", str(seed * 1000 + len(specs)))
+        return PlayerSpec(spec.label, spec.argv + extra + bot_seed)
 
-    specs = [bundled(kind) for kind in bots]
+    specs: list[PlayerSpec] = []
+    for kind in bots:
+        specs.append(bundled(kind))
     specs += [PlayerSpec.command(c) for c in commands]
     if len(specs) > players:
         raise ValueError(f"{len(specs)} players given; the rules seat {players}")
     if not bots:
-        specs += [bundled(DEFAULT_TABLE[i % len(DEFAULT_TABLE)])
-                  for i in range(players - len(specs))]
+        for i in range(players - len(specs)):
+            specs.append(bundled(DEFAULT_TABLE[i % len(DEFAULT_TABLE)]))
     if len(specs) != players:
         raise ValueError(f"{len(specs)} players given; the rules seat {players}")
     return specs
@@ -112,7 +116,8 @@ def match_command(args: argparse.Namespace) -> int:
         exact = args.exact_writes or bool(args.cmd)
         config = config_from_args(args, "127.0.0.1", 0, coalesce_writes=not exact)
         check_bot_names(args.bots)
-        specs = player_specs(args.bots, args.cmd, config.rules.players, config.rules)
+        specs = player_specs(args.bots, args.cmd, config.rules.players, config.rules,
+                             config.seed)
     except (RuleConfigError, ServerError, ValueError) as exc:
         print(f"daihinmin match: {exc}", file=sys.stderr)
         return 2
