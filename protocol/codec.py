@@ -154,8 +154,9 @@ def check_ownership(move: Move, hand: CardSet) -> None:
                                 f"{hand.jokers} joker(s)")
 
 
-def decode_exchange_table(t: Table, hand: CardSet, count: int) -> CardSet:
-    """The cards given in an exchange table: exactly ``count`` held cards (2 = the joker)."""
+def read_card_cells(t: Table) -> tuple[int, int]:
+    """(mask of the real cards, number of 2s) of a table that lists cards to hand over
+    (exchange, choice answers): 1 = a card, a 2 anywhere in the card rows = a joker."""
     mask, jokers = 0, 0
     for (row, col), v in t.nonzero().items():
         if v == 1:
@@ -166,6 +167,12 @@ def decode_exchange_table(t: Table, hand: CardSet, count: int) -> CardSet:
             jokers += 1
         else:
             raise BadCellValueError(f"cell [{row}][{col}] holds {v}", (row, col))
+    return mask, jokers
+
+
+def decode_exchange_table(t: Table, hand: CardSet, count: int) -> CardSet:
+    """The cards given in an exchange table: exactly ``count`` held cards (2 = the joker)."""
+    mask, jokers = read_card_cells(t)
     if jokers > hand.jokers:
         if hand.jokers == 0:
             raise JokerNotHeldError("the exchange gives a joker the hand does not hold")
@@ -195,6 +202,7 @@ __all__ = [
     "decode_exchange_table",
     "decode_move_table",
     "hand_cells",
+    "read_card_cells",
     "read_hand",
     "read_profile",
     "read_state",

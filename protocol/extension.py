@@ -21,8 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cards import JOKER, JOKER2, CardSet
-from .codec import hand_cells
-from .errors import BadCellError, BadCellValueError, MoveTableError, TooManyJokersError
+from .codec import hand_cells, read_card_cells
+from .errors import MoveTableError, TooManyJokersError
 from .moves import Cell
 from .table import PROTOCOL_20070, PROTOCOL_20260, Table
 
@@ -129,16 +129,7 @@ def build_choice_answer(cards: CardSet) -> Table:
 def read_choice_answer(t: Table, max_cards: int) -> CardSet:
     """The cards of a choice answer (ownership is the engine's to check).  A 2 anywhere in
     the card rows is one joker; at most ``max_cards`` cards."""
-    mask, jokers = 0, 0
-    for (row, col), v in t.nonzero().items():
-        if v == 1:
-            if row >= 4 or col in (0, 14):
-                raise BadCellError(f"a card (1) at [{row}][{col}]", (row, col))
-            mask |= 1 << (4 * col + row)
-        elif v == 2:
-            jokers += 1
-        else:
-            raise BadCellValueError(f"cell [{row}][{col}] holds {v}", (row, col))
+    mask, jokers = read_card_cells(t)
     if jokers > 2:
         raise TooManyJokersError(f"{jokers} jokers (2s) in a choice answer")
     if jokers:
