@@ -17,10 +17,22 @@ MODULES = [
     "daihinmin.rules.deal",
     "daihinmin.rules.match",
     "daihinmin.players.util",
+    "daihinmin.players.registry",
+    "daihinmin.client.tables",
+    "daihinmin.client.protocol",
+    "daihinmin.client.sync_runner",
+    "daihinmin.server.handshake",
+    "daihinmin.server.matchlog",
+    "daihinmin.server.standings",
     "daihinmin.tools.local_match",
+    "daihinmin.tools.tournament.config",
+    "daihinmin.tools.tournament.schedule",
+    "daihinmin.tools.tournament.store",
+    "daihinmin.tools.tournament.stats",
 ]
 
 
+@pytest.mark.timeout(30)
 @pytest.mark.parametrize("name", MODULES)
 def test_doctests(name: str) -> None:
     module = importlib.import_module(name)
