@@ -108,22 +108,34 @@ class GameRequests:
             stand_in.game_start(deal_view(self.setup, seat.number, self.facts[seat.number]))
         return stand_in
 
+    async def _receive(self, player: int, base: float) -> tuple[bytes | None, str | None]:
+        """The player's next table within its deadline, charged to its clock: ``(raw, None)``;
+        ``(None, message)`` after a timeout (a fault; the bank is spent); ``(None, None)`` when
+        the connection is lost (the seat then goes to its stand-in)."""
+        seat = self.seats[player]
+        assert seat.conn is not None
+        start = time.perf_counter()
+        try:
+            raw = await seat.conn.receive_table_bytes(seat.deadline(base))
+        except PlayerTimeoutError as exc:
+            seat.bank = 0.0
+            await self.seats.fault(player, SeatStatus.TIMEOUT, exc.message)
+            return None, exc.message
+        except PlayerDisconnectedError as exc:
+            await self.seats.lost(player, exc.message)
+            return None, None
+        seat.charge(base, time.perf_counter() - start)
+        return raw, None
+
     # --- exchange ----------------------------------------------------------------------
     async def exchange(self, player: int, count: int) -> ExchangeReply:
         seat = self.seats[player]
         if seat.conn is not None:
-            conn, base = seat.conn, self.config.exchange_timeout
-            start = time.perf_counter()
-            try:
-                raw = await conn.receive_table_bytes(seat.deadline(base))
-            except PlayerTimeoutError as exc:
-                seat.bank = 0.0
-                await self.seats.fault(player, SeatStatus.TIMEOUT, exc.message)
-                return ExchangeReply(None, None, exc.message, SeatStatus.TIMEOUT)
-            except PlayerDisconnectedError as exc:
-                await self.seats.lost(player, exc.message)
-            else:
-                seat.charge(base, time.perf_counter() - start)
+            conn = seat.conn
+            raw, timed_out = await self._receive(player, self.config.exchange_timeout)
+            if timed_out is not None:
+                return ExchangeReply(None, None, timed_out, SeatStatus.TIMEOUT)
+            if raw is not None:
                 cards, cells, error, fault = read_exchange(conn, raw, self.setup.hands[player],
                                                            count)
                 if fault is not None and error is not None:
@@ -142,19 +154,11 @@ class GameRequests:
         player = game.turn
         seat = self.seats[player]
         if seat.conn is not None:
-            conn, base = seat.conn, self.config.move_timeout
-            start = time.perf_counter()
-            try:
-                raw = await conn.receive_table_bytes(seat.deadline(base))
-            except PlayerTimeoutError as exc:
-                seat.bank = 0.0
-                await self.seats.fault(player, SeatStatus.TIMEOUT, exc.message)
-                return MoveReply(None, None, exc.message, SeatStatus.TIMEOUT,
-                                 think_ms=_ms(since))
-            except PlayerDisconnectedError as exc:
-                await self.seats.lost(player, exc.message)
-            else:
-                seat.charge(base, time.perf_counter() - start)
+            conn = seat.conn
+            raw, timed_out = await self._receive(player, self.config.move_timeout)
+            if timed_out is not None:
+                return MoveReply(None, None, timed_out, SeatStatus.TIMEOUT, think_ms=_ms(since))
+            if raw is not None:
                 think = _ms(since)
                 move, cells, error, fault = read_move(conn, raw, game.rules.jokers)
                 if fault is not None and error is not None:
