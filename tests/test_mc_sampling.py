@@ -13,16 +13,20 @@ from daihinmin.players.default_bot import DefaultBot
 from daihinmin.players.mc.bits import D3_BIT
 from daihinmin.players.mc.bot import warm_up
 from daihinmin.players.mc.convert import hand_mask
-from daihinmin.players.mc.observe import exchange_pairs, knowledge_from_view
+from daihinmin.players.mc.models import MODEL_WEAKEST
+from daihinmin.players.mc.observe import Knowledge, exchange_pairs, knowledge_from_view
 from daihinmin.players.mc.rollout import BUFFER, DEFAULT_PARAMS
-from daihinmin.players.mc.state import N_PLAYERS, new_state
+from daihinmin.players.mc.state import N_PLAYERS, STATE_SIZE, new_state
 from daihinmin.players.mc.worlds import (
     MODE_NEITHER,
     MODE_UPPER,
+    action_table,
     count_above,
     exchange_weight,
     max_key,
     play_log_likelihood,
+    player_log_chance,
+    refine_worlds,
     sample_worlds,
 )
 from daihinmin.protocol.cards import CardSet
@@ -80,6 +84,27 @@ def sample(view: GameView, count: int = 64, window: int = 40) -> np.ndarray:
     return out
 
 
+def assert_consistent(view: GameView, kn: Knowledge, world: np.ndarray) -> None:
+    """``world`` fits every hard fact of ``view``: counts, played and known cards, the ♦3,
+    the exchange."""
+    assert world[view.player] == kn.my_hand
+    union = 0
+    all_played = int(np.bitwise_or.reduce(kn.played))
+    for q in range(N_PLAYERS):
+        assert int(world[q]).bit_count() == view.counts[q]
+        assert int(world[q]) & all_played == 0
+        assert union & int(world[q]) == 0
+        union |= int(world[q])
+        assert world[q] & kn.fixed[q] == kn.fixed[q]
+    assert union == kn.my_hand | kn.unknown
+    if kn.first >= 0 and kn.first != view.player and kn.unknown & int(D3_BIT):
+        assert world[kn.first] & D3_BIT
+    for _upper, lower, n, mode, deal, given in kn.pairs:
+        if mode == MODE_UPPER:  # the lower kept nothing above what it gave up
+            kept = (int(world[lower]) | int(kn.played[lower])) & ~int(given)
+            assert count_above(deal, max_key(kept)) >= n
+
+
 def test_sampled_worlds_fit_the_observations(recorded) -> None:  # type: ignore[no-untyped-def]
     bots, truths = recorded
     checked = exchanged = 0
@@ -95,24 +120,75 @@ def test_sampled_worlds_fit_the_observations(recorded) -> None:  # type: ignore[
             pairs = exchange_pairs(view)
             exchanged += bool(pairs)
             for world in sample(view):
-                assert world[view.player] == kn.my_hand
-                union = 0
-                all_played = int(np.bitwise_or.reduce(kn.played))
-                for q in range(N_PLAYERS):
-                    assert int(world[q]).bit_count() == view.counts[q]
-                    assert int(world[q]) & all_played == 0
-                    assert union & int(world[q]) == 0
-                    union |= int(world[q])
-                    assert world[q] & kn.fixed[q] == kn.fixed[q]
-                assert union == kn.my_hand | kn.unknown
-                if kn.first >= 0 and kn.first != view.player and kn.unknown & int(D3_BIT):
-                    assert world[kn.first] & D3_BIT
-                for _upper, lower, n, mode, deal, given in kn.pairs:
-                    if mode == MODE_UPPER:  # the lower kept nothing above what it gave up
-                        kept = (int(world[lower]) | int(kn.played[lower])) & ~int(given)
-                        assert count_above(deal, max_key(kept)) >= n
+                assert_consistent(view, kn, world)
                 checked += 1
     assert checked > 100 and exchanged > 0
+
+
+def history_log_chance(kn: Knowledge, world: np.ndarray, models: np.ndarray) -> float:
+    buf_c, buf_i = np.zeros(BUFFER, dtype=np.int64), np.zeros(BUFFER, dtype=np.int64)
+    return float(play_log_likelihood(world, kn.played, kn.seats, kn.first, kn.hist_player,
+                                     kn.hist_cards, kn.hist_info, kn.me, models,
+                                     DEFAULT_PARAMS, EPS, len(kn.hist_player), buf_c, buf_i))
+
+
+def test_refined_worlds_stay_consistent_and_explain_the_plays_better(
+        recorded) -> None:  # type: ignore[no-untyped-def]
+    """Metropolis swaps keep every hard fact and, against players known to follow the sample
+    strategy, make the observed actions more likely on average."""
+    bots, _truths = recorded
+    models = np.full(N_PLAYERS, MODEL_WEAKEST, dtype=np.int64)
+    buf_c, buf_i = np.zeros(BUFFER, dtype=np.int64), np.zeros(BUFFER, dtype=np.int64)
+    before = after = 0.0
+    refined = 0
+    for bot in bots:
+        for view in bot.views[5::4]:
+            kn = knowledge_from_view(view)
+            worlds = sample(view, count=16)
+            before += sum(history_log_chance(kn, w, models) for w in worlds)
+            rate = refine_worlds(worlds, kn.me, kn.fixed, kn.played, kn.pairs, kn.seats,
+                                 kn.first, kn.hist_player, kn.hist_cards, kn.hist_info, models,
+                                 DEFAULT_PARAMS, EPS, 12, buf_c, buf_i)
+            assert 0.0 <= rate <= 1.0
+            for world in worlds:
+                assert_consistent(view, kn, world)
+            after += sum(history_log_chance(kn, w, models) for w in worlds)
+            refined += 1
+    assert refined > 20
+    assert after > before
+
+
+def test_per_player_chances_add_up_to_the_replayed_likelihood(
+        recorded) -> None:  # type: ignore[no-untyped-def]
+    """The local path of the refinement scores each player from the public action table;
+    summed, that is the likelihood of replaying the whole game."""
+    bots, _truths = recorded
+    models = np.full(N_PLAYERS, MODEL_WEAKEST, dtype=np.int64)
+    buf_c, buf_i = np.zeros(BUFFER, dtype=np.int64), np.zeros(BUFFER, dtype=np.int64)
+    st = np.zeros(STATE_SIZE, dtype=np.int64)
+    compared = 0
+    for bot in bots:
+        for view in bot.views[2::5]:
+            kn = knowledge_from_view(view)
+            for world in sample(view, count=4):
+                table = action_table(world, kn.played, kn.seats, kn.first, kn.hist_player,
+                                     kn.hist_cards, kn.hist_info, kn.me)
+                assert len(table) == sum(1 for p in kn.hist_player if p != kn.me)
+                local = sum(player_log_chance(q, int(world[q]) | int(kn.played[q]),
+                                              MODEL_WEAKEST, EPS[MODEL_WEAKEST], table,
+                                              DEFAULT_PARAMS, st, buf_c, buf_i)
+                            for q in range(N_PLAYERS) if q != kn.me)
+                assert local == pytest.approx(history_log_chance(kn, world, models))
+                # the sampler's window: the last 10 actions of the opponents
+                recent = sum(player_log_chance(q, int(world[q]) | int(kn.played[q]),
+                                               MODEL_WEAKEST, EPS[MODEL_WEAKEST], table[-10:],
+                                               DEFAULT_PARAMS, st, buf_c, buf_i)
+                             for q in range(N_PLAYERS) if q != kn.me)
+                assert recent == pytest.approx(play_log_likelihood(
+                    world, kn.played, kn.seats, kn.first, kn.hist_player, kn.hist_cards,
+                    kn.hist_info, kn.me, models, DEFAULT_PARAMS, EPS, 10, buf_c, buf_i))
+                compared += 1
+    assert compared > 50
 
 
 def chi_square_critical(df: int, z: float = 3.09) -> float:
@@ -120,14 +196,11 @@ def chi_square_critical(df: int, z: float = 3.09) -> float:
     return df * (1 - 2 / (9 * df) + z * math.sqrt(2 / (9 * df))) ** 3
 
 
-def test_distribution_matches_exact_enumeration() -> None:
-    """A late position with 7 unseen cards, a known card and two exchange facts: the
-    sampled worlds follow the exact posterior (enumerated over all 180 deals)."""
-    me = 0
+def exact_case() -> tuple[dict[str, object], dict[tuple[int, ...], float]]:
+    """A late position with 7 unseen cards, a known card and two exchange facts, and the
+    exact posterior over its 180 deals."""
     my_hand = hand_mask(CardSet.parse("S3 H4 D5"))
     unknown_cards = CardSet.parse("C3 D4 S9 HJ DK S2 JK")
-    unknown = hand_mask(unknown_cards)
-    counts = np.array([3, 2, 2, 2, 1], dtype=np.int64)
     fixed = np.zeros(N_PLAYERS, dtype=np.int64)
     fixed[3] = hand_mask(CardSet.parse("C3"))
     played = np.array([hand_mask(CardSet.parse(t)) for t in
@@ -139,7 +212,6 @@ def test_distribution_matches_exact_enumeration() -> None:
     free = [c for c in unknown_cards if c != CardSet.parse("C3").mask.bit_length() - 1]
     free_masks = [hand_mask(CardSet.of([c])) for c in free]
     target: dict[tuple[int, ...], float] = {}
-    need = [0, 2, 2, 1, 1]
     for perm in set(itertools.permutations([1, 1, 2, 2, 3, 4])):
         hands = np.zeros(N_PLAYERS, dtype=np.int64)
         hands[0] = my_hand
@@ -148,26 +220,18 @@ def test_distribution_matches_exact_enumeration() -> None:
             hands[owner] |= m
         assert [int(h).bit_count() for h in hands[1:]] == [2, 2, 2, 1]
         target[tuple(hands)] = exchange_weight(hands, played, pairs)
-    assert len(target) == 180 and need
+    assert len(target) == 180
     total = sum(target.values())
     probs = {k: w / total for k, w in target.items()}
     uniform_gap = 0.5 * sum(abs(p - 1 / 180) for p in probs.values())
     assert uniform_gap > 0.15  # so a sampler ignoring the exchange facts would fail below
+    case = {"me": 0, "my_hand": my_hand, "unknown": hand_mask(unknown_cards),
+            "counts": np.array([3, 2, 2, 2, 1], dtype=np.int64), "fixed": fixed,
+            "played": played, "pairs": pairs}
+    return case, probs
 
-    np.random.seed(0)
-    from daihinmin.players.mc.state import seed_numba
 
-    seed_numba(1234)
-    seen: Counter[tuple[int, ...]] = Counter()
-    empty = np.zeros(0, dtype=np.int64)
-    buf_c, buf_i = np.zeros(BUFFER, dtype=np.int64), np.zeros(BUFFER, dtype=np.int64)
-    seats = np.arange(N_PLAYERS, dtype=np.int64)
-    out = np.zeros((100, N_PLAYERS), dtype=np.int64)
-    for _ in range(200):
-        sample_worlds(me, my_hand, unknown, counts, fixed, played, pairs, seats, -1, empty,
-                      empty, empty, MODELS, DEFAULT_PARAMS, EPS, 0.5, 0, 4000, out, buf_c, buf_i)
-        for world in out:
-            seen[tuple(int(h) for h in world)] += 1
+def assert_matches(seen: Counter[tuple[int, ...]], probs: dict[tuple[int, ...], float]) -> None:
     n = sum(seen.values())
     assert set(seen) <= {k for k, p in probs.items() if p > 0}
     stat = 0.0
@@ -178,6 +242,49 @@ def test_distribution_matches_exact_enumeration() -> None:
             cells += 1
     assert stat < chi_square_critical(cells - 1), (stat, cells)
     assert max(abs(seen[k] / n - p) for k, p in probs.items()) < 0.01
+
+
+EMPTY = np.zeros(0, dtype=np.int64)
+SEATS = np.arange(N_PLAYERS, dtype=np.int64)
+
+
+def test_distribution_matches_exact_enumeration() -> None:
+    """The sampled worlds follow the exact posterior of :func:`exact_case`."""
+    c, probs = exact_case()
+    from daihinmin.players.mc.state import seed_numba
+
+    seed_numba(1234)
+    seen: Counter[tuple[int, ...]] = Counter()
+    buf_c, buf_i = np.zeros(BUFFER, dtype=np.int64), np.zeros(BUFFER, dtype=np.int64)
+    out = np.zeros((100, N_PLAYERS), dtype=np.int64)
+    for _ in range(200):
+        sample_worlds(c["me"], c["my_hand"], c["unknown"], c["counts"], c["fixed"], c["played"],
+                      c["pairs"], SEATS, -1, EMPTY, EMPTY, EMPTY, MODELS, DEFAULT_PARAMS, EPS,
+                      0.5, 0, 4000, out, buf_c, buf_i)
+        for world in out:
+            seen[tuple(int(h) for h in world)] += 1
+    assert_matches(seen, probs)
+
+
+@pytest.mark.parametrize("model", [0, MODEL_WEAKEST])  # the replaying and the local path
+def test_refinement_converges_to_the_exact_posterior(model: int) -> None:
+    """Metropolis swaps started from uniform deals (many breaking the exchange facts) end
+    in the exact posterior of :func:`exact_case`."""
+    c, probs = exact_case()
+    from daihinmin.players.mc.state import seed_numba
+    from daihinmin.players.mc.worlds import deal_world
+
+    seed_numba(99)
+    pool = np.zeros(64, dtype=np.int64)
+    worlds = np.zeros((20_000, N_PLAYERS), dtype=np.int64)
+    for w in worlds:
+        assert deal_world(c["me"], c["my_hand"], c["unknown"], c["counts"], c["fixed"], w, pool)
+    buf_c, buf_i = np.zeros(BUFFER, dtype=np.int64), np.zeros(BUFFER, dtype=np.int64)
+    models = np.full(N_PLAYERS, model, dtype=np.int64)
+    rate = refine_worlds(worlds, c["me"], c["fixed"], c["played"], c["pairs"], SEATS, -1, EMPTY,
+                         EMPTY, EMPTY, models, DEFAULT_PARAMS, EPS, 60, buf_c, buf_i)
+    assert 0.0 < rate < 1.0
+    assert_matches(Counter(tuple(int(h) for h in w) for w in worlds), probs)
 
 
 def test_play_likelihood_prefers_worlds_that_explain_a_pass() -> None:

@@ -15,7 +15,8 @@ Modules, bottom up:
 - ``control``: unbeatable plays and certain wins by keeping the lead; ``endgame``: the exact
   two-player solver;
 - ``rollout`` (the playout policy), ``models`` (opponent models), ``playout``;
-- ``worlds``, ``observe``: determinisation from a :class:`~daihinmin.client.view.GameView`;
+- ``worlds``, ``observe``: determinisation from a :class:`~daihinmin.client.view.GameView`
+  (proposals weighted and resampled, then refined by Metropolis card swaps);
 - ``search`` (the bandit), ``exchange`` (candidate returns), ``bot``, ``bench``, ``warmup``.
 
 Every Numba function is compiled with ``cache=True`` into ``__pycache__`` beside the source

@@ -35,12 +35,13 @@ from .observe import (
 from .rollout import policy_params
 from .search import ArmStats, Budget, Workspace, search_exchange, search_play
 from .state import HAND, N_PLAYERS, STATE_SIZE, apply_move, n_active, seed_numba
-from .worlds import sample_worlds
+from .worlds import models_are_local, refine_worlds, sample_worlds
 
 log = logging.getLogger(__name__)
 
 JUDGE_EPS = 0.02  # how often a sample-strategy opponent may stray, when judging the model
 MODEL_MARGIN = 3.0  # nats of evidence a model needs over the playout policy to be used
+GUESS_PROPOSALS = 1536  # proposals per decision while some opponent's model is a guess
 
 
 class NoWorldError(RuntimeError):
@@ -65,25 +66,32 @@ class Decision:
 class MCBot(Bot):
     """Monte-Carlo player.
 
-    ``time_ms``: thinking time per decision, sampling included (0: playouts only);
-    ``playouts``: cap per decision (0: time only); ``worlds``/``proposals``: worlds kept and
-    drawn per decision; ``eps``/``beta``/``window``: how the opponents' recent actions weigh the
-    worlds; ``c_explore``/``min_visits``: the bandit; ``solve_nodes``: budget of the exact
-    two-player solver at the root; ``all_placements``: every joker placement is a candidate
-    (else one per set of cards); ``policy``: playout policy overrides by name;
-    ``adapt``: learn from finished games which model (:mod:`~daihinmin.players.mc.models`)
-    fits each opponent and simulate it with that model (``weakest_eps``: how loosely the
-    sample-strategy model weighs worlds); ``seed``: with a playout cap (and ``time_ms=0``)
-    decisions are reproducible.
+    - ``time_ms``: thinking time per decision, sampling included (0: playouts only);
+      ``playouts``: cap per decision (0: time only);
+    - ``worlds``/``proposals``: worlds kept and drawn per decision (at most
+      :data:`GUESS_PROPOSALS` drawn while an opponent's model is still the playout policy:
+      each then replays the whole game); ``eps``/``beta``/``window``: how the opponents'
+      recent actions weigh the worlds;
+    - ``refine_steps``/``refine_eps``: Metropolis card swaps per world that pull the worlds
+      towards the whole observed history once every opponent's model has been learned
+      (``refine_eps``: the uniform share mixed into the sample-strategy model; 0 steps: off);
+    - ``c_explore``/``min_visits``: the bandit; ``solve_nodes``: budget of the exact
+      two-player solver at the root; ``all_placements``: every joker placement is a
+      candidate (else one per set of cards); ``policy``: playout policy overrides by name;
+    - ``adapt``: learn from finished games which model (:mod:`~daihinmin.players.mc.models`)
+      fits each opponent and simulate it with that model (``weakest_eps``: how loosely the
+      sample-strategy model weighs worlds);
+    - ``seed``: with a playout cap (and ``time_ms=0``) decisions are reproducible.
     """
 
     name = "mc"
 
     def __init__(self, time_ms: float = 250.0, playouts: int = 0, seed: int | None = None,
-                 worlds: int = 256, proposals: int = 1536, eps: float = 0.3, beta: float = 0.5,
+                 worlds: int = 256, proposals: int = 4096, eps: float = 0.3, beta: float = 0.5,
                  window: int = 40, c_explore: float = 0.5, min_visits: int = 4,
                  solve_nodes: int = 200_000, policy: dict[str, float] | None = None,
-                 adapt: bool = True, weakest_eps: float = 0.3, all_placements: bool = False,
+                 adapt: bool = True, weakest_eps: float = 0.05, all_placements: bool = False,
+                 refine_steps: int = 24, refine_eps: float = 0.05,
                  warm: bool = True) -> None:
         self.budget = Budget(time_ms=float(time_ms), playouts=int(playouts))
         self.worlds = int(worlds)
@@ -97,6 +105,8 @@ class MCBot(Bot):
         # uniform share mixed into each model when it weighs worlds / when it is judged
         self.world_eps = np.array([self.eps, float(weakest_eps), 0.0])
         self.judge_eps = np.array([self.eps, JUDGE_EPS, 0.0])
+        self.refine_steps = int(refine_steps)
+        self.refine_eps = np.array([self.eps, float(refine_eps), 0.0])
         self.evidence = np.zeros((N_PLAYERS, N_MODELS))
         self.models = np.zeros(N_PLAYERS, dtype=np.int64)
         self.rng = np.random.default_rng(seed)
@@ -175,13 +185,22 @@ class MCBot(Bot):
     def _sample(self, kn: Knowledge) -> tuple[np.ndarray, float]:
         out = np.zeros((self.worlds, N_PLAYERS), dtype=np.int64)
         fixed, pairs = kn.fixed, kn.pairs
+        # a learned model is trusted fully and scored cheaply; a guessed one (the playout
+        # policy) replays the whole game per proposal, and its tempered weights are all of it
+        learned = bool(models_are_local(self.models, kn.me))
+        proposals = self.proposals if learned else min(self.proposals, GUESS_PROPOSALS)
         for attempt in range(2):
             ess = sample_worlds(kn.me, kn.my_hand, kn.unknown, kn.counts, fixed, kn.played,
                                 pairs, kn.seats, kn.first, kn.hist_player, kn.hist_cards,
                                 kn.hist_info, self.models, self.prm, self.world_eps, self.beta,
-                                self.window if kn.complete else 0, self.proposals, out,
-                                self.ws.bufc, self.ws.bufi)
+                                self.window if kn.complete else 0, max(proposals, self.worlds),
+                                out, self.ws.bufc, self.ws.bufi)
             if ess > 0:
+                if self.refine_steps > 0 and kn.complete and len(kn.hist_player) and learned:
+                    refine_worlds(out, kn.me, fixed, kn.played, pairs, kn.seats, kn.first,
+                                  kn.hist_player, kn.hist_cards, kn.hist_info, self.models,
+                                  self.prm, self.refine_eps, self.refine_steps, self.ws.bufc,
+                                  self.ws.bufi)
                 return out, float(ess)
             if attempt == 0:  # the inferred facts contradict the counts: keep the counts only
                 log.warning("mc: no world fits the inferred card facts; ignoring them")

@@ -12,6 +12,7 @@ from daihinmin.rules.ruleset import UECDA
 
 from .bits import JOKER_BIT
 from .endgame import SolverScratch, solve_two
+from .models import MODEL_POLICY, MODEL_WEAKEST
 from .state import N_PLAYERS, new_state
 
 
@@ -45,6 +46,14 @@ def run_warm_up() -> None:
         view = _view_after(steps, seed=steps)
         if len(view.legal_moves()) > 1:
             bot.play(view)
+    # with learned opponent models the sampler scores worlds locally and refines them
+    bot.models[:] = MODEL_WEAKEST
+    for seed in range(8):
+        view = _view_after(6, seed=seed)
+        if len(view.legal_moves()) > 1:
+            bot.play(view)
+            break
+    bot.models[:] = MODEL_POLICY
     deal = _view_after(0, seed=9)
     upper = GameView(player=0, hand=deal.hand, field=None, turn_player=-1, revolution=False,
                      eleven_back=False, lock=False, counts=(11, 11, 11, 10, 10),

@@ -1,6 +1,6 @@
 """Determinisation: sampling the hidden hands consistent with what one player has seen.
 
-A *world* gives every player a full hand.  Worlds are drawn in two stages:
+A *world* gives every player a full hand.  Worlds are drawn in up to three stages:
 
 1. *Proposal*: the unseen cards (not in my hand, not played) are dealt at random to the other
    players so that each gets its current card count, and cards whose holder is known stay
@@ -19,6 +19,16 @@ A *world* gives every player a full hand.  Worlds are drawn in two stages:
      must not collapse the sample onto a few worlds).
 
    Then ``count`` worlds are drawn in proportion to the weights (systematic resampling).
+3. *Refinement* (:func:`refine_worlds`, optional): Metropolis steps on each drawn world, each
+   swapping one card between two opponents, accepted by the exchange weight times the
+   *untempered* likelihood of every observed action.  Uniform proposals almost never fit a
+   sharp opponent model (the sample strategy reveals a lot: a pass says "nothing could beat
+   this"), so the resampled worlds stay close to the prior; the swaps carry them the rest of
+   the way while keeping every hard fact.
+
+When every opponent's model looks only at its own hand (:func:`models_are_local`), a player's
+likelihood is computed from its own hand and a table of the public facts at each of its
+actions (:func:`action_table`, the same in every world) instead of replaying the game.
 """
 
 from __future__ import annotations
@@ -27,8 +37,19 @@ import numpy as np
 from numba import njit
 
 from .bits import JOKER_BIT, REAL_CARDS, cards_above, highest_bit, lowest_bit, nibble, popcount
-from .models import move_chance
-from .state import HAND, N_PLAYERS, TURN, apply_pass, apply_play, new_state
+from .models import MODEL_POLICY, move_chance
+from .state import (
+    FIELD_INFO,
+    HAND,
+    LOCK,
+    N_PLAYERS,
+    REV,
+    STATE_SIZE,
+    TURN,
+    apply_pass,
+    apply_play,
+    new_state,
+)
 
 MODE_NEITHER, MODE_UPPER, MODE_LOWER = 0, 1, 2
 JOKER_KEY = 1000
@@ -239,16 +260,31 @@ def sample_worlds(me: int, my_hand: int, unknown: int, counts: np.ndarray, fixed
     log_play = np.zeros(proposals)
     pool = np.empty(64, dtype=np.int64)
     use_history = window > 0 and hist_player.shape[0] > 0
+    local = models_are_local(models, me)
+    table = np.zeros((0, 6), dtype=np.int64)
+    st = np.zeros(STATE_SIZE, dtype=np.int64)
     k = 0
     for _ in range(proposals * 4):
         if k == proposals:
             break
         if not deal_world(me, my_hand, unknown, counts, fixed, cand[k], pool):
             continue
+        if use_history and local and table.shape[0] == 0:
+            # the public course of the game is the same in every world: list it once
+            table = action_table(cand[k], played, seats, first, hist_player, hist_cards,
+                                 hist_info, me)
+            table = table[max(0, table.shape[0] - window):]
         w = exchange_weight(cand[k], played, pairs)
         if w > 0.0:
             log_ex[k] = np.log(w)
-            if use_history:
+            if use_history and local:
+                ll = 0.0
+                for q in range(N_PLAYERS):
+                    if q != me:
+                        ll += player_log_chance(q, cand[k, q] | played[q], models[q],
+                                                eps[models[q]], table, prm, st, bufc, bufi)
+                log_play[k] = ll
+            elif use_history:
                 ll = play_log_likelihood(cand[k], played, seats, first, hist_player,
                                          hist_cards, hist_info, me, models, prm, eps, window,
                                          bufc, bufi)
@@ -281,3 +317,180 @@ def sample_worlds(me: int, my_hand: int, unknown: int, counts: np.ndarray, fixed
             acc += weights[j]
         out[i] = cand[j]
     return ess
+
+
+@njit(cache=True)
+def models_are_local(models: np.ndarray, me: int) -> bool:
+    """Does every opponent's model look only at its own hand (not the playout policy, whose
+    win check looks at the others')?  Then one player's likelihood needs only its own hand
+    and the public facts of :func:`action_table`."""
+    for q in range(N_PLAYERS):  # noqa: SIM110 - Numba compiles loops, not all(genexpr)
+        if q != me and models[q] == MODEL_POLICY:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _nth_bit(mask: int, k: int) -> int:
+    """The ``k``-th (from 0, lowest first) set bit of ``mask`` as a mask."""
+    for _ in range(k):
+        mask &= mask - np.int64(1)
+    return mask & -mask
+
+
+@njit(cache=True)
+def _log_exchange(hands: np.ndarray, played: np.ndarray, pairs: np.ndarray) -> float:
+    w = exchange_weight(hands, played, pairs)
+    return np.log(w) if w > 0.0 else -np.inf
+
+
+@njit(cache=True)
+def _log_target(hands: np.ndarray, played: np.ndarray, pairs: np.ndarray, seats: np.ndarray,
+                first: int, hist_player: np.ndarray, hist_cards: np.ndarray,
+                hist_info: np.ndarray, me: int, models: np.ndarray, prm: np.ndarray,
+                eps: np.ndarray, bufc: np.ndarray, bufi: np.ndarray) -> float:
+    log_ex = _log_exchange(hands, played, pairs)
+    if log_ex == -np.inf:
+        return -np.inf
+    ll = play_log_likelihood(hands, played, seats, first, hist_player, hist_cards, hist_info,
+                             me, models, prm, eps, hist_player.shape[0], bufc, bufi)
+    if np.isnan(ll):
+        return -np.inf
+    return log_ex + ll
+
+
+@njit(cache=True)
+def action_table(hands: np.ndarray, played: np.ndarray, seats: np.ndarray, first: int,
+                 hist_player: np.ndarray, hist_cards: np.ndarray, hist_info: np.ndarray,
+                 me: int) -> np.ndarray:
+    """The opponents' actions with the public facts each was taken on, one row each:
+    (player, cards, field info, revolution, lock, cards the player had played before).
+
+    The public course of the game does not depend on who holds the hidden cards, so one
+    world (``hands``) replays it for all.  Rows stop where the history does not replay.
+    """
+    start = np.empty(N_PLAYERS, dtype=np.int64)
+    for q in range(N_PLAYERS):
+        start[q] = hands[q] | played[q]
+    st = new_state(start, seats, first)
+    rows = np.zeros((hist_player.shape[0], 6), dtype=np.int64)
+    before = np.zeros(N_PLAYERS, dtype=np.int64)
+    k = 0
+    for t in range(hist_player.shape[0]):
+        p = hist_player[t]
+        cards = hist_cards[t]
+        if st[TURN] != p or (st[HAND + p] & cards) != cards:
+            break
+        if p != me:
+            rows[k, 0] = p
+            rows[k, 1] = cards
+            rows[k, 2] = st[FIELD_INFO]
+            rows[k, 3] = st[REV]
+            rows[k, 4] = st[LOCK]
+            rows[k, 5] = before[p]
+            k += 1
+        before[p] |= cards
+        if hist_info[t] == 0:
+            apply_pass(st)
+        else:
+            apply_play(st, cards, hist_info[t])
+    return rows[:k]
+
+
+@njit(cache=True)
+def player_log_chance(p: int, start_hand: int, model: int, eps: float, table: np.ndarray,
+                      prm: np.ndarray, st: np.ndarray, bufc: np.ndarray,
+                      bufi: np.ndarray) -> float:
+    """Log-chance of ``p``'s actions in ``table`` had it started the game with
+    ``start_hand``, for a model that looks only at its own hand and the field (the sample
+    strategy, uniform choice)."""
+    total = 0.0
+    for j in range(table.shape[0]):
+        if table[j, 0] != p:
+            continue
+        st[HAND + p] = start_hand & ~table[j, 5]
+        st[FIELD_INFO] = table[j, 2]
+        st[REV] = table[j, 3]
+        st[LOCK] = table[j, 4]
+        total += np.log(move_chance(model, st, p, prm, table[j, 1], eps, bufc, bufi))
+    return total
+
+
+@njit(cache=True)
+def refine_worlds(worlds: np.ndarray, me: int, fixed: np.ndarray, played: np.ndarray,
+                  pairs: np.ndarray, seats: np.ndarray, first: int, hist_player: np.ndarray,
+                  hist_cards: np.ndarray, hist_info: np.ndarray, models: np.ndarray,
+                  prm: np.ndarray, eps: np.ndarray, steps: int, bufc: np.ndarray,
+                  bufi: np.ndarray) -> float:
+    """Move each world towards the worlds that explain the whole history: ``steps``
+    Metropolis steps, each swapping one card between two opponents (cards whose holder is
+    known stay put), accepted by the exchange weight times the untempered likelihood of every
+    observed action.  Counts and known holders never change, so every world stays consistent
+    with the hard facts.  Returns the share of accepted swaps.
+
+    A swap changes only the two players' own likelihood terms, which are all that is
+    recomputed when no opponent is modelled by the playout policy (whose choices also look
+    at the other hands); otherwise the whole history is replayed."""
+    opponents = np.empty(N_PLAYERS, dtype=np.int64)
+    k = 0
+    for q in range(N_PLAYERS):
+        if q != me:
+            opponents[k] = q
+            k += 1
+    local = models_are_local(models, me)
+    if k < 2 or steps <= 0 or worlds.shape[0] == 0:
+        return 0.0
+    table = action_table(worlds[0], played, seats, first, hist_player, hist_cards, hist_info,
+                         me)
+    st = np.zeros(STATE_SIZE, dtype=np.int64)
+    ll = np.zeros(N_PLAYERS)
+    accepted = 0
+    tried = 0
+    for i in range(worlds.shape[0]):
+        hands = worlds[i]
+        # a world that breaks a hard fact (-inf) takes the first swap that mends it
+        if local:
+            for j in range(k):
+                q = opponents[j]
+                ll[q] = player_log_chance(q, hands[q] | played[q], models[q], eps[models[q]],
+                                          table, prm, st, bufc, bufi)
+            cur = _log_exchange(hands, played, pairs) + ll.sum()
+        else:
+            cur = _log_target(hands, played, pairs, seats, first, hist_player, hist_cards,
+                              hist_info, me, models, prm, eps, bufc, bufi)
+        for _ in range(steps):
+            a = np.random.randint(0, k)
+            b = np.random.randint(0, k - 1)
+            if b >= a:
+                b += 1
+            q1, q2 = opponents[a], opponents[b]
+            free1 = hands[q1] & ~fixed[q1]
+            free2 = hands[q2] & ~fixed[q2]
+            if free1 == 0 or free2 == 0:
+                continue
+            swap = (_nth_bit(free1, np.random.randint(0, popcount(free1)))
+                    | _nth_bit(free2, np.random.randint(0, popcount(free2))))
+            hands[q1] ^= swap
+            hands[q2] ^= swap
+            tried += 1
+            ll1 = ll2 = 0.0
+            if local:
+                ll1 = player_log_chance(q1, hands[q1] | played[q1], models[q1],
+                                        eps[models[q1]], table, prm, st, bufc, bufi)
+                ll2 = player_log_chance(q2, hands[q2] | played[q2], models[q2],
+                                        eps[models[q2]], table, prm, st, bufc, bufi)
+                new = (_log_exchange(hands, played, pairs) + ll.sum() - ll[q1] - ll[q2]
+                       + ll1 + ll2)
+            else:
+                new = _log_target(hands, played, pairs, seats, first, hist_player,
+                                  hist_cards, hist_info, me, models, prm, eps, bufc, bufi)
+            if new - cur >= 0.0 or np.random.random() < np.exp(new - cur):
+                cur = new
+                accepted += 1
+                if local:
+                    ll[q1] = ll1
+                    ll[q2] = ll2
+            else:
+                hands[q1] ^= swap
+                hands[q2] ^= swap
+    return accepted / tried if tried else 0.0
