@@ -13,7 +13,7 @@ from daihinmin.players.default_bot import DefaultBot
 from daihinmin.players.mc.bits import D3_BIT
 from daihinmin.players.mc.bot import warm_up
 from daihinmin.players.mc.convert import hand_mask
-from daihinmin.players.mc.models import MODEL_WEAKEST
+from daihinmin.players.mc.models import MODEL_POLICY, MODEL_UNIFORM, MODEL_WEAKEST
 from daihinmin.players.mc.observe import Knowledge, exchange_pairs, knowledge_from_view
 from daihinmin.players.mc.rollout import BUFFER, DEFAULT_PARAMS
 from daihinmin.players.mc.state import N_PLAYERS, STATE_SIZE, new_state
@@ -158,6 +158,23 @@ def test_refined_worlds_stay_consistent_and_explain_the_plays_better(
     assert after > before
 
 
+def test_refinement_leaves_worlds_alone_with_a_guessed_model(recorded) -> None:  # type: ignore[no-untyped-def]
+    """The playout-policy model is only a guess (and looks at every hand): no swaps."""
+    bots, _truths = recorded
+    view = bots[1].views[6]
+    kn = knowledge_from_view(view)
+    worlds = sample(view, count=16)
+    before = worlds.copy()
+    models = np.full(N_PLAYERS, MODEL_WEAKEST, dtype=np.int64)
+    models[(kn.me + 1) % N_PLAYERS] = MODEL_POLICY
+    buf_c, buf_i = np.zeros(BUFFER, dtype=np.int64), np.zeros(BUFFER, dtype=np.int64)
+    rate = refine_worlds(worlds, kn.me, kn.fixed, kn.played, kn.pairs, kn.seats, kn.first,
+                         kn.hist_player, kn.hist_cards, kn.hist_info, models, DEFAULT_PARAMS,
+                         EPS, 12, buf_c, buf_i)
+    assert rate == 0.0
+    assert (worlds == before).all()
+
+
 def test_per_player_chances_add_up_to_the_replayed_likelihood(
         recorded) -> None:  # type: ignore[no-untyped-def]
     """The local path of the refinement scores each player from the public action table;
@@ -266,7 +283,7 @@ def test_distribution_matches_exact_enumeration() -> None:
     assert_matches(seen, probs)
 
 
-@pytest.mark.parametrize("model", [0, MODEL_WEAKEST])  # the replaying and the local path
+@pytest.mark.parametrize("model", [MODEL_WEAKEST, MODEL_UNIFORM])
 def test_refinement_converges_to_the_exact_posterior(model: int) -> None:
     """Metropolis swaps started from uniform deals (many breaking the exchange facts) end
     in the exact posterior of :func:`exact_case`."""

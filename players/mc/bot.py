@@ -196,7 +196,7 @@ class MCBot(Bot):
                                 self.window if kn.complete else 0, max(proposals, self.worlds),
                                 out, self.ws.bufc, self.ws.bufi)
             if ess > 0:
-                if self.refine_steps > 0 and kn.complete and len(kn.hist_player) and learned:
+                if self.refine_steps > 0 and kn.complete and len(kn.hist_player):
                     refine_worlds(out, kn.me, fixed, kn.played, pairs, kn.seats, kn.first,
                                   kn.hist_player, kn.hist_cards, kn.hist_info, self.models,
                                   self.prm, self.refine_eps, self.refine_steps, self.ws.bufc,

@@ -262,28 +262,27 @@ def sample_worlds(me: int, my_hand: int, unknown: int, counts: np.ndarray, fixed
     use_history = window > 0 and hist_player.shape[0] > 0
     local = models_are_local(models, me)
     table = np.zeros((0, 6), dtype=np.int64)
+    listed = False
     st = np.zeros(STATE_SIZE, dtype=np.int64)
+    per_player = np.zeros(N_PLAYERS)
     k = 0
     for _ in range(proposals * 4):
         if k == proposals:
             break
         if not deal_world(me, my_hand, unknown, counts, fixed, cand[k], pool):
             continue
-        if use_history and local and table.shape[0] == 0:
+        if use_history and local and not listed:
             # the public course of the game is the same in every world: list it once
             table = action_table(cand[k], played, seats, first, hist_player, hist_cards,
                                  hist_info, me)
             table = table[max(0, table.shape[0] - window):]
+            listed = True
         w = exchange_weight(cand[k], played, pairs)
         if w > 0.0:
             log_ex[k] = np.log(w)
             if use_history and local:
-                ll = 0.0
-                for q in range(N_PLAYERS):
-                    if q != me:
-                        ll += player_log_chance(q, cand[k, q] | played[q], models[q],
-                                                eps[models[q]], table, prm, st, bufc, bufi)
-                log_play[k] = ll
+                log_play[k] = opponents_log_chance(cand[k], played, me, models, eps, table,
+                                                   prm, st, bufc, bufi, per_player)
             elif use_history:
                 ll = play_log_likelihood(cand[k], played, seats, first, hist_player,
                                          hist_cards, hist_info, me, models, prm, eps, window,
@@ -345,21 +344,6 @@ def _log_exchange(hands: np.ndarray, played: np.ndarray, pairs: np.ndarray) -> f
 
 
 @njit(cache=True)
-def _log_target(hands: np.ndarray, played: np.ndarray, pairs: np.ndarray, seats: np.ndarray,
-                first: int, hist_player: np.ndarray, hist_cards: np.ndarray,
-                hist_info: np.ndarray, me: int, models: np.ndarray, prm: np.ndarray,
-                eps: np.ndarray, bufc: np.ndarray, bufi: np.ndarray) -> float:
-    log_ex = _log_exchange(hands, played, pairs)
-    if log_ex == -np.inf:
-        return -np.inf
-    ll = play_log_likelihood(hands, played, seats, first, hist_player, hist_cards, hist_info,
-                             me, models, prm, eps, hist_player.shape[0], bufc, bufi)
-    if np.isnan(ll):
-        return -np.inf
-    return log_ex + ll
-
-
-@njit(cache=True)
 def action_table(hands: np.ndarray, played: np.ndarray, seats: np.ndarray, first: int,
                  hist_player: np.ndarray, hist_cards: np.ndarray, hist_info: np.ndarray,
                  me: int) -> np.ndarray:
@@ -417,6 +401,22 @@ def player_log_chance(p: int, start_hand: int, model: int, eps: float, table: np
 
 
 @njit(cache=True)
+def opponents_log_chance(hands: np.ndarray, played: np.ndarray, me: int, models: np.ndarray,
+                         eps: np.ndarray, table: np.ndarray, prm: np.ndarray, st: np.ndarray,
+                         bufc: np.ndarray, bufi: np.ndarray, per_player: np.ndarray) -> float:
+    """:func:`player_log_chance` of every opponent in a world, each by its own model;
+    ``per_player[q]`` gets each one's share, the sum is returned."""
+    total = 0.0
+    for q in range(N_PLAYERS):
+        per_player[q] = 0.0
+        if q != me:
+            per_player[q] = player_log_chance(q, hands[q] | played[q], models[q],
+                                              eps[models[q]], table, prm, st, bufc, bufi)
+            total += per_player[q]
+    return total
+
+
+@njit(cache=True)
 def refine_worlds(worlds: np.ndarray, me: int, fixed: np.ndarray, played: np.ndarray,
                   pairs: np.ndarray, seats: np.ndarray, first: int, hist_player: np.ndarray,
                   hist_cards: np.ndarray, hist_info: np.ndarray, models: np.ndarray,
@@ -428,17 +428,17 @@ def refine_worlds(worlds: np.ndarray, me: int, fixed: np.ndarray, played: np.nda
     observed action.  Counts and known holders never change, so every world stays consistent
     with the hard facts.  Returns the share of accepted swaps.
 
-    A swap changes only the two players' own likelihood terms, which are all that is
-    recomputed when no opponent is modelled by the playout policy (whose choices also look
-    at the other hands); otherwise the whole history is replayed."""
+    Only for learned models (:func:`models_are_local`): a swap then changes just the two
+    players' own likelihood terms, which are all that is rescored.  With a guessed model (the
+    playout policy, whose choices look at the other hands too) the worlds are left as they
+    are and 0 is returned: its tempered weights are as far as it is trusted."""
     opponents = np.empty(N_PLAYERS, dtype=np.int64)
     k = 0
     for q in range(N_PLAYERS):
         if q != me:
             opponents[k] = q
             k += 1
-    local = models_are_local(models, me)
-    if k < 2 or steps <= 0 or worlds.shape[0] == 0:
+    if k < 2 or steps <= 0 or worlds.shape[0] == 0 or not models_are_local(models, me):
         return 0.0
     table = action_table(worlds[0], played, seats, first, hist_player, hist_cards, hist_info,
                          me)
@@ -449,15 +449,8 @@ def refine_worlds(worlds: np.ndarray, me: int, fixed: np.ndarray, played: np.nda
     for i in range(worlds.shape[0]):
         hands = worlds[i]
         # a world that breaks a hard fact (-inf) takes the first swap that mends it
-        if local:
-            for j in range(k):
-                q = opponents[j]
-                ll[q] = player_log_chance(q, hands[q] | played[q], models[q], eps[models[q]],
-                                          table, prm, st, bufc, bufi)
-            cur = _log_exchange(hands, played, pairs) + ll.sum()
-        else:
-            cur = _log_target(hands, played, pairs, seats, first, hist_player, hist_cards,
-                              hist_info, me, models, prm, eps, bufc, bufi)
+        opponents_log_chance(hands, played, me, models, eps, table, prm, st, bufc, bufi, ll)
+        cur = _log_exchange(hands, played, pairs) + ll.sum()
         for _ in range(steps):
             a = np.random.randint(0, k)
             b = np.random.randint(0, k - 1)
@@ -473,23 +466,17 @@ def refine_worlds(worlds: np.ndarray, me: int, fixed: np.ndarray, played: np.nda
             hands[q1] ^= swap
             hands[q2] ^= swap
             tried += 1
-            ll1 = ll2 = 0.0
-            if local:
-                ll1 = player_log_chance(q1, hands[q1] | played[q1], models[q1],
-                                        eps[models[q1]], table, prm, st, bufc, bufi)
-                ll2 = player_log_chance(q2, hands[q2] | played[q2], models[q2],
-                                        eps[models[q2]], table, prm, st, bufc, bufi)
-                new = (_log_exchange(hands, played, pairs) + ll.sum() - ll[q1] - ll[q2]
-                       + ll1 + ll2)
-            else:
-                new = _log_target(hands, played, pairs, seats, first, hist_player,
-                                  hist_cards, hist_info, me, models, prm, eps, bufc, bufi)
+            ll1 = player_log_chance(q1, hands[q1] | played[q1], models[q1], eps[models[q1]],
+                                    table, prm, st, bufc, bufi)
+            ll2 = player_log_chance(q2, hands[q2] | played[q2], models[q2], eps[models[q2]],
+                                    table, prm, st, bufc, bufi)
+            new = (_log_exchange(hands, played, pairs) + ll.sum() - ll[q1] - ll[q2] + ll1
+                   + ll2)
             if new - cur >= 0.0 or np.random.random() < np.exp(new - cur):
                 cur = new
+                ll[q1] = ll1
+                ll[q2] = ll2
                 accepted += 1
-                if local:
-                    ll[q1] = ll1
-                    ll[q2] = ll2
             else:
                 hands[q1] ^= swap
                 hands[q2] ^= swap
