@@ -15,10 +15,12 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import multiprocessing
 import statistics
 import time
 from dataclasses import dataclass, field
+
+from daihinmin.tools.cmd_bot import parse_options
+from daihinmin.tools.parallel import run_parallel, split_count
 
 
 @dataclass
@@ -81,17 +83,6 @@ def summarise(results: list[JobResult], opponent: str, wall: float) -> dict[str,
     }
 
 
-def _value(text: str) -> object:
-    if text.lower() in ("yes", "true", "no", "false"):
-        return text.lower() in ("yes", "true")
-    for convert in (int, float):
-        try:
-            return convert(text)
-        except ValueError:
-            continue
-    return text
-
-
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -107,17 +98,11 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     jobs = max(1, args.jobs)
     options: dict[str, object] = {"time_ms": args.time_ms, "playouts": args.playouts}
-    for item in args.opt:
-        key, _, text = item.partition("=")
-        options[key.replace("-", "_")] = _value(text)
-    shares = [args.games // jobs + (1 if j < args.games % jobs else 0) for j in range(jobs)]
-    tasks = [(n, args.seed + 1000 * j, args.opponent, options) for j, n in enumerate(shares) if n]
+    options.update(parse_options(args.opt))
+    tasks = [(n, args.seed + 1000 * j, args.opponent, options)
+             for j, n in enumerate(split_count(args.games, jobs)) if n]
     start = time.perf_counter()
-    if len(tasks) == 1:
-        results = [run_job(tasks[0])]
-    else:
-        with multiprocessing.get_context("spawn").Pool(len(tasks)) as pool:
-            results = pool.map(run_job, tasks)
+    results = run_parallel(run_job, tasks, jobs)
     summary = summarise(results, args.opponent, time.perf_counter() - start)
     if args.json:
         print(json.dumps(summary))

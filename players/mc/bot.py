@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -32,7 +33,7 @@ from .observe import (
     public_state,
     simulator_supports,
 )
-from .rollout import policy_params
+from .rollout import load_weights, policy_params
 from .search import ArmStats, Budget, Workspace, search_exchange, search_play
 from .state import HAND, N_PLAYERS, STATE_SIZE, apply_move, n_active, seed_numba
 from .worlds import models_are_local, refine_worlds, sample_worlds
@@ -78,6 +79,9 @@ class MCBot(Bot):
     - ``c_explore``/``min_visits``: the bandit; ``solve_nodes``: budget of the exact
       two-player solver at the root; ``all_placements``: every joker placement is a
       candidate (else one per set of cards); ``policy``: playout policy overrides by name;
+    - ``learned_self``: play my own later moves in playouts by the learned policy
+      (:mod:`~daihinmin.players.mc.learned`) instead of the heuristic one; ``weights_file``:
+      its weights from a JSON file written by ``python -m daihinmin.tools.mc_fit --out``;
     - ``adapt``: learn from finished games which model (:mod:`~daihinmin.players.mc.models`)
       fits each opponent and simulate it with that model (``weakest_eps``: how loosely the
       sample-strategy model weighs worlds);
@@ -92,6 +96,7 @@ class MCBot(Bot):
                  solve_nodes: int = 200_000, policy: dict[str, float] | None = None,
                  adapt: bool = True, weakest_eps: float = 0.05, all_placements: bool = False,
                  refine_steps: int = 24, refine_eps: float = 0.05,
+                 learned_self: bool = False, weights_file: str | None = None,
                  warm: bool = True) -> None:
         self.budget = Budget(time_ms=float(time_ms), playouts=int(playouts))
         self.worlds = int(worlds)
@@ -100,7 +105,12 @@ class MCBot(Bot):
         self.c_explore, self.min_visits = float(c_explore), int(min_visits)
         self.solve_nodes = int(solve_nodes)
         self.all_placements = bool(all_placements)
-        self.prm = policy_params(**(policy or {}))
+        overrides = dict(policy or {})
+        if weights_file:
+            overrides.update(load_weights(weights_file))
+        if learned_self:
+            overrides["self"] = 1.0
+        self.prm = policy_params(**overrides)
         self.adapt = bool(adapt)
         # uniform share mixed into each model when it weighs worlds / when it is judged
         self.world_eps = np.array([self.eps, float(weakest_eps), 0.0])
@@ -113,6 +123,11 @@ class MCBot(Bot):
         self.ws = Workspace()
         self.last: Decision | None = None
         self.decisions: list[Decision] = []
+        #: called after each searched play with (one sampled world's state, me, candidate
+        #: cards, candidate infos, the search's arm statistics): how decisions are recorded
+        #: for fitting the learned playout policy (:mod:`~daihinmin.players.mc.fit`)
+        self.on_search: Callable[[np.ndarray, int, np.ndarray, np.ndarray, ArmStats],
+                                 None] | None = None
         if warm:
             warm_up()
 
@@ -169,6 +184,8 @@ class MCBot(Bot):
                             self._remaining(start), self.c_explore, self.min_visits)
         self._record("play", stats, start, ess,
                      [str(decode_move(c, i)) for c, i in zip(cand_c, cand_i, strict=True)])
+        if self.on_search is not None:
+            self.on_search(bases[0], kn.me, cand_c, cand_i, stats)
         best = stats.best()
         return self._checked(decode_move(cand_c[best], cand_i[best]), legal, view)
 

@@ -12,8 +12,9 @@ import numpy as np
 from numba import njit
 
 from .endgame import UNKNOWN, solve_two
+from .learned import learned_choose
 from .models import MODEL_POLICY, choose_as
-from .rollout import P_SOLVE_NODES
+from .rollout import P_SELF, P_SOLVE_NODES, P_WEIGHTS
 from .state import HAND, N_OUT, OVER, TURN, apply_pass, apply_play, n_active, place_of
 
 POINTS = np.array([5, 4, 3, 2, 1], dtype=np.int64)
@@ -22,10 +23,13 @@ POINTS = np.array([5, 4, 3, 2, 1], dtype=np.int64)
 @njit(cache=True)
 def step(st: np.ndarray, me: int, models: np.ndarray, prm: np.ndarray, bufc: np.ndarray,
          bufi: np.ndarray) -> None:
-    """The player to move acts by its model (``me`` by the playout policy)."""
+    """The player to move acts by its model (``me`` by the playout policy, or by the learned
+    one when the parameters say so)."""
     p = st[TURN]
-    model = MODEL_POLICY if p == me else models[p]
-    i = choose_as(model, st, p, prm, bufc, bufi)
+    if p == me and prm[P_SELF] > 0.0:
+        i = learned_choose(st, p, prm, prm[P_WEIGHTS:], bufc, bufi)
+    else:
+        i = choose_as(MODEL_POLICY if p == me else models[p], st, p, prm, bufc, bufi)
     if i < 0:
         apply_pass(st)
     else:

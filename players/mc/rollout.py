@@ -15,6 +15,8 @@ noise), used to weigh sampled worlds.
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 from numba import njit
 
@@ -30,6 +32,7 @@ from .state import (
     cuts,
     revolts,
 )
+from .weights import FEATURE_NAMES, FITTED_WEIGHTS, N_FEATURES
 
 # Indices of the policy parameter vector.
 P_NOISE = 0  # width of the uniform noise added to play scores
@@ -44,11 +47,16 @@ P_WIN_CARDS = 8  # run the win check when the hand holds at most this many cards
 P_WIN_DEPTH = 9  # unbeatable plays the win check may chain before the last play
 P_SOLVE_NODES = 10  # node budget of the two-player solver (0: off)
 P_RUN = 11  # penalty per card a single or group takes out of a 3-card run of its suit
-N_PARAMS = 12
+P_SELF = 12  # the searching player's own moves: 0 by this policy, 1 by the learned one
+P_WEIGHTS = 13  # from here: the learned policy's weights (:mod:`.weights`)
+N_PARAMS = P_WEIGHTS + N_FEATURES
 
-DEFAULT_PARAMS = np.array([2.0, 3.0, 6.0, 5.0, 0.0, 0.8, 0.15, 0.01, 7.0, 2.0, 3000.0, 0.0])
+DEFAULT_PARAMS = np.concatenate((
+    np.array([2.0, 3.0, 6.0, 5.0, 0.0, 0.8, 0.15, 0.01, 7.0, 2.0, 3000.0, 0.0, 0.0]),
+    FITTED_WEIGHTS))
 PARAM_NAMES = ("noise", "size", "joker", "split", "cut", "pass_joker", "pass_high", "pass_base",
-               "win_cards", "win_depth", "solve_nodes", "run")
+               "win_cards", "win_depth", "solve_nodes", "run", "self",
+               *(f"w_{name}" for name in FEATURE_NAMES))
 
 
 def policy_params(**overrides: float) -> np.ndarray:
@@ -59,6 +67,26 @@ def policy_params(**overrides: float) -> np.ndarray:
             raise KeyError(f"unknown policy parameter {name!r}; known: {', '.join(PARAM_NAMES)}")
         prm[PARAM_NAMES.index(name)] = float(value)
     return prm
+
+
+class WeightsFileError(ValueError):
+    """A weights file is not a JSON object of known ``w_<feature>`` names and numbers."""
+
+
+def load_weights(path: str) -> dict[str, float]:
+    """Learned-policy weights written by ``python -m daihinmin.tools.mc_fit --out``."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, json.JSONDecodeError) as exc:
+        raise WeightsFileError(f"cannot read weights from {path}: {exc}") from exc
+    known = {f"w_{name}" for name in FEATURE_NAMES}
+    if not isinstance(data, dict) or not set(data) <= known or not all(
+            isinstance(v, int | float) for v in data.values()):
+        raise WeightsFileError(f"{path}: expected an object of w_<feature> numbers "
+                               f"({', '.join(sorted(known))})")
+    return {k: float(v) for k, v in data.items()}
+
 
 #: Move buffer size for one decision including the win check's scratch levels.
 BUFFER = 4096

@@ -1,0 +1,46 @@
+"""Duplicate evaluation: both players get exactly the same positions."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from daihinmin.rules.match import MatchState
+from daihinmin.rules.ruleset import UECDA
+from daihinmin.tools import duplicate
+from daihinmin.tools.duplicate import position_classes, position_game
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, object]:
+    assert duplicate.main([*args, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_the_same_deterministic_player_ties_on_every_position(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    s = run(capsys, "--a", "default", "--b", "default", "--positions", "12")
+    assert s["positions"] == 12 and s["diff"] == 0 and s["differ"] == 0
+    assert s["places_a"] == s["places_b"] and sum(s["places_a"]) == 12  # type: ignore[arg-type]
+
+
+def test_a_stronger_player_shows_up_as_a_positive_difference(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    s = run(capsys, "--a", "random", "--b", "default", "--positions", "40", "--my-classes",
+            "none,2")
+    assert s["mean_b"] > s["mean_a"] and s["diff"] > 0  # type: ignore[operator]
+    lo, hi = s["diff_ci95"]  # type: ignore[misc]
+    assert lo <= s["diff"] <= hi
+
+
+def test_positions_hold_the_asked_classes_and_never_a_class_reset() -> None:
+    for k in range(300):
+        g = position_game(k, UECDA.class_reset_period)
+        assert not MatchState(UECDA, seed=1, games=g).is_block_start(g)
+        classes = position_classes(k, 3, k % 5)
+        assert classes is not None and classes[0] == k % 5 and sorted(classes) == [0, 1, 2, 3, 4]
+    assert position_classes(4, 3, None) is None
+
+
+def test_bad_classes_are_refused() -> None:
+    with pytest.raises(SystemExit, match="not a class"):
+        duplicate.main(["--my-classes", "0,7", "--positions", "1"])
