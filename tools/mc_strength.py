@@ -2,8 +2,9 @@
 
 Runs ``--games`` games (split into ``--jobs`` matches with their own seeds, one process each)
 with :func:`daihinmin.tools.local_match.play_local_match` (the same engine and views as a
-networked match) and reports mc's mean points per game with a 95% confidence interval, its
-place histogram and its decision times::
+networked match) and reports mc's mean points per game with two 95% confidence intervals (one
+treating the games as independent, one resampling 25-game blocks, which keeps together the
+games that the classes and the exchange link), its place histogram and its decision times::
 
     python -m daihinmin.tools.mc_strength --games 500 --opponent default --jobs 2
 
@@ -19,6 +20,7 @@ import statistics
 import time
 from dataclasses import dataclass, field
 
+import numpy as np
 from daihinmin.tools.cmd_bot import parse_options
 from daihinmin.tools.parallel import run_parallel, split_count
 
@@ -62,6 +64,29 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
 
 
+BLOCK_GAMES = 25  # games per bootstrap block: classes carry a loss over a few games
+
+
+def block_interval(points_by_job: list[list[int]], block: int = BLOCK_GAMES,
+                   resamples: int = 2000, seed: int = 1) -> tuple[float, float]:
+    """95% bootstrap interval of the mean points, resampling blocks of ``block`` consecutive
+    games of one job: games linked by the classes and the exchange stay together.
+
+    >>> block_interval([[5] * 50, [4] * 50])
+    (4.0, 5.0)
+    >>> block_interval([[5, 4] * 50], block=2)
+    (4.5, 4.5)
+    """
+    from daihinmin.tools.tournament.stats import bootstrap_totals, ratio_interval
+
+    rows = [(sum(pts[k:k + block]), len(pts[k:k + block]))
+            for pts in points_by_job for k in range(0, len(pts), block)]
+    if len(rows) < 2:
+        return (float("nan"), float("nan"))
+    totals = bootstrap_totals(np.array(rows, dtype=float), resamples, seed)
+    return ratio_interval(totals[:, 0], totals[:, 1])
+
+
 def summarise(results: list[JobResult], opponent: str, wall: float) -> dict[str, object]:
     points = [p for r in results for p in r.points]
     places = [p for r in results for p in r.places]
@@ -74,6 +99,7 @@ def summarise(results: list[JobResult], opponent: str, wall: float) -> dict[str,
         "games": len(points),
         "mean_points": round(mean, 3),
         "ci95": [round(mean - half, 3), round(mean + half, 3)],
+        "ci95_blocks": [round(x, 3) for x in block_interval([r.points for r in results])],
         "places": [places.count(k) for k in range(5)],  # 1st .. 5th
         "decisions": len(ms),
         "decision_ms_median": round(percentile(ms, 0.5), 1),
@@ -108,8 +134,10 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(summary))
     else:
         lo, hi = summary["ci95"]  # type: ignore[misc]
+        blo, bhi = summary["ci95_blocks"]  # type: ignore[misc]
         print(f"mc vs 4x {args.opponent}: {summary['games']} games, mean "
-              f"{summary['mean_points']} points (95% CI {lo}..{hi}), places 1st..5th "
+              f"{summary['mean_points']} points (95% CI {lo}..{hi} as independent games, "
+              f"{blo}..{bhi} by {BLOCK_GAMES}-game blocks), places 1st..5th "
               f"{summary['places']}; {summary['decisions']} decisions, median "
               f"{summary['decision_ms_median']} ms, p99 {summary['decision_ms_p99']} ms, "
               f"median {summary['playouts_per_decision_median']} playouts; "
