@@ -28,6 +28,8 @@ MODULES = [
     "daihinmin.tools.cmd_bot",
     "daihinmin.tools.local_match",
     "daihinmin.tools.duplicate",
+    "daihinmin.tools.mc_strength",
+    "daihinmin.tools.parallel",
     "daihinmin.tools.tournament.config",
     "daihinmin.tools.tournament.schedule",
     "daihinmin.tools.tournament.store",
