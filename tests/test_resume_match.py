@@ -3,13 +3,15 @@
 ``daihinmin match`` runs in a subprocess with deterministic bots (``default``, ``greedy``:
 their moves depend only on what they see), is killed with SIGKILL once a few games are in
 its log, and is continued with ``--resume LOG``.  The per-game results and points must be
-those of an uninterrupted run of the same seed, and the log must verify.
+those of an uninterrupted run of the same seed, and the log must verify.  The same holds for
+``daihinmin serve`` with bot processes connected over TCP.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -30,6 +32,7 @@ pytestmark = pytest.mark.timeout(240)
 CLI = [sys.executable, "-m", "daihinmin.tools"]
 BOTS = ["default", "greedy", "default", "greedy", "default"]
 GAMES, SEED = 14, 77
+SERVE_GAMES, SERVE_SEED = 12, 91
 
 
 def match_cmd(*args: str) -> list[str]:
@@ -41,6 +44,19 @@ def game_lines(path: Path) -> int:
         return path.read_bytes().count(b'"type": "game"')
     except FileNotFoundError:
         return 0
+
+
+def kill_after_games(proc: subprocess.Popen, path: Path, games: int) -> None:  # type: ignore[type-arg]
+    """SIGKILL ``proc`` as soon as ``path`` holds ``games`` game records."""
+    deadline = time.monotonic() + 120
+    try:
+        while game_lines(path) < games:
+            assert proc.poll() is None, "the match ended before it could be killed"
+            assert time.monotonic() < deadline
+            time.sleep(0.005)
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
 
 
 def results(path: Path) -> list[tuple[int, list[int], list[int], list[int]]]:
@@ -58,15 +74,7 @@ def test_kill_9_mid_match_then_resume_equals_an_uninterrupted_run(tmp_path: Path
     proc = subprocess.Popen(match_cmd(*BOTS, "--games", str(GAMES), "--seed", str(SEED),
                                       "--log", str(cut)),
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 120
-    try:
-        while game_lines(cut) < 4:
-            assert proc.poll() is None, "the match ended before it could be killed"
-            assert time.monotonic() < deadline
-            time.sleep(0.005)
-    finally:
-        os.kill(proc.pid, signal.SIGKILL)
-        proc.wait()
+    kill_after_games(proc, cut, 4)
     killed_at = len(read_match_log(cut).games)
     assert 4 <= killed_at < GAMES
     assert read_match_log(cut).end is None  # no chance to write it
@@ -174,4 +182,67 @@ def test_a_log_with_every_game_but_no_end_is_just_closed(short_log: Path,
     assert outcome.resumed_after == 4 and records == []
     log = read_match_log(path)
     assert log.end is not None and log.end.status == "complete"
+    assert verify_log(log).complete
+
+
+def start_server(*args: str) -> tuple[subprocess.Popen[str], int]:
+    server = subprocess.Popen([*CLI, "serve", "--port", "0", "--json", *args],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert server.stderr is not None
+    line = server.stderr.readline()
+    found = re.search(r"listening on 127\.0\.0\.1:(\d+)", line)
+    assert found, line
+    return server, int(found.group(1))
+
+
+def start_bots(port: int) -> list[subprocess.Popen[bytes]]:
+    return [subprocess.Popen([*CLI, "bot", "default", "--port", str(port), "--name", f"d{i}",
+                              "-q"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            for i in range(5)]
+
+
+def stop(procs: list[subprocess.Popen[bytes]]) -> None:
+    for p in procs:
+        if p.poll() is None:
+            p.kill()
+        p.wait()
+
+
+def run_to_end(*args: str) -> dict[str, object]:
+    server, port = start_server(*args)
+    bots = start_bots(port)
+    try:
+        out, err = server.communicate(timeout=180)
+    finally:
+        server.kill()
+        stop(bots)
+    assert server.returncode == 0, err
+    return json.loads(out)
+
+
+def test_serve_killed_mid_match_and_resumed_equals_an_uninterrupted_run(
+        tmp_path: Path) -> None:
+    """The server as its own process with five ``daihinmin bot default`` processes (one
+    deterministic strategy in every seat, so the seating order does not matter)."""
+    whole = tmp_path / "whole.jsonl"
+    run_to_end("--games", str(SERVE_GAMES), "--seed", str(SERVE_SEED),
+               "--log", str(whole))
+
+    cut = tmp_path / "cut.jsonl"
+    server, port = start_server("--games", str(SERVE_GAMES), "--seed", str(SERVE_SEED),
+                                "--log", str(cut))
+    bots = start_bots(port)
+    try:
+        kill_after_games(server, cut, 3)
+    finally:
+        stop(bots)
+    killed_at = len(read_match_log(cut).games)
+    assert 3 <= killed_at < SERVE_GAMES and read_match_log(cut).end is None
+
+    report = run_to_end("--resume", str(cut))
+    assert report["resumed_after"] == killed_at and report["games"] == SERVE_GAMES
+    assert len(results(whole)) == SERVE_GAMES and results(cut) == results(whole)
+    log = read_match_log(cut)
+    assert len(log.resumes) == 1 and log.resumes[0].after_game == killed_at
+    assert log.end is not None and log.end.totals == read_match_log(whole).end.totals  # type: ignore[union-attr]
     assert verify_log(log).complete
