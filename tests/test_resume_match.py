@@ -40,10 +40,12 @@ def match_cmd(*args: str) -> list[str]:
 
 
 def game_lines(path: Path) -> int:
+    """Complete game records in the log (a line still being written does not count)."""
     try:
-        return path.read_bytes().count(b'"type": "game"')
+        complete = path.read_bytes().split(b"\n")[:-1]
     except FileNotFoundError:
         return 0
+    return sum(1 for line in complete if b'"type": "game"' in line)
 
 
 def kill_after_games(proc: subprocess.Popen, path: Path, games: int) -> None:  # type: ignore[type-arg]
