@@ -12,14 +12,15 @@ from daihinmin.players.mc.fit import decision_sample, softmax_rows, stack_sample
 from daihinmin.players.mc.learned import learned_choose, move_features
 from daihinmin.players.mc.movegen import generate
 from daihinmin.players.mc.moves import MAX_MOVES
-from daihinmin.players.mc.rollout import (
-    DEFAULT_PARAMS,
-    P_WEIGHTS,
-    WeightsFileError,
-    policy_params,
-)
+from daihinmin.players.mc.rollout import DEFAULT_PARAMS, P_WEIGHTS, policy_params
 from daihinmin.players.mc.state import FIELD_CARDS, FIELD_INFO, new_state
-from daihinmin.players.mc.weights import FEATURE_NAMES, FITTED_WEIGHTS, N_FEATURES
+from daihinmin.players.mc.weights import (
+    FEATURE_NAMES,
+    FITTED_WEIGHTS,
+    N_FEATURES,
+    WeightsFileError,
+    save_weights,
+)
 from daihinmin.players.registry import make_bot
 from daihinmin.protocol.cards import CardSet
 from daihinmin.protocol.moves import Move
@@ -146,3 +147,7 @@ def test_weights_files_from_the_fit_tool_load_and_bad_ones_are_refused(tmp_path)
         bad.write_text(text)
         with pytest.raises(WeightsFileError):
             MCBot(weights_file=str(bad), warm=False)
+    written = tmp_path / "fitted.json"  # what the fit tool writes, read back
+    save_weights(str(written), FITTED_WEIGHTS)
+    mc = MCBot(weights_file=str(written), warm=False)
+    assert np.allclose(mc.prm[P_WEIGHTS:], FITTED_WEIGHTS, atol=5e-4)

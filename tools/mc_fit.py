@@ -17,7 +17,6 @@ This is an experiment, not a test: it takes minutes.
 from __future__ import annotations
 
 import argparse
-import json
 import time
 
 import numpy as np
@@ -57,7 +56,7 @@ def top1(weights: np.ndarray, rows: np.ndarray, mask: np.ndarray,
 def main(argv: list[str] | None = None) -> int:
     from daihinmin.players.mc.fit import cross_entropy, fit_weights, stack_samples
     from daihinmin.players.mc.rollout import DEFAULT_PARAMS, P_WEIGHTS
-    from daihinmin.players.mc.weights import FEATURE_NAMES, N_FEATURES
+    from daihinmin.players.mc.weights import FEATURE_NAMES, N_FEATURES, save_weights
 
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -94,9 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     print("  weights: " + ", ".join(f"{name}={x:.2f}" for name, x in
                                      zip(FEATURE_NAMES, w, strict=True)))
     if args.out:
-        with open(args.out, "w", encoding="utf-8") as f:
-            json.dump({f"w_{name}": round(float(x), 3) for name, x in
-                       zip(FEATURE_NAMES, w, strict=True)}, f, indent=1)
+        save_weights(args.out, w)
     return 0
 
 

@@ -33,9 +33,10 @@ from .observe import (
     public_state,
     simulator_supports,
 )
-from .rollout import load_weights, policy_params
+from .rollout import policy_params
 from .search import ArmStats, Budget, Workspace, search_exchange, search_play
 from .state import HAND, N_PLAYERS, STATE_SIZE, apply_move, n_active, seed_numba
+from .weights import load_weights
 from .worlds import models_are_local, refine_worlds, sample_worlds
 
 log = logging.getLogger(__name__)

@@ -26,10 +26,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .learned import move_features
-from .movegen import generate
 from .moves import MAX_MOVES
-from .rollout import forced_play
-from .state import FIELD_INFO, HAND, LOCK, REV
+from .rollout import plays_or_forced
 from .weights import N_FEATURES
 
 
@@ -54,8 +52,8 @@ def decision_sample(st: np.ndarray, me: int, cand_c: np.ndarray, cand_i: np.ndar
     is forced."""
     bufc = np.zeros(MAX_MOVES, dtype=np.int64)
     bufi = np.zeros(MAX_MOVES, dtype=np.int64)
-    n = generate(st[HAND + me], st[FIELD_INFO], st[REV], st[LOCK], True, bufc, bufi)
-    if n == 0 or forced_play(st, me, prm, bufc, bufi, n) >= 0:
+    n, forced = plays_or_forced(st, me, prm, bufc, bufi)
+    if n == 0 or forced >= 0:
         return None
     rows = np.zeros((n + 1, N_FEATURES))
     used = move_features(st, me, bufc, bufi, n, rows)

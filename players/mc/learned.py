@@ -4,7 +4,7 @@ Each candidate (every play in canonical form, and the pass when following) is de
 few numbers (:func:`move_features`); the policy samples a candidate with probability
 proportional to ``exp(weights . features)`` (a linear softmax, drawn by the Gumbel-max
 trick).  A play that wins the lead race at once is still taken first
-(:func:`~daihinmin.players.mc.rollout.forced_play`).
+(:func:`~daihinmin.players.mc.rollout.plays_or_forced`).
 
 The weights are fitted to the search's own decisions (:mod:`~daihinmin.players.mc.fit`):
 the playouts then play the searching player's future moves more like the search would.
@@ -20,9 +20,8 @@ from numba import njit
 
 from .bits import JOKER_BIT, nibble, popcount, rank_presence
 from .control import THREATS_SIZE, threats, unbeatable
-from .movegen import generate
 from .moves import K_JOKER, K_SEQUENCE, kind_of, low_of, size_of, suits_of
-from .rollout import forced_play, run_cards, strength
+from .rollout import plays_or_forced, run_cards, strength
 from .state import FIELD_INFO, HAND, LOCK, REV, cuts, n_active, revolts
 from .weights import N_FEATURES
 
@@ -157,10 +156,9 @@ def _score(weights: np.ndarray, row: np.ndarray) -> float:
 def learned_choose(st: np.ndarray, p: int, prm: np.ndarray, weights: np.ndarray,
                    bufc: np.ndarray, bufi: np.ndarray) -> int:
     """Index in ``bufc``/``bufi`` of the learned policy's play for ``p``, or -1 to pass."""
-    n = generate(st[HAND + p], st[FIELD_INFO], st[REV], st[LOCK], True, bufc, bufi)
+    n, forced = plays_or_forced(st, p, prm, bufc, bufi)
     if n == 0:
         return -1
-    forced = forced_play(st, p, prm, bufc, bufi, n)
     if forced >= 0:
         return forced
     t = np.empty(THREATS_SIZE, dtype=np.int64)

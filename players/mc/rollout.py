@@ -15,8 +15,6 @@ noise), used to weigh sampled worlds.
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 from numba import njit
 
@@ -67,25 +65,6 @@ def policy_params(**overrides: float) -> np.ndarray:
             raise KeyError(f"unknown policy parameter {name!r}; known: {', '.join(PARAM_NAMES)}")
         prm[PARAM_NAMES.index(name)] = float(value)
     return prm
-
-
-class WeightsFileError(ValueError):
-    """A weights file is not a JSON object of known ``w_<feature>`` names and numbers."""
-
-
-def load_weights(path: str) -> dict[str, float]:
-    """Learned-policy weights written by ``python -m daihinmin.tools.mc_fit --out``."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-    except (OSError, json.JSONDecodeError) as exc:
-        raise WeightsFileError(f"cannot read weights from {path}: {exc}") from exc
-    known = {f"w_{name}" for name in FEATURE_NAMES}
-    if not isinstance(data, dict) or not set(data) <= known or not all(
-            isinstance(v, int | float) for v in data.values()):
-        raise WeightsFileError(f"{path}: expected an object of w_<feature> numbers "
-                               f"({', '.join(sorted(known))})")
-    return {k: float(v) for k, v in data.items()}
 
 
 #: Move buffer size for one decision including the win check's scratch levels.
@@ -193,13 +172,23 @@ def pass_chance(st: np.ndarray, p: int, prm: np.ndarray, cards: int, info: int) 
 
 
 @njit(cache=True)
+def plays_or_forced(st: np.ndarray, p: int, prm: np.ndarray, bufc: np.ndarray,
+                    bufi: np.ndarray) -> tuple[int, int]:
+    """List the plays of ``p`` (to move, one per card set) in the buffers; return how many
+    and the index of one that wins the lead race at once (-1: none)."""
+    n = generate(st[HAND + p], st[FIELD_INFO], st[REV], st[LOCK], True, bufc, bufi)
+    if n == 0:
+        return 0, -1
+    return n, forced_play(st, p, prm, bufc, bufi, n)
+
+
+@njit(cache=True)
 def choose(st: np.ndarray, p: int, prm: np.ndarray, bufc: np.ndarray,
            bufi: np.ndarray) -> int:
     """Index in ``bufc``/``bufi`` of the policy's play for ``p`` (to move), or -1 to pass."""
-    n = generate(st[HAND + p], st[FIELD_INFO], st[REV], st[LOCK], True, bufc, bufi)
+    n, forced = plays_or_forced(st, p, prm, bufc, bufi)
     if n == 0:
         return -1
-    forced = forced_play(st, p, prm, bufc, bufi, n)
     if forced >= 0:
         return forced
     best = best_play(st, p, prm, bufc, bufi, n, prm[P_NOISE])
