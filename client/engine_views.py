@@ -42,19 +42,22 @@ def exchange_facts(setup: GameSetup) -> list[ExchangeFacts]:
 
 
 def deal_view(setup: GameSetup, player: int, facts: ExchangeFacts) -> GameView:
-    """The view of a deal table (before play): the hand the deal table shows."""
+    """The view of a deal table (before play): the hand the deal table shows (and the draw
+    pile's size, for the rules that have one)."""
     n = setup.rules.players
     return GameView(player=player, hand=setup.deal_hand(player), field=None, turn_player=-1,
                     revolution=False, eleven_back=False, lock=False,
                     counts=tuple(len(setup.dealt[p]) for p in range(n)),
                     classes=class_row(setup), seats=setup.seats, rules=setup.rules,
                     game=setup.game, exchange_given=facts.given,
-                    exchange_received=facts.received)
+                    exchange_received=facts.received, pile_count=len(setup.pile))
 
 
 def engine_view(game: GameState, player: int, setup: GameSetup, history: Sequence[Observed],
                 facts: ExchangeFacts) -> GameView:
-    """The view of ``player`` now, straight from the engine's state."""
+    """The view of ``player`` now, straight from the engine's state.  A pending choice (7-pass,
+    10-discard) shows only in the view of the player it is asked of, as on the wire."""
+    pending = game.pending if game.pending is not None and game.pending.player == player else None
     return GameView(
         player=player, hand=game.hands[player], field=game.field, turn_player=game.turn,
         revolution=game.revolution, eleven_back=game.eleven_back, lock=game.lock,
@@ -62,5 +65,5 @@ def engine_view(game: GameState, player: int, setup: GameSetup, history: Sequenc
         my_turn=game.turn == player and not game.over, rules=game.rules, game=setup.game,
         history=tuple(history), exchange_given=facts.given, exchange_received=facts.received,
         passed=game.passed, field_owner=game.owner if game.field is not None else None,
-        geki=game.geki, opening=game.lead_must_contain, pending=game.pending,
+        geki=game.geki, opening=game.lead_must_contain, pending=pending,
         pile_count=len(game.pile), direction=game.direction)

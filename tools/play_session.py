@@ -11,10 +11,15 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from daihinmin.client.view import Bot, GameView, Observed
+from daihinmin.client.engine_views import (
+    ExchangeFacts,
+    deal_view,
+    engine_view,
+    exchange_facts,
+)
+from daihinmin.client.view import Bot, Observed
 from daihinmin.players.human import HumanBot
 from daihinmin.players.human_render import cards_text
 from daihinmin.protocol.cards import EMPTY, CardSet
@@ -35,36 +40,6 @@ log = logging.getLogger(__name__)
 class Seat:
     bot: Bot
     name: str
-    given: CardSet = EMPTY  # exchange facts of the current game
-    received: CardSet = EMPTY
-
-
-def classes_of(setup: GameSetup) -> tuple[int, ...]:
-    return setup.classes if setup.classes is not None else (0,) * setup.rules.players
-
-
-def engine_view(state: GameState, player: int, setup: GameSetup, history: Sequence[Observed],
-                seat: Seat, pending: PendingChoice | None = None) -> GameView:
-    """What ``player`` sees now (``pending`` only when the choice is theirs)."""
-    return GameView(
-        player=player, hand=state.hands[player], field=state.field, turn_player=state.turn,
-        revolution=state.revolution, eleven_back=state.eleven_back, lock=state.lock,
-        counts=state.counts(), classes=classes_of(setup), seats=state.seats,
-        my_turn=state.turn == player and not state.over, rules=state.rules, game=setup.game,
-        history=tuple(history), exchange_given=seat.given, exchange_received=seat.received,
-        passed=state.passed, field_owner=state.owner if state.field is not None else None,
-        geki=state.geki, opening=state.lead_must_contain, pending=pending,
-        pile_count=len(state.pile), direction=state.direction)
-
-
-def deal_view(setup: GameSetup, player: int, seat: Seat) -> GameView:
-    n = setup.rules.players
-    return GameView(player=player, hand=setup.deal_hand(player), field=None, turn_player=-1,
-                    revolution=False, eleven_back=False, lock=False,
-                    counts=tuple(len(setup.dealt[p]) for p in range(n)),
-                    classes=classes_of(setup), seats=setup.seats, rules=setup.rules,
-                    game=setup.game, exchange_given=seat.given, exchange_received=seat.received,
-                    pile_count=len(setup.pile))
 
 
 @dataclass
@@ -105,11 +80,10 @@ class PlaySession:
     # --- one game -----------------------------------------------------------------------------
     def play_game(self) -> GameResult:
         setup = self.match.setup_game()
-        for seat in self.seats:
-            seat.given = seat.received = EMPTY
+        before = exchange_facts(setup)
         for p, seat in enumerate(self.seats):
-            seat.bot.on_game_start(deal_view(setup, p, seat))
-        self.exchange(setup)
+            seat.bot.on_game_start(deal_view(setup, p, before[p]))
+        facts = self.exchange(setup)
         state = setup.start()
         if state.lead_must_contain:
             self.person.say(f"p{state.turn} {self.names[state.turn]} leads and must play "
@@ -117,39 +91,43 @@ class PlaySession:
         history: list[Observed] = []
         while not state.over:
             if state.pending is not None:
-                self.answer_choice(state, setup, history)
+                self.answer_choice(state, setup, history, facts)
             else:
-                self.take_turn(state, setup, history)
+                self.take_turn(state, setup, history, facts)
         result = self.match.finish_game(state)
         for p, seat in enumerate(self.seats):
-            seat.bot.on_game_end(engine_view(state, p, setup, history, seat), result.places)
+            seat.bot.on_game_end(engine_view(state, p, setup, history, facts[p]),
+                                 result.places)
         if state.scores is not None:
             self.person.say("Scores (lower is better): " + ", ".join(
                 f"p{p} {s}" for p, s in enumerate(state.scores)))
         return result
 
-    def exchange(self, setup: GameSetup) -> None:
-        for t in setup.transfers:
-            if t.automatic:
-                self.seats[t.giver].given = t.cards
-                self.seats[t.receiver].received = t.cards
+    def exchange(self, setup: GameSetup) -> list[ExchangeFacts]:
+        """The upper classes give back; every seat's exchange facts afterwards (as its tables
+        would show them).  The person is told both sides of their own exchange."""
         for player in setup.exchange_order():
             count = setup.give_count(player)
-            seat = self.seats[player]
-            choice: CardSet | None = seat.bot.exchange(deal_view(setup, player, seat), count)
-            t = setup.give_back(player, choice)
-            seat.given = t.cards
-            self.seats[t.receiver].received = t.cards
-        me = self.seats[self.human]
-        if me.given or me.received:
-            self.person.say(Text("Exchange: you gave ").append_text(cards_text(me.given))
-                            .append(" and received ").append_text(cards_text(me.received)))
+            view = deal_view(setup, player, exchange_facts(setup)[player])
+            choice: CardSet | None = self.seats[player].bot.exchange(view, count)
+            setup.give_back(player, choice)
+        gave = received = EMPTY
+        for t in setup.transfers:
+            if t.giver == self.human:
+                gave = gave | t.cards
+            if t.receiver == self.human:
+                received = received | t.cards
+        if gave or received:
+            self.person.say(Text("Exchange: you gave ").append_text(cards_text(gave))
+                            .append(" and received ").append_text(cards_text(received)))
+        return exchange_facts(setup)
 
-    def take_turn(self, state: GameState, setup: GameSetup, history: list[Observed]) -> None:
+    def take_turn(self, state: GameState, setup: GameSetup, history: list[Observed],
+                  facts: list[ExchangeFacts]) -> None:
         mover = state.turn
         seat = self.seats[mover]
         try:
-            move: Move = seat.bot.play(engine_view(state, mover, setup, history, seat))
+            move: Move = seat.bot.play(engine_view(state, mover, setup, history, facts[mover]))
         except Exception:  # a failing bot passes, as a bad table does on the wire
             if mover == self.human:
                 raise
@@ -161,18 +139,18 @@ class PlaySession:
         observed = Observed(mover, played, trick_cleared_before=was_empty)
         history.append(observed)
         for p, other in enumerate(self.seats):
-            other.bot.on_turn(engine_view(state, p, setup, history, other), observed,
+            other.bot.on_turn(engine_view(state, p, setup, history, facts[p]), observed,
                               step.judgement.accepted)
         self.person.note_events(step.events, self.names)
         if mover != self.human and self.delay:
             time.sleep(self.delay)
 
-    def answer_choice(self, state: GameState, setup: GameSetup,
-                      history: list[Observed]) -> None:
+    def answer_choice(self, state: GameState, setup: GameSetup, history: list[Observed],
+                      facts: list[ExchangeFacts]) -> None:
         choice = state.pending
         assert choice is not None
         seat = self.seats[choice.player]
-        view = engine_view(state, choice.player, setup, history, seat, pending=choice)
+        view = engine_view(state, choice.player, setup, history, facts[choice.player])
         try:
             cards: CardSet | None = seat.bot.choose(view, choice)
         except Exception:
@@ -220,4 +198,4 @@ class PlaySession:
             self.person.say(Text(f"Match over: p{best} {self.names[best]} wins.", style="bold"))
 
 
-__all__ = ["PlaySession", "Seat", "deal_view", "engine_view"]
+__all__ = ["PlaySession", "Seat"]
