@@ -28,7 +28,7 @@ kind it met (MALFORMED, then TIMEOUT, then ILLEGAL), or OK.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 
@@ -89,6 +89,14 @@ class SeatReport:
     since_game: int | None = None  # where the stand-in took over
     since_turn: int | None = None
     detail: str = ""  # what made it hand over (or the last fault)
+
+    @property
+    def pristine(self) -> bool:
+        """Nothing has happened to the seat yet."""
+        return self.status is SeatStatus.OK and not self.faults and self.stand_in is None
+
+    def copy(self) -> SeatReport:
+        return replace(self, faults=dict(self.faults))
 
     def count(self, kind: SeatStatus) -> None:
         self.faults[str(kind)] = self.faults.get(str(kind), 0) + 1

@@ -113,6 +113,7 @@ class GameSession:
         record.events = seats.take_events()
         record.stand_in = [s.number for s in seats.seats if s.stand_in is not None]
         record.bank_ms = seats.banks_ms()
+        record.reports = [r.copy() for r in seats.reports() if not r.pristine]
         return record
 
     async def turn(self, game: GameState) -> TurnRecord:

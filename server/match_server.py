@@ -165,16 +165,18 @@ class MatchServer:
                     await listener.aclose()
             started = time.perf_counter()  # the match clock starts when every seat is taken
             self.seats = seats = SeatTable.of(conns, config, point.banks if point else None)
+            if point is not None:
+                await seats.restore(point.reports)
             for number, why in self._stand_in_seats.items():
                 seats.seat_stand_in(number, why.status, why.detail)
             writer = self._open_log(point)
             match = point.match if point is not None else MatchState(
                 config.rules, seed=config.seed, games=config.games)
             async with trio.open_nursery() as nursery:
-                for conn in conns:
-                    if conn is not None:
-                        nursery.start_soon(conn.read_loop)
-                        nursery.start_soon(conn.watch_sends)
+                for seat in seats.seats:  # (a restored stand-in's connection is closed)
+                    if seat.conn is not None:
+                        nursery.start_soon(seat.conn.read_loop)
+                        nursery.start_soon(seat.conn.watch_sends)
                 while not match.finished:
                     record = await play_game(match, seats, config)
                     if writer is not None:

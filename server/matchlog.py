@@ -8,9 +8,11 @@ file.  Cards and moves are the strings of :class:`CardSet` / :class:`Move`
 
 Schema 2 adds, all optional: per turn the ``fault`` (TIMEOUT, MALFORMED, ILLEGAL) and ``by``
 (``fallback``/``forfeit`` when a stand-in played it); per exchange choice the same two; per
-game the seat ``events`` (hand-overs), the players a stand-in played (``stand_in``) and the
-time banks left (``bank_ms``); in the end record each seat's report.  Schema 1 logs read as
-before.  A last line cut short (the process was killed while writing) is dropped on reading.
+game the seat ``events`` (hand-overs), the players a stand-in played (``stand_in``), the
+time banks left (``bank_ms``) and the reports so far of the seats that met a fault
+(``seat_reports``: what ``--resume`` carries over); in the end record each seat's report.
+Schema 1 logs read as before.  A last line cut short (the process was killed while writing)
+is dropped on reading.
 
 >>> import io
 >>> out = io.StringIO()
@@ -186,6 +188,7 @@ class GameRecord:
     events: list[SeatEvent] = field(default_factory=list)  # seats handed over (schema 2)
     stand_in: list[int] = field(default_factory=list)  # players a stand-in played, at least
     bank_ms: list[int] | None = None  # time bank left per player after the game
+    reports: list[SeatReport] = field(default_factory=list)  # seats with faults, so far
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -200,6 +203,8 @@ class GameRecord:
             d["stand_in"] = self.stand_in
         if self.bank_ms is not None:
             d["bank_ms"] = self.bank_ms
+        if self.reports:
+            d["seat_reports"] = [r.to_json() for r in self.reports]
         return d
 
     @classmethod
@@ -210,7 +215,8 @@ class GameRecord:
                    int(d["first"]), [TurnRecord.from_json(t) for t in d["turns"]],
                    list(d["places"]), list(d["points"]), list(d["totals"]),
                    [SeatEvent.from_json(e) for e in d.get("events", [])],
-                   list(d.get("stand_in", [])), d.get("bank_ms"))
+                   list(d.get("stand_in", [])), d.get("bank_ms"),
+                   [SeatReport.from_json(r) for r in d.get("seat_reports", [])])
 
 
 @dataclass

@@ -5,8 +5,10 @@ dropped.  The log's games are re-simulated with the engine (so a log that does n
 with the engine is refused) and the match goes on from the next game: each game draws from
 ``game_rng(seed, game)`` and starts from the classes, seats and points after the previous
 one, so the rest of the match is exactly what an uninterrupted run would have played (for
-players whose choices depend only on what they see).  The seats' time banks are taken from
-the last game; faults and stand-ins are not carried over: every seat starts afresh.
+players whose choices depend only on what they see).  The seats' time banks and fault
+reports are taken from the last game: fault counts go on towards the limit, and a seat
+already handed to its stand-in stays with it (its new connection is closed at once), as in
+an uninterrupted run.  Logs written before the reports were logged start every seat afresh.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from daihinmin.rules.ruleset import RuleConfigError
 
 from .config import ServerConfig
 from .errors import MatchLogError, ServerConfigError
+from .faults import SeatReport
 from .matchlog import MatchLog, read_match_log
 from .replay import LogMismatchError, rebuild_match
 
@@ -28,6 +31,7 @@ class ResumePoint:
     log: MatchLog
     match: MatchState  # after the last finished game
     banks: list[float] | None  # seconds left in each seat's time bank, if logged
+    reports: list[SeatReport]  # the seats that had met a fault by the last game
 
     @property
     def games_done(self) -> int:
@@ -46,7 +50,8 @@ def load_resume(path: Path) -> ResumePoint:
     last = log.games[-1] if log.games else None
     banks = ([ms / 1000.0 for ms in last.bank_ms]
              if last is not None and last.bank_ms is not None else None)
-    return ResumePoint(log, match, banks)
+    reports = [r.copy() for r in last.reports] if last is not None else []
+    return ResumePoint(log, match, banks, reports)
 
 
 def config_for_resume(path: Path, config: ServerConfig) -> ServerConfig:

@@ -89,6 +89,27 @@ class SeatTable:
     def banks_ms(self) -> list[int]:
         return [round(s.bank * 1000) for s in self.seats]
 
+    async def restore(self, reports: list[SeatReport]) -> None:
+        """Take over the seats' reports from before a restart (``--resume``): the counts go
+        on towards the fault limit, and a seat that was handed over keeps its stand-in (the
+        connection it came back with is closed)."""
+        for old in reports:
+            seat = self.seats[old.player]
+            seat.report = old.copy()
+            seat.counted = sum(n for kind, n in old.faults.items()
+                               if self.counts_against(SeatStatus(kind)))
+            if old.stand_in is None:
+                continue
+            seat.stand_in = StandIn.make(old.player, OnFault(old.stand_in),
+                                         self.config.fallback,
+                                         seed=self.config.seed * 8 + old.player)
+            if seat.conn is not None:
+                conn, seat.conn = seat.conn, None
+                await conn.aclose()
+            log.warning("player %d was handed to its %s stand-in in game %s before the "
+                        "restart; the stand-in keeps the seat", old.player, old.stand_in,
+                        old.since_game)
+
     # --- the policy ---------------------------------------------------------------------
     def counts_against(self, kind: SeatStatus) -> bool:
         return kind in (SeatStatus.TIMEOUT, SeatStatus.MALFORMED) or (
@@ -140,6 +161,8 @@ class SeatTable:
     def seat_stand_in(self, player: int, status: SeatStatus, detail: str) -> None:
         """A seat that never got a working player: the stand-in plays it from the start."""
         seat = self.seats[player]
+        if seat.stand_in is not None:  # restored from before a restart
+            return
         seat.report.count(status)
         seat.report.status, seat.report.detail = status, detail
         seat.report.stand_in = str(self.on_fault)

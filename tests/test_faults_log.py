@@ -13,7 +13,8 @@ from daihinmin.server.matchlog import SCHEMA, GameRecord, MatchEnd, read_match_l
 from daihinmin.server.probe import ProbePlayer, serve_probes
 from daihinmin.server.replay import verify_log
 
-V2_KEYS = ("fault", "by", "events", "stand_in", "bank_ms", "policy")  # + the end's "seats"
+# schema 2's keys (+ the end's "seats")
+V2_KEYS = ("fault", "by", "events", "stand_in", "bank_ms", "policy", "seat_reports")
 
 
 @pytest.fixture(scope="module")
@@ -64,7 +65,7 @@ def test_seat_records_round_trip() -> None:
     event = SeatEvent(2, 3, 17, SeatStatus.TIMEOUT, "fallback", "3 faults")
     report = SeatReport(2, SeatStatus.TIMEOUT, {"TIMEOUT": 3}, "fallback", 3, 17, "3 faults")
     game = GameRecord(3, [0, 1, 2, 3, 4], 0, None, [], events=[event], stand_in=[2],
-                      bank_ms=[1, 2, 3, 4, 5])
+                      bank_ms=[1, 2, 3, 4, 5], reports=[report])
     assert GameRecord.from_json(json.loads(json.dumps(game.to_json()))) == game
     end = MatchEnd(3, [1, 2, 3, 4, 5], seats=[report], events=[event])
     assert MatchEnd.from_json(json.loads(json.dumps(end.to_json()))) == end
