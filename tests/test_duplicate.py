@@ -23,6 +23,26 @@ def test_the_same_deterministic_player_ties_on_every_position(
     assert s["places_a"] == s["places_b"] and sum(s["places_a"]) == 12  # type: ignore[arg-type]
 
 
+def test_each_job_plays_its_warm_up_games_first(capsys: pytest.CaptureFixture[str],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    import daihinmin.tools.local_match as local_match
+
+    played: list[int] = []
+    real = local_match.play_local_game
+
+    def counted(match: MatchState, bots: list[object]) -> object:
+        played.append(match.game)
+        return real(match, bots)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(local_match, "play_local_game", counted)
+    s = run(capsys, "--a", "default", "--b", "default", "--positions", "6", "--warm-games",
+            "3")
+    assert s["differ"] == 0
+    # per player: games 1..3 of the warm-up match, then the six positions' games
+    assert played[:3] == [1, 2, 3] and len(played) == 2 * (3 + 6)
+    assert played[9:12] == [1, 2, 3]
+
+
 def test_a_stronger_player_shows_up_as_a_positive_difference(
         capsys: pytest.CaptureFixture[str]) -> None:
     s = run(capsys, "--a", "random", "--b", "default", "--positions", "40", "--my-classes",

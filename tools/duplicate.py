@@ -14,6 +14,9 @@ difference of two independent matches of the same length::
         --positions 800 --jobs 2
 
 Positions where the classes carry no exchange (``none`` in ``--my-classes``) are fresh deals.
+Before its positions each job plays ``--warm-games`` unscored games (the same ones for A and
+B), so a player that learns its opponents (``mc`` fits a model to each from finished games)
+is scored as it plays in a match, not as it plays its first game.
 This is an experiment, not a test: it takes minutes.
 """
 
@@ -30,7 +33,8 @@ from dataclasses import dataclass
 from daihinmin.tools.cmd_bot import parse_options
 from daihinmin.tools.parallel import run_parallel
 
-Task = tuple[str, dict[str, object], str, int, list[int], list[int | None]]
+Task = tuple[str, dict[str, object], str, int, list[int], list[int | None], int]
+WARM_SEED = 1_000_003  # added to --seed for the unscored warm-up games
 
 
 @dataclass
@@ -61,7 +65,7 @@ def position_game(k: int, period: int) -> int:
 
 
 def run_task(task: Task) -> list[PositionResult]:
-    name, options, opponent, seed, positions, mine = task
+    name, options, opponent, seed, positions, mine, warm_games = task
     from daihinmin.players.registry import make_bot
     from daihinmin.rules.match import MatchState
     from daihinmin.rules.ruleset import UECDA
@@ -71,6 +75,10 @@ def run_task(task: Task) -> list[PositionResult]:
                                          for i in range(1, 5)]
     for p, bot in enumerate(bots):
         bot.on_match_start(p)
+    if warm_games > 0:
+        warm = MatchState(UECDA, seed=seed + WARM_SEED, games=warm_games)
+        while not warm.finished:
+            play_local_game(warm, bots)
     out = []
     for k, my_class in zip(positions, mine, strict=True):
         game = position_game(k, UECDA.class_reset_period)
@@ -125,6 +133,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="classes of the tested player, cycled over the positions "
                         "(0 daifugo .. 4 daihinmin, none: a fresh deal without exchange)")
     p.add_argument("--seed", type=int, default=7)
+    p.add_argument("--warm-games", type=int, default=1,
+                   help="unscored games each job plays first (0: none)")
     p.add_argument("--jobs", type=int, default=1)
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
@@ -141,7 +151,8 @@ def main(argv: list[str] | None = None) -> int:
         for part in slices:
             if part:
                 tasks.append((name, opts, args.opponent, args.seed, part,
-                              [mine_cycle[k % len(mine_cycle)] for k in part]))
+                              [mine_cycle[k % len(mine_cycle)] for k in part],
+                              max(0, args.warm_games)))
     start = time.perf_counter()
     results = run_parallel(run_task, tasks, jobs)
     half = len(results) // 2
