@@ -35,6 +35,7 @@ class Seat:
     stand_in: StandIn | None = None
     counted: int = 0  # faults counted towards the limit
     crashed: str | None = None  # set when the player's process is known to have crashed
+    restored: bool = False  # handed over before a restart: the server closed this connection
     games_seen: set[int] = field(default_factory=set)  # games the stand-in was told about
 
     @property
@@ -103,6 +104,7 @@ class SeatTable:
             seat.stand_in = StandIn.make(old.player, OnFault(old.stand_in),
                                          self.config.fallback,
                                          seed=self.config.seed * 8 + old.player)
+            seat.restored = True
             if seat.conn is not None:
                 conn, seat.conn = seat.conn, None
                 await conn.aclose()
@@ -176,9 +178,12 @@ class SeatTable:
         The connection closing is what hands the seat over; if that already happened (it
         was DISCONNECTED) the status becomes CRASHED and an event notes it.  A process that
         exits after the server closed its connection (a seat handed over for its faults)
-        keeps the status that made the server close it."""
+        keeps the status that made the server close it, and so does one whose seat was handed
+        over before a restart (its new connection was closed by the server at once)."""
         seat = self.seats[player]
         seat.crashed = detail
+        if seat.restored:
+            return
         if seat.stand_in is not None and seat.report.status is SeatStatus.DISCONNECTED:
             seat.report.status = SeatStatus.CRASHED
             seat.report.count(SeatStatus.CRASHED)

@@ -98,3 +98,14 @@ def test_fault_counts_go_on_towards_the_limit() -> None:
     assert seats[1].stand_in is not None and report.stand_in == "fallback"
     assert report.faults == {"TIMEOUT": 2, "ILLEGAL": 4, "MALFORMED": 1}
     assert earlier.faults == {"TIMEOUT": 1, "ILLEGAL": 4}  # the restored report was copied
+
+
+def test_a_restored_seat_whose_new_process_exits_keeps_its_report() -> None:
+    """The server closes the comeback connection of a seat handed over before the restart;
+    the player's process then exits non-zero.  That is not a crash of the player."""
+    seats = SeatTable.of([None] * 5, ServerConfig(port=0))
+    gone = SeatReport(4, SeatStatus.DISCONNECTED, {"DISCONNECTED": 1}, "fallback", 2, 30,
+                      "connection closed")
+    trio.run(seats.restore, [gone])
+    seats.process_crashed(4, "exited with code 4")
+    assert seats[4].report == gone and seats.take_events() == []
