@@ -50,8 +50,7 @@ def load_resume(path: Path) -> ResumePoint:
     last = log.games[-1] if log.games else None
     banks = ([ms / 1000.0 for ms in last.bank_ms]
              if last is not None and last.bank_ms is not None else None)
-    reports = [r.copy() for r in last.reports] if last is not None else []
-    return ResumePoint(log, match, banks, reports)
+    return ResumePoint(log, match, banks, last.reports if last is not None else [])
 
 
 def config_for_resume(path: Path, config: ServerConfig) -> ServerConfig:

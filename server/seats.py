@@ -101,9 +101,7 @@ class SeatTable:
                                if self.counts_against(SeatStatus(kind)))
             if old.stand_in is None:
                 continue
-            seat.stand_in = StandIn.make(old.player, OnFault(old.stand_in),
-                                         self.config.fallback,
-                                         seed=self.config.seed * 8 + old.player)
+            seat.stand_in = self._new_stand_in(old.player, OnFault(old.stand_in))
             seat.restored = True
             if seat.conn is not None:
                 conn, seat.conn = seat.conn, None
@@ -111,6 +109,11 @@ class SeatTable:
             log.warning("player %d was handed to its %s stand-in in game %s before the "
                         "restart; the stand-in keeps the seat", old.player, old.stand_in,
                         old.since_game)
+
+    def _new_stand_in(self, player: int, kind: OnFault) -> StandIn:
+        """The stand-in of ``player``'s seat (seeded per match and seat)."""
+        return StandIn.make(player, kind, self.config.fallback,
+                            seed=self.config.seed * 8 + player)
 
     # --- the policy ---------------------------------------------------------------------
     def counts_against(self, kind: SeatStatus) -> bool:
@@ -150,8 +153,7 @@ class SeatTable:
         report.status, report.detail = status, detail
         report.stand_in = str(self.on_fault)
         report.since_game, report.since_turn = self.game, self.turn
-        seat.stand_in = StandIn.make(player, self.on_fault, self.config.fallback,
-                                     seed=self.config.seed * 8 + player)
+        seat.stand_in = self._new_stand_in(player, self.on_fault)
         if seat.conn is not None:
             conn, seat.conn = seat.conn, None
             await conn.aclose()
@@ -169,8 +171,7 @@ class SeatTable:
         seat.report.status, seat.report.detail = status, detail
         seat.report.stand_in = str(self.on_fault)
         seat.report.since_game, seat.report.since_turn = 1, 0
-        seat.stand_in = StandIn.make(player, self.on_fault, self.config.fallback,
-                                     seed=self.config.seed * 8 + player)
+        seat.stand_in = self._new_stand_in(player, self.on_fault)
 
     def process_crashed(self, player: int, detail: str) -> None:
         """The player's process exited abnormally (the headless runner tells the server).

@@ -69,16 +69,15 @@ def run_task(task: Task) -> list[PositionResult]:
     from daihinmin.players.registry import make_bot
     from daihinmin.rules.match import MatchState
     from daihinmin.rules.ruleset import UECDA
-    from daihinmin.tools.local_match import play_local_game
+    from daihinmin.tools.local_match import play_local_game, play_local_match
 
     bots = [make_bot(name, **options)] + [make_bot(opponent, seed=seed * 10 + i)
                                          for i in range(1, 5)]
-    for p, bot in enumerate(bots):
-        bot.on_match_start(p)
-    if warm_games > 0:
-        warm = MatchState(UECDA, seed=seed + WARM_SEED, games=warm_games)
-        while not warm.finished:
-            play_local_game(warm, bots)
+    if warm_games > 0:  # the unscored warm-up match also starts the match for the bots
+        play_local_match(UECDA, seed + WARM_SEED, warm_games, bots)
+    else:
+        for p, bot in enumerate(bots):
+            bot.on_match_start(p)
     out = []
     for k, my_class in zip(positions, mine, strict=True):
         game = position_game(k, UECDA.class_reset_period)
