@@ -1,42 +1,41 @@
-"""``default``: the classic UECda sample strategy (written afresh, not ported).
+"""``default``: the official UECda sample client, move for move (written afresh, not ported).
 
-- Exchange: give back the weakest cards.
-- Lead: the weakest sequence (longest on ties), else the weakest group (the most cards of
-  that rank), else the weakest single.  The joker is kept out of leads while anything else
-  can be led.
-- Follow: the weakest legal play (all legal plays already have the field's shape), one
-  without the joker if there is one; pass when nothing can be played.
+Bots are measured against the devkit's standard client, so this one makes the same choices
+(:mod:`.sample_tables` has the tables it builds and their quirks).  When that client would
+send a table the server rejects, this bot passes: the server treats a rejected table as a
+pass, so the game goes on exactly as it would with the C client.
 
-"Weakest" follows the current order, so in a revolution the highest ranks go first.
+Only the rules the client was written for (``uecda``) make sense for it; under other rules it
+still plays: a choice the rules do not allow becomes a pass, or, where the leader may not
+pass, the weakest lead.
 """
 
 from __future__ import annotations
 
 from daihinmin.client.view import Bot, GameView
-from daihinmin.protocol.moves import PASS, Move, MoveKind
+from daihinmin.protocol.cards import CardSet
+from daihinmin.protocol.errors import MoveTableError
+from daihinmin.protocol.moves import PASS, Move
+from daihinmin.protocol.shapes import move_from_cells, move_to_cells
+from daihinmin.rules.plays import revolts
 
-from .util import weakness
-
-
-def lead_choice(plays: list[Move], reversed_order: bool) -> Move:
-    """The lead of the sample strategy among ``plays`` (not empty)."""
-    plain = [m for m in plays if m.jokers == 0] or plays
-    for kind in (MoveKind.SEQUENCE, MoveKind.GROUP):
-        of_kind = [m for m in plain if m.kind is kind]
-        if of_kind:
-            return min(of_kind, key=lambda m: (weakness(m, reversed_order), -m.size))
-    return min(plain, key=lambda m: weakness(m, reversed_order))
+from .sample_tables import exchange_cards, field_facts, follow_cells, hand_grid, lead_cells
+from .weakest_bot import lead_choice
 
 
-def follow_choice(plays: list[Move], reversed_order: bool) -> Move:
-    """The weakest play, preferring plays without the joker; PASS when there is none."""
-    if not plays:
-        return PASS
-    return min(plays, key=lambda m: (m.jokers > 0, weakness(m, reversed_order)))
+def order_when_field_was_read(view: GameView) -> bool:
+    """The revolution the client believed in when it last read the field: it reads each
+    field table with the turn table's state from *before* that turn's action, so right after
+    a revolution the field was read in the old order."""
+    if view.field is not None and view.history:
+        last = view.history[-1]
+        if last.move == view.field and revolts(last.move, view.rules):
+            return not view.revolution
+    return view.revolution
 
 
 class DefaultBot(Bot):
-    """The sample strategy; deterministic (``seed`` is accepted for a uniform factory)."""
+    """The UECda sample client; deterministic (``seed`` is accepted for a uniform factory)."""
 
     name = "default"
 
@@ -44,7 +43,23 @@ class DefaultBot(Bot):
         del seed  # nothing random here
 
     def play(self, view: GameView) -> Move:
-        plays = view.legal_plays()
+        hand = hand_grid(view.hand)
         if view.field is None:
-            return lead_choice(plays, view.reversed) if plays else PASS
-        return follow_choice(plays, view.reversed)
+            cells = lead_cells(hand, view.revolution)
+        else:
+            facts = field_facts(move_to_cells(view.field), order_when_field_was_read(view))
+            cells = follow_cells(hand, facts, view.revolution, view.lock)
+        try:
+            move = move_from_cells(cells, max_jokers=1) if cells else PASS
+        except MoveTableError:
+            move = PASS  # the server would reject the table: a pass
+        legal = view.legal_moves()
+        if move in legal:
+            return move
+        if PASS in legal:
+            return PASS  # a table the server rejects counts as a pass
+        # rules where the leader must play (not the client's): its lead among the legal ones
+        return lead_choice(view.legal_plays(), view.reversed)
+
+    def exchange(self, view: GameView, count: int) -> CardSet:
+        return exchange_cards(view.hand, count)

@@ -1,25 +1,36 @@
-"""Opponent models of the mc player: the sample strategy replicated, models learned."""
+"""Opponent models of the mc player: the bundled strategies replicated, models learned."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
+from daihinmin.client.view import GameView
 from daihinmin.players.default_bot import DefaultBot
 from daihinmin.players.mc.bench import sample_positions
 from daihinmin.players.mc.bot import MCBot, warm_up
 from daihinmin.players.mc.convert import decode_move, encode_move, hand_mask
 from daihinmin.players.mc.models import (
     MODEL_POLICY,
+    MODEL_SAMPLE,
     MODEL_UNIFORM,
     MODEL_WEAKEST,
+    choose_as,
     uniform_choice,
     weakest_choice,
 )
 from daihinmin.players.mc.moves import MAX_MOVES
+from daihinmin.players.mc.rollout import DEFAULT_PARAMS
+from daihinmin.players.mc.sample_model import sample_move
 from daihinmin.players.mc.state import FIELD_CARDS, FIELD_INFO, LOCK, REV, TURN, new_state
 from daihinmin.players.registry import make_bot
+from daihinmin.players.weakest_bot import WeakestBot
+from daihinmin.protocol.cards import CardSet
+from daihinmin.protocol.moves import Move
+from daihinmin.rules.movegen import all_plays
 from daihinmin.rules.ruleset import UECDA
 from daihinmin.tools.local_match import play_local_match
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -37,18 +48,60 @@ def view_state(view) -> np.ndarray:  # type: ignore[no-untyped-def]
     return st
 
 
-def test_weakest_model_plays_like_the_default_bot() -> None:
+def test_weakest_model_plays_like_the_weakest_bot() -> None:
     buf_c = np.zeros(MAX_MOVES, dtype=np.int64)
     buf_i = np.zeros(MAX_MOVES, dtype=np.int64)
     views = sample_positions(120, seed=4)
     for view in views:
-        expected = DefaultBot().play(view)
+        expected = WeakestBot().play(view)
         i = weakest_choice(view_state(view), view.player, buf_c, buf_i)
         got = decode_move(buf_c[i], buf_i[i]) if i >= 0 else None
         if got is None:
             assert expected.is_pass
         else:  # the joker's cell may differ; the cards must not
             assert got.hand_cards() == expected.hand_cards(), (str(view.hand), view.field)
+
+
+def test_sample_model_plays_like_the_default_bot_in_played_positions() -> None:
+    buf_c = np.zeros(MAX_MOVES, dtype=np.int64)
+    buf_i = np.zeros(MAX_MOVES, dtype=np.int64)
+    for view in sample_positions(120, seed=5):
+        expected = DefaultBot().play(view)
+        i = choose_as(MODEL_SAMPLE, view_state(view), view.player, DEFAULT_PARAMS, buf_c, buf_i)
+        got = decode_move(buf_c[i], buf_i[i]) if i >= 0 else None
+        assert (got if got is not None else "pass") == (expected if not expected.is_pass
+                                                        else "pass")
+
+
+def _field_for(other: CardSet, pick: int) -> Move | None:
+    plays = all_plays(other, UECDA)
+    return plays[pick % len(plays)] if plays and pick >= 0 else None
+
+
+@settings(max_examples=600, deadline=None)
+@given(deck=st.permutations(range(4, 56)), size=st.integers(1, 14), joker=st.booleans(),
+       other_joker=st.booleans(), pick=st.integers(-200, 1000), rev=st.booleans(),
+       lock=st.booleans())
+def test_sample_model_equals_the_table_by_table_client(deck: list[int], size: int,
+                                                       joker: bool, other_joker: bool,
+                                                       pick: int, rev: bool,
+                                                       lock: bool) -> None:
+    """Differential: the bitboard model and the table-by-table client choose the same
+    (cards, joker cell) on any hand, field, order and lock (about a quarter leads)."""
+    hand = CardSet.of(deck[:size]) | (CardSet.parse("JK") if joker else CardSet())
+    other = CardSet.of(deck[size:size + 16])
+    if other_joker and not joker:
+        other = other | CardSet.parse("JK")
+    field = _field_for(other, pick)
+    view = GameView(player=0, hand=hand, field=field, turn_player=0, revolution=rev,
+                    eleven_back=False, lock=lock and field is not None,
+                    counts=(len(hand), 5, 5, 5, 5), classes=(0,) * 5, seats=(0, 1, 2, 3, 4),
+                    my_turn=True)
+    expected = DefaultBot().play(view)
+    field_info = encode_move(field)[1] if field is not None else 0
+    cards, info = sample_move(hand_mask(hand), field_info, int(rev), int(rev), int(view.lock))
+    want = encode_move(expected) if not expected.is_pass else (0, 0)
+    assert (int(cards), int(info)) == (int(want[0]), int(want[1]))
 
 
 def test_uniform_model_covers_every_legal_move() -> None:
@@ -65,10 +118,10 @@ def test_uniform_model_covers_every_legal_move() -> None:
 
 def test_opponent_models_are_learned_from_finished_games() -> None:
     mc = MCBot(time_ms=0, playouts=32, seed=1)
-    bots = [mc, make_bot("default"), make_bot("random", seed=2), make_bot("default"),
+    bots = [mc, make_bot("default"), make_bot("random", seed=2), make_bot("weakest"),
             make_bot("random", seed=3)]
     play_local_match(UECDA, seed=9, games=2, bots=bots)
-    assert list(mc.models) == [MODEL_POLICY, MODEL_WEAKEST, MODEL_UNIFORM, MODEL_WEAKEST,
+    assert list(mc.models) == [MODEL_POLICY, MODEL_SAMPLE, MODEL_UNIFORM, MODEL_WEAKEST,
                                MODEL_UNIFORM]
     mc.on_match_start(0)
     assert not mc.models.any()

@@ -9,7 +9,7 @@ from collections import Counter
 import numpy as np
 import pytest
 from daihinmin.client.view import GameView
-from daihinmin.players.default_bot import DefaultBot
+from daihinmin.players.weakest_bot import WeakestBot
 from daihinmin.players.mc.bits import D3_BIT
 from daihinmin.players.mc.bot import warm_up
 from daihinmin.players.mc.convert import hand_mask
@@ -42,8 +42,8 @@ def _compiled() -> None:
     warm_up()
 
 
-class Recorder(DefaultBot):
-    """The default player, keeping every view it was asked to play from."""
+class Recorder(WeakestBot):
+    """The weakest player (the model the tests weigh with), keeping every view it saw."""
 
     def __init__(self) -> None:
         super().__init__()

@@ -27,7 +27,7 @@ RULES = [
     ruleset_from("uecda", ["sequences=no"]),
     ruleset_from("uecda", ["forbidden_finish=reject"]),
 ]
-BOTS = ["random", "default", "greedy"]
+BOTS = ["random", "default", "weakest", "greedy"]
 
 
 def view_of(state: GameState, classes: tuple[int, ...] | None) -> GameView:

@@ -6,6 +6,7 @@ import pytest
 from daihinmin.client.view import Bot, GameView
 from daihinmin.players import registry
 from daihinmin.players.default_bot import DefaultBot
+from daihinmin.players.weakest_bot import WeakestBot
 from daihinmin.players.greedy_bot import GreedyBot
 from daihinmin.players.random_bot import RandomBot
 from daihinmin.players.registry import UnknownBotError, make_bot, names, register, resolve
@@ -23,9 +24,10 @@ def view(hand: str, field: str | None = None, revolution: bool = False) -> GameV
 
 # --- registry -------------------------------------------------------------------------------
 def test_bundled_names_make_their_classes() -> None:
-    assert {"random", "default", "greedy"} <= set(names())
+    assert {"random", "default", "weakest", "greedy"} <= set(names())
     assert isinstance(make_bot("random", seed=1), RandomBot)
     assert isinstance(make_bot("default"), DefaultBot)
+    assert isinstance(make_bot("weakest"), WeakestBot)
     assert isinstance(make_bot("greedy", endgame=2), GreedyBot)
 
 
@@ -70,16 +72,16 @@ def test_random_bot_is_reproducible_with_a_seed() -> None:
     assert a == b
 
 
-# --- default: the classic sample strategy ----------------------------------------------------
-def test_default_leads_sequence_then_group_then_single() -> None:
-    bot = DefaultBot()
+# --- weakest: always the weakest play --------------------------------------------------------
+def test_weakest_leads_sequence_then_group_then_single() -> None:
+    bot = WeakestBot()
     assert bot.play(view("S3 S4 S5 S6 H4 D4 C9")) == Move.parse("S3 S4 S5 S6")
     assert bot.play(view("S3 H5 D5 C5 S9")) == Move.parse("H5 D5 C5")
     assert bot.play(view("S3 H7 D9 JK")) == Move.parse("S3")
 
 
-def test_default_follows_with_the_weakest_and_respects_revolution() -> None:
-    bot = DefaultBot()
+def test_weakest_follows_with_the_weakest_and_respects_revolution() -> None:
+    bot = WeakestBot()
     assert bot.play(view("S3 H7 D9 C2", field="S6")) == Move.parse("H7")
     assert bot.play(view("S3 H7 D9 C2", field="S6", revolution=True)) == Move.parse("S3")
     assert bot.play(view("S3 H5 JK", field="C2")) == Move.parse("JK")  # only the joker beats
@@ -88,8 +90,9 @@ def test_default_follows_with_the_weakest_and_respects_revolution() -> None:
     assert bot.play(view("S3 H7 DA", revolution=True)) == Move.parse("DA")
 
 
-def test_default_gives_the_weakest_cards() -> None:
+def test_weakest_and_default_give_the_weakest_cards() -> None:
     v = view("S3 H4 D9 C2 JK")
+    assert WeakestBot().exchange(v, 2) == CardSet.parse("S3 H4")
     assert DefaultBot().exchange(v, 2) == CardSet.parse("S3 H4")
 
 

@@ -114,10 +114,11 @@ class MCBot(Bot):
         self.prm = policy_params(**overrides)
         self.adapt = bool(adapt)
         # uniform share mixed into each model when it weighs worlds / when it is judged
-        self.world_eps = np.array([self.eps, float(weakest_eps), 0.0])
-        self.judge_eps = np.array([self.eps, JUDGE_EPS, 0.0])
+        # (policy, weakest, uniform, sample): the two deterministic models share the settings
+        self.world_eps = np.array([self.eps, float(weakest_eps), 0.0, float(weakest_eps)])
+        self.judge_eps = np.array([self.eps, JUDGE_EPS, 0.0, JUDGE_EPS])
         self.refine_steps = int(refine_steps)
-        self.refine_eps = np.array([self.eps, float(refine_eps), 0.0])
+        self.refine_eps = np.array([self.eps, float(refine_eps), 0.0, float(refine_eps)])
         self.evidence = np.zeros((N_PLAYERS, N_MODELS))
         self.models = np.zeros(N_PLAYERS, dtype=np.int64)
         self.rng = np.random.default_rng(seed)

@@ -2,11 +2,13 @@
 observed actions weigh the sampled worlds.
 
 - :data:`MODEL_POLICY` -- the playout policy of :mod:`~daihinmin.players.mc.rollout`;
-- :data:`MODEL_WEAKEST` -- the classic sample strategy: lead the weakest sequence, else the
-  weakest group, else the weakest single, keeping the joker while anything else can be led;
-  follow with the weakest play (one without the joker first); pass only when nothing can be
-  played;
-- :data:`MODEL_UNIFORM` -- a uniformly random legal move, the pass included.
+- :data:`MODEL_WEAKEST` -- always the weakest play (the bundled ``weakest`` player): lead
+  the weakest sequence, else the weakest group, else the weakest single, keeping the joker
+  while anything else can be led; follow with the weakest play (one without the joker
+  first); pass only when nothing can be played;
+- :data:`MODEL_UNIFORM` -- a uniformly random legal move, the pass included;
+- :data:`MODEL_SAMPLE` -- the official UECda sample client, quirks and all
+  (:mod:`~daihinmin.players.mc.sample_model`; the bundled ``default`` player).
 
 The player learns which model fits each opponent from finished games (see
 :func:`action_log_chances`), where every hand is known afterwards.
@@ -21,6 +23,7 @@ from .bits import JOKER_BIT
 from .movegen import generate
 from .moves import K_GROUP, K_JOKER, K_SEQUENCE, high_of, kind_of, low_of, size_of
 from .rollout import choose, model_chance
+from .sample_model import sample_move
 from .state import (
     FIELD_INFO,
     HAND,
@@ -33,9 +36,9 @@ from .state import (
     new_state,
 )
 
-MODEL_POLICY, MODEL_WEAKEST, MODEL_UNIFORM = 0, 1, 2
-MODEL_NAMES = ("policy", "weakest", "uniform")
-N_MODELS = 3
+MODEL_POLICY, MODEL_WEAKEST, MODEL_UNIFORM, MODEL_SAMPLE = 0, 1, 2, 3
+MODEL_NAMES = ("policy", "weakest", "uniform", "sample")
+N_MODELS = 4
 
 
 @njit(cache=True)
@@ -107,6 +110,13 @@ def choose_as(model: int, st: np.ndarray, p: int, prm: np.ndarray, bufc: np.ndar
         return weakest_choice(st, p, bufc, bufi)
     if model == MODEL_UNIFORM:
         return uniform_choice(st, p, bufc, bufi)
+    if model == MODEL_SAMPLE:
+        cards, info = sample_move(st[HAND + p], st[FIELD_INFO], st[REV], st[REV], st[LOCK])
+        if info == 0:
+            return -1
+        bufc[0] = cards
+        bufi[0] = info
+        return 0
     return choose(st, p, prm, bufc, bufi)
 
 
@@ -121,8 +131,12 @@ def move_chance(model: int, st: np.ndarray, p: int, prm: np.ndarray, cards: int,
         n = generate(st[HAND + p], st[FIELD_INFO], st[REV], st[LOCK], False, bufc, bufi)
         return 1.0 / (n + 1)
     n = generate(st[HAND + p], st[FIELD_INFO], st[REV], st[LOCK], False, bufc, bufi)
-    i = _weakest_of(st, n, bufc, bufi)
-    chosen = 0 if i < 0 else bufc[i]  # 0: the pass
+    if model == MODEL_SAMPLE:
+        # the field was read in this order too (the bitboard state keeps no older one)
+        chosen, _ = sample_move(st[HAND + p], st[FIELD_INFO], st[REV], st[REV], st[LOCK])
+    else:
+        i = _weakest_of(st, n, bufc, bufi)
+        chosen = 0 if i < 0 else bufc[i]  # 0: the pass
     return (1.0 - eps) * (1.0 if chosen == cards else 0.0) + eps / (n + 1)
 
 

@@ -1,0 +1,375 @@
+"""The official UECda sample client's choice of cards, table by table.
+
+The UECda devkit's standard client (the "default" client every competition ships) picks its
+cards by building helper tables over the 8 x 15 card grid and scanning them.  This module
+reproduces that behaviour exactly, including its quirks, because bots are benchmarked
+against *that* client:
+
+- it leads the longest sequence, else the biggest group, else its lowest single; holding the
+  joker, every rank counts one card more and every suit gap of one card can be bridged, so a
+  pair is led as a triple with the joker and a lone card as a pair;
+- it follows a single only with a card that is in no pair and no run of three of its suit
+  (else with the joker alone), and a group or sequence only with one of exactly the field's
+  size (adding the joker only when there is none);
+- under a revolution it scans from the top, and leading a sequence writes a malformed group
+  (the server rejects it, which counts as a pass);
+- it gives its lowest cards in the exchange.
+
+The grid is flat (row-major, 15 columns), and reads and writes past the end of a row go on
+into the next row, as they do in the C original's arrays.  The only undefined value of the
+original, the joker-run counter before the first suit, starts at 1 here (what it carries
+into every later suit whose predecessor lacks its 3).
+
+>>> from daihinmin.protocol.cards import CardSet
+>>> lead_cells(hand_grid(CardSet.parse("S3 S4 S5 H9 D9 CK")), reversed_order=False)
+{(0, 1): 1, (0, 2): 1, (0, 3): 1}
+>>> lead_cells(hand_grid(CardSet.parse("H9 D9 CK JK")), reversed_order=False)
+{(0, 7): 2, (1, 7): 1, (2, 7): 1}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from daihinmin.protocol.cards import CardSet
+
+ROWS, COLS = 8, 15
+SIZE = ROWS * COLS
+SLACK = 2 * COLS  # room for the original's writes past the last row (never read back as cards)
+JOKER_ROW, JOKER_COL = 4, 1  # where a hand table marks the joker
+FIRST_JOKER_RUN = 1  # see the module docstring
+
+
+class Grid:
+    """An 8 x 15 table of ints, flat so that a column past 14 is the next row's column 0."""
+
+    __slots__ = ("cells",)
+
+    def __init__(self) -> None:
+        self.cells = [0] * (SIZE + SLACK)
+
+    def get(self, row: int, col: int) -> int:
+        i = row * COLS + col
+        return self.cells[i] if 0 <= i < len(self.cells) else 0
+
+    def put(self, row: int, col: int, value: int) -> None:
+        i = row * COLS + col
+        if 0 <= i < len(self.cells):
+            self.cells[i] = value
+
+    def copy(self) -> Grid:
+        g = Grid()
+        g.cells = self.cells.copy()
+        return g
+
+    def card_cells(self) -> dict[tuple[int, int], int]:
+        """The non-zero cells of rows 0..4 (what the server reads from a move table)."""
+        return {(i // COLS, i % COLS): v for i, v in enumerate(self.cells[:5 * COLS]) if v}
+
+
+def hand_grid(hand: CardSet) -> Grid:
+    """A hand as the server sends it: 1 per card, 2 at [4][1] for the joker."""
+    g = Grid()
+    for c in hand.without_jokers:
+        g.put(c & 3, c >> 2, 1)
+    if hand.jokers:
+        g.put(JOKER_ROW, JOKER_COL, 2)
+    return g
+
+
+def _has_joker(hand: Grid) -> bool:
+    return hand.get(JOKER_ROW, JOKER_COL) == 2
+
+
+@dataclass(frozen=True)
+class FieldFacts:
+    """What the client remembers of the cards on the field: count, order key, shape, suits."""
+
+    qty: int
+    ord: int
+    sequence: bool
+    suits: tuple[int, int, int, int, int]
+
+
+def field_facts(cells: dict[tuple[int, int], int], reversed_order: bool) -> FieldFacts:
+    """Read the field's cards as the client does: the first card cell by column then row
+    decides the shape; ``reversed_order`` is the revolution the client believed in when it
+    read the table (the order key of a sequence is its top, or its bottom when reversed)."""
+    first = next(((r, c) for c in range(COLS) for r in range(4) if cells.get((r, c))), None)
+    if first is None:
+        return FieldFacts(0, 0, False, (0, 0, 0, 0, 0))
+    row, col = first
+    suits = [0] * 5
+    if col + 1 < COLS and cells.get((row, col + 1), 0) > 0:
+        length = 0
+        while col + length < COLS and cells.get((row, col + length), 0) > 0:
+            length += 1
+        suits[row] = 1
+        order = col if reversed_order else col + length - 1
+        return FieldFacts(length, order, True, tuple(suits))  # type: ignore[arg-type]
+    qty = 0
+    for r in range(row, 5):
+        if cells.get((r, col), 0) > 0:
+            qty += 1
+            suits[r] = 1
+    lone_joker = qty == 1 and cells[first] == 2  # above everything
+    order = (0 if reversed_order else 14) if lone_joker else col
+    return FieldFacts(qty, order, False, tuple(suits))  # type: ignore[arg-type]
+
+
+# --- helper tables -----------------------------------------------------------------------
+def runs(cards: Grid) -> Grid:
+    """At each card: the length of its suit's run going up from there, when 3 or more."""
+    out = Grid()
+    for r in range(4):
+        length = 0
+        for c in range(13, 0, -1):
+            length = length + 1 if cards.get(r, c) == 1 else 0
+            out.put(r, c, length if length > 2 else 0)
+    return out
+
+
+def joker_runs(cards: Grid, joker: bool) -> Grid:
+    """:func:`runs` where one missing card per run may be the joker (only when held).  The
+    counter is not reset between suits, as in the original."""
+    out = Grid()
+    if not joker:
+        return out
+    length = FIRST_JOKER_RUN
+    for r in range(4):
+        plain = 0
+        for c in range(13, -1, -1):
+            if cards.get(r, c) == 1:
+                length += 1
+                plain += 1
+            else:
+                length = plain + 1
+                plain = 0
+            out.put(r, c, length if length > 2 else 0)
+    return out
+
+
+def groups(cards: Grid) -> Grid:
+    """At each card of a rank held two or more times: how many of that rank are held."""
+    out = Grid()
+    for c in range(COLS):
+        n = sum(cards.get(r, c) for r in range(4))
+        if n > 1:
+            for r in range(4):
+                if cards.get(r, c) == 1:
+                    out.put(r, c, n)
+    return out
+
+
+def joker_groups(cards: Grid, joker: bool) -> Grid:
+    """:func:`groups` counting the joker as one more card of every rank (only when held)."""
+    out = Grid()
+    if not joker:
+        return out
+    for c in range(14):
+        n = sum(cards.get(r, c) for r in range(4)) + 1
+        if n > 1:
+            for r in range(4):
+                if cards.get(r, c) == 1:
+                    out.put(r, c, n)
+    return out
+
+
+def only(table: Grid, value: int) -> tuple[Grid, bool]:
+    """The cells of rows 0..3 equal to ``value`` (the rest 0), and whether there are any."""
+    out = Grid()
+    found = False
+    for r in range(4):
+        for c in range(COLS):
+            if table.get(r, c) == value:
+                out.put(r, c, value)
+                found = True
+    return out, found
+
+
+def above(cards: Grid, order: int) -> Grid:
+    """The cards of columns above ``order`` (rows 0..3 filtered, the rest copied)."""
+    out = cards.copy()
+    for c in range(order + 1):
+        for r in range(4):
+            out.put(r, c, 0)
+    return out
+
+
+def below(cards: Grid, order: int) -> Grid:
+    """The cards of columns below ``order``."""
+    out = cards.copy()
+    for c in range(order, COLS):
+        for r in range(4):
+            out.put(r, c, 0)
+    return out
+
+
+def locked(cards: Grid, suits: Sequence[int]) -> Grid:
+    out = cards.copy()
+    for r in range(4):
+        for c in range(COLS):
+            out.put(r, c, cards.get(r, c) * suits[r])
+    return out
+
+
+def loose(hand: Grid) -> Grid:
+    """The cards in no run of three of their suit and no group of their rank."""
+    in_runs = runs(hand)
+    out = Grid()
+    for r in range(4):
+        c = 0
+        while c < COLS:
+            length = in_runs.get(r, c)
+            if length > 2:
+                c += length  # the whole run goes
+                continue
+            out.put(r, c, 1 if hand.get(r, c) == 1 else 0)
+            c += 1
+    in_groups = groups(hand)
+    for r in range(4):
+        for c in range(COLS):
+            if in_groups.get(r, c):
+                out.put(r, c, 0)
+    return out
+
+
+# --- picking cards -----------------------------------------------------------------------
+def _fill_group(out: Grid, hand: Grid, col: int, have: int, want: int, lock: bool,
+                suits: Sequence[int]) -> None:
+    # the missing cards are jokers (2), in the first free rows the lock allows
+    row = 0
+    while have < want and row < ROWS:
+        if hand.get(row, col) == 0 and (not lock or (row < 5 and suits[row] == 1)):
+            out.put(row, col, 2)
+            have += 1
+        row += 1
+
+
+def pick_group(hand: Grid, table: Grid, lowest: bool, lock: bool = False,
+               suits: Sequence[int] = (0, 0, 0, 0, 0)) -> Grid:
+    """The group of the lowest (or highest) column with a marked cell, jokers added up to
+    the marked size."""
+    out = Grid()
+    cols = range(1, 14) if lowest else range(13, 0, -1)
+    have = want = 0
+    col = 14 if lowest else 0
+    for col in cols:
+        for r in range(4):
+            if table.get(r, col) > 1:
+                out.put(r, col, 1)
+                have += 1
+                want = table.get(r, col)
+        if have:
+            break
+    else:
+        col = 14 if lowest else 0
+    _fill_group(out, hand, col, have, want, lock, suits)
+    return out
+
+
+def pick_low_run(hand: Grid, table: Grid) -> Grid:
+    """The marked run starting lowest (the longest of that column); gaps are jokers."""
+    out = Grid()
+    best = line = start = 0
+    for col in range(COLS):
+        for r in range(4):
+            v = table.get(r, col)
+            if v != 0 and v > best:
+                best, line, start = v, r, col
+        if best:
+            break
+    for c in range(start, start + best):
+        out.put(line, c, 1 if hand.get(line, c) == 1 else 2)
+    return out
+
+
+def pick_high_run(hand: Grid, table: Grid) -> Grid:
+    """The marked run the reverse scan finds first (the original's walk down a column of
+    marks, taking the last mark of a chain)."""
+    out = Grid()
+    best = line = start = 0
+    col = 14
+    while col > 0 and best == 0:
+        for r in range(4):
+            if table.get(r, col) != 0 and hand.get(r, col) != 0:
+                k = -1
+                while True:
+                    v = table.get(r, col - k)
+                    if v >= best:
+                        best, line, start = v, r, col - k
+                    previous = v
+                    k += 1
+                    if not (col - k >= 0 and previous <= table.get(r, col - k)):
+                        break
+        if best == 0:
+            col -= 1
+    for c in range(start, start + best):
+        out.put(line, c, 1 if hand.get(line, c) == 1 else 2)
+    return out
+
+
+def pick_single(cards: Grid, joker: bool, lowest: bool) -> Grid:
+    """The lowest (highest) card; else, when ``joker``, the joker alone."""
+    out = Grid()
+    cols = range(1, 14) if lowest else range(13, 0, -1)
+    for c in cols:
+        for r in range(4):
+            if cards.get(r, c) == 1:
+                out.put(r, c, 1)
+                return out
+    if joker:
+        out.put(0, 14 if lowest else 0, 2)
+    return out
+
+
+# --- the decisions -------------------------------------------------------------------------
+def lead_cells(hand: Grid, reversed_order: bool) -> dict[tuple[int, int], int]:
+    """The cards the client leads with (cells; empty = pass)."""
+    joker = _has_joker(hand)
+    group_table = joker_groups(hand, joker) if joker else groups(hand)
+    run_table = joker_runs(hand, joker) if joker else runs(hand)
+    for size in range(15, 2, -1):
+        marked, found = only(run_table, size)
+        if found:
+            # under a revolution the original scans runs with its group routine
+            pick = pick_group(hand, marked, lowest=False) if reversed_order else \
+                pick_low_run(hand, marked)
+            return pick.card_cells()
+    for size in range(5, 1, -1):
+        marked, found = only(group_table, size)
+        if found:
+            return pick_group(hand, marked, lowest=not reversed_order).card_cells()
+    return pick_single(hand, joker, lowest=not reversed_order).card_cells()
+
+
+def follow_cells(hand: Grid, field: FieldFacts, reversed_order: bool,
+                 lock: bool) -> dict[tuple[int, int], int]:
+    """The cards the client answers ``field`` with (cells; empty = pass)."""
+    joker = _has_joker(hand)
+    if field.qty == 1:
+        singles = loose(hand)
+        singles = below(singles, field.ord) if reversed_order else above(singles, field.ord)
+        if lock:
+            singles = locked(singles, field.suits)
+        return pick_single(singles, joker, lowest=not reversed_order).card_cells()
+    usable = below(hand, field.ord) if reversed_order else above(hand, field.ord)
+    if lock:
+        usable = locked(usable, field.suits)
+    if not field.sequence:
+        marked, found = only(groups(usable), field.qty)
+        if not found and joker:
+            marked, _ = only(joker_groups(usable, joker), field.qty)
+        return pick_group(hand, marked, lowest=not reversed_order, lock=lock,
+                          suits=field.suits).card_cells()
+    marked, found = only(runs(usable), field.qty)
+    if not found and joker:
+        marked, _ = only(joker_runs(usable, joker), field.qty)
+    pick = pick_high_run(hand, marked) if reversed_order else pick_low_run(hand, marked)
+    return pick.card_cells()
+
+
+def exchange_cards(hand: CardSet, count: int) -> CardSet:
+    """The client's gift: its ``count`` lowest real cards (rank, then ♠ ♥ ♦ ♣)."""
+    return CardSet.of(sorted(hand.without_jokers)[:count])
