@@ -4,7 +4,9 @@ Runs ``--games`` games (split into ``--jobs`` matches with their own seeds, one 
 with :func:`daihinmin.tools.local_match.play_local_match` (the same engine and views as a
 networked match) and reports mc's mean points per game with two 95% confidence intervals (one
 treating the games as independent, one resampling 25-game blocks, which keeps together the
-games that the classes and the exchange link), its place histogram and its decision times::
+games that the classes and the exchange link), its place histogram, how often it comes first
+from each class it starts a game in (a lost first place costs the next games too: a lower
+class gives its best cards away), and its decision times::
 
     python -m daihinmin.tools.mc_strength --games 500 --opponent default --jobs 2
 
@@ -29,6 +31,7 @@ from daihinmin.tools.parallel import run_parallel, split_count
 class JobResult:
     points: list[int] = field(default_factory=list)
     places: list[int] = field(default_factory=list)
+    start_classes: list[int] = field(default_factory=list)  # -1: a class block's first game
     decision_ms: list[float] = field(default_factory=list)
     playouts: list[int] = field(default_factory=list)
 
@@ -48,6 +51,8 @@ def run_job(args: tuple[int, int, str, dict[str, object]]) -> JobResult:
         assert record.result is not None
         out.places.append(record.result.places[0])
         out.points.append(record.result.points[0])
+        classes = record.setup.classes
+        out.start_classes.append(classes[0] if classes is not None else -1)
 
     play_local_match(UECDA, seed=seed, games=games, bots=bots, on_game=on_game)
     out.decision_ms = [d.elapsed_ms for d in mc.decisions if d.kind == "play"]
@@ -87,6 +92,24 @@ def block_interval(points_by_job: list[list[int]], block: int = BLOCK_GAMES,
     return ratio_interval(totals[:, 0], totals[:, 1])
 
 
+CLASS_NAMES = {-1: "new block", 0: "daifugo", 1: "fugo", 2: "heimin", 3: "hinmin",
+               4: "daihinmin"}
+
+
+def firsts_by_start_class(start_classes: list[int],
+                          places: list[int]) -> dict[str, tuple[int, int]]:
+    """Per class held at a game's start: (games, first places), classes in order.
+
+    >>> firsts_by_start_class([-1, 0, 0, 1], [0, 0, 2, 0])
+    {'new block': (1, 1), 'daifugo': (2, 1), 'fugo': (1, 1)}
+    """
+    out: dict[str, tuple[int, int]] = {}
+    for c in sorted(set(start_classes)):
+        got = [p for s, p in zip(start_classes, places, strict=True) if s == c]
+        out[CLASS_NAMES[c]] = (len(got), got.count(0))
+    return out
+
+
 def summarise(results: list[JobResult], opponent: str, wall: float) -> dict[str, object]:
     points = [p for r in results for p in r.points]
     places = [p for r in results for p in r.places]
@@ -101,6 +124,8 @@ def summarise(results: list[JobResult], opponent: str, wall: float) -> dict[str,
         "ci95": [round(mean - half, 3), round(mean + half, 3)],
         "ci95_blocks": [round(x, 3) for x in block_interval([r.points for r in results])],
         "places": [places.count(k) for k in range(5)],  # 1st .. 5th
+        "firsts_by_start_class": firsts_by_start_class(
+            [c for r in results for c in r.start_classes], places),
         "decisions": len(ms),
         "decision_ms_median": round(percentile(ms, 0.5), 1),
         "decision_ms_p99": round(percentile(ms, 0.99), 1),
@@ -142,6 +167,9 @@ def main(argv: list[str] | None = None) -> int:
               f"{summary['decision_ms_median']} ms, p99 {summary['decision_ms_p99']} ms, "
               f"median {summary['playouts_per_decision_median']} playouts; "
               f"{summary['wall_s']} s")
+        by_class = summary["firsts_by_start_class"]
+        print("first place by class at the start: " + ", ".join(
+            f"{name} {firsts}/{games}" for name, (games, firsts) in by_class.items()))  # type: ignore[attr-defined]
     return 0
 
 
