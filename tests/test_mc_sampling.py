@@ -9,7 +9,6 @@ from collections import Counter
 import numpy as np
 import pytest
 from daihinmin.client.view import GameView
-from daihinmin.players.weakest_bot import WeakestBot
 from daihinmin.players.mc.bits import D3_BIT
 from daihinmin.players.mc.bot import warm_up
 from daihinmin.players.mc.convert import hand_mask
@@ -29,6 +28,7 @@ from daihinmin.players.mc.worlds import (
     refine_worlds,
     sample_worlds,
 )
+from daihinmin.players.weakest_bot import WeakestBot
 from daihinmin.protocol.cards import CardSet
 from daihinmin.rules.ruleset import UECDA
 from daihinmin.tools import local_match

@@ -30,6 +30,7 @@ from daihinmin.rules.game import GameState
 from daihinmin.rules.match import GameResult, GameSetup, MatchState
 from daihinmin.rules.ruleset import RuleSet
 from daihinmin.rules.scoring import lower_is_better
+from daihinmin.tools.local_match import run_exchange
 from rich.table import Table
 from rich.text import Text
 
@@ -105,12 +106,10 @@ class PlaySession:
 
     def exchange(self, setup: GameSetup) -> list[ExchangeFacts]:
         """The upper classes give back; every seat's exchange facts afterwards (as its tables
-        would show them).  The person is told both sides of their own exchange."""
-        for player in setup.exchange_order():
-            count = setup.give_count(player)
-            view = deal_view(setup, player, exchange_facts(setup)[player])
-            choice: CardSet | None = self.seats[player].bot.exchange(view, count)
-            setup.give_back(player, choice)
+        would show them).  The person is told both sides of their own exchange.  A bot that
+        fails loses its choice, as in any local match; the person's quit (a
+        ``KeyboardInterrupt``) still ends the game."""
+        run_exchange(setup, [seat.bot for seat in self.seats])
         gave = received = EMPTY
         for t in setup.transfers:
             if t.giver == self.human:
