@@ -19,8 +19,44 @@ Modules, bottom up:
   (proposals weighted and resampled, then refined by Metropolis card swaps);
 - ``search`` (the bandit), ``exchange`` (candidate returns), ``bot``, ``bench``, ``warmup``.
 
-Every Numba function is compiled with ``cache=True`` into ``__pycache__`` beside the source
-(or Numba's user-wide cache when that is read-only); :func:`~daihinmin.players.mc.bot.warm_up`
-loads them once per process.  Numba does not notice edits to a function's callees in other
-modules: after changing one of these files, delete ``players/mc/__pycache__/*.nb?``.
+Every Numba function is compiled with ``cache=True``; :func:`~daihinmin.players.mc.bot.warm_up`
+loads them once per process.  Numba keys a cached function by its own file only, so an edit to
+a callee in another module would leave callers running the old code.  The cache therefore
+lives in a directory named after a digest of every source file here
+(``__pycache__/numba-<digest>``, or under ``$NUMBA_CACHE_DIR`` when that is set): any edit
+starts a fresh cache, and the caches of other versions are removed.
 """
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+from pathlib import Path
+
+from numba.core import config as _numba_config
+
+CACHE_PREFIX = "numba-"
+
+
+def source_digest(folder: Path) -> str:
+    """A digest of the Python sources of ``folder`` (names and contents)."""
+    h = hashlib.sha256()
+    for path in sorted(folder.glob("*.py")):
+        h.update(path.name.encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def use_versioned_cache(folder: Path) -> str:
+    """Point Numba's cache at a directory for exactly these sources; drop older ones."""
+    base = Path(os.environ.get("NUMBA_CACHE_DIR") or folder / "__pycache__")
+    current = base / f"{CACHE_PREFIX}{source_digest(folder)}"
+    _numba_config.CACHE_DIR = str(current)
+    for old in base.glob(f"{CACHE_PREFIX}*"):
+        if old != current and old.is_dir():
+            shutil.rmtree(old, ignore_errors=True)  # another version's compiled code
+    return str(current)
+
+
+CACHE_DIR = use_versioned_cache(Path(__file__).parent)

@@ -1,0 +1,44 @@
+"""The mc player's Numba cache is versioned by its sources (Numba alone would keep running a
+caller's old machine code after an edit to a callee in another file)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from daihinmin.players import mc
+from daihinmin.players.mc import CACHE_PREFIX, source_digest, use_versioned_cache
+from numba.core import config as numba_config
+
+
+def test_digest_changes_with_any_source_file(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("x = 1\n")
+    (tmp_path / "b.py").write_text("y = 2\n")
+    first = source_digest(tmp_path)
+    assert source_digest(tmp_path) == first
+    (tmp_path / "b.py").write_text("y = 3\n")
+    assert source_digest(tmp_path) != first
+    (tmp_path / "c.py").write_text("")
+    assert len({first, source_digest(tmp_path)}) == 2
+
+
+def test_versioned_cache_is_used_and_older_versions_go(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(numba_config, "CACHE_DIR", numba_config.CACHE_DIR)  # restored after
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "a.py").write_text("x = 1\n")
+    old = tmp_path / "cache" / f"{CACHE_PREFIX}0123456789abcdef"
+    old.mkdir(parents=True)
+    unrelated = tmp_path / "cache" / "other"
+    unrelated.mkdir()
+    path = use_versioned_cache(src)
+    assert path == numba_config.CACHE_DIR
+    assert Path(path).name == CACHE_PREFIX + source_digest(src)
+    assert not old.exists() and unrelated.exists()
+
+
+def test_the_player_package_caches_under_its_own_digest() -> None:
+    package = Path(mc.__file__).parent
+    assert Path(mc.CACHE_DIR).name == CACHE_PREFIX + source_digest(package)
