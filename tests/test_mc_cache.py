@@ -25,18 +25,30 @@ def test_digest_changes_with_any_source_file(tmp_path: Path) -> None:
 def test_versioned_cache_is_used_and_older_versions_go(tmp_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(numba_config, "CACHE_DIR", numba_config.CACHE_DIR)  # restored after
-    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    (tmp_path / "a.py").write_text("x = 1\n")
+    old = tmp_path / "__pycache__" / f"{CACHE_PREFIX}0123456789abcdef"
+    old.mkdir(parents=True)
+    unrelated = tmp_path / "__pycache__" / "other"
+    unrelated.mkdir()
+    path = use_versioned_cache(tmp_path)
+    assert path == numba_config.CACHE_DIR
+    assert Path(path) == tmp_path / "__pycache__" / (CACHE_PREFIX + source_digest(tmp_path))
+    assert not old.exists() and unrelated.exists()
+
+
+def test_a_shared_cache_dir_is_versioned_but_not_pruned(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(numba_config, "CACHE_DIR", numba_config.CACHE_DIR)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "shared"))
     src = tmp_path / "src"
     src.mkdir()
     (src / "a.py").write_text("x = 1\n")
-    old = tmp_path / "cache" / f"{CACHE_PREFIX}0123456789abcdef"
-    old.mkdir(parents=True)
-    unrelated = tmp_path / "cache" / "other"
-    unrelated.mkdir()
+    other_checkout = tmp_path / "shared" / f"{CACHE_PREFIX}0123456789abcdef"
+    other_checkout.mkdir(parents=True)
     path = use_versioned_cache(src)
-    assert path == numba_config.CACHE_DIR
-    assert Path(path).name == CACHE_PREFIX + source_digest(src)
-    assert not old.exists() and unrelated.exists()
+    assert Path(path) == tmp_path / "shared" / (CACHE_PREFIX + source_digest(src))
+    assert other_checkout.exists()
 
 
 def test_the_player_package_caches_under_its_own_digest() -> None:

@@ -26,7 +26,7 @@ from daihinmin.players.sample_tables import (
 )
 from daihinmin.protocol.cards import CardSet
 from daihinmin.protocol.moves import PASS, Move
-from daihinmin.protocol.shapes import move_to_cells
+from daihinmin.protocol.shapes import move_from_cells, move_to_cells
 from daihinmin.rules.game import GameState
 from daihinmin.rules.match import MatchState
 from daihinmin.rules.ruleset import UECDA
@@ -98,8 +98,6 @@ def cells_of(text: str) -> dict[tuple[int, int], int]:
 def follow(hand: str, field: str, *, rev: bool = False, lock: bool = False) -> str:
     facts = field_facts(cells_of(field), rev)
     cells = follow_cells(hand_grid(CardSet.parse(hand)), facts, rev, lock)
-    from daihinmin.protocol.shapes import move_from_cells
-
     return str(move_from_cells(cells)) if cells else "pass"
 
 

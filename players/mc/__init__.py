@@ -24,7 +24,7 @@ loads them once per process.  Numba keys a cached function by its own file only,
 a callee in another module would leave callers running the old code.  The cache therefore
 lives in a directory named after a digest of every source file here
 (``__pycache__/numba-<digest>``, or under ``$NUMBA_CACHE_DIR`` when that is set): any edit
-starts a fresh cache, and the caches of other versions are removed.
+starts a fresh cache, and in ``__pycache__`` the caches of other versions are removed.
 """
 
 from __future__ import annotations
@@ -49,13 +49,17 @@ def source_digest(folder: Path) -> str:
 
 
 def use_versioned_cache(folder: Path) -> str:
-    """Point Numba's cache at a directory for exactly these sources; drop older ones."""
-    base = Path(os.environ.get("NUMBA_CACHE_DIR") or folder / "__pycache__")
+    """Point Numba's cache at a directory for exactly these sources.  In the default place
+    (``folder/__pycache__``, this checkout's own) older versions are removed; a shared
+    ``$NUMBA_CACHE_DIR`` is left for its owner to tidy."""
+    shared = os.environ.get("NUMBA_CACHE_DIR")
+    base = Path(shared) if shared else folder / "__pycache__"
     current = base / f"{CACHE_PREFIX}{source_digest(folder)}"
     _numba_config.CACHE_DIR = str(current)
-    for old in base.glob(f"{CACHE_PREFIX}*"):
-        if old != current and old.is_dir():
-            shutil.rmtree(old, ignore_errors=True)  # another version's compiled code
+    if not shared:
+        for old in base.glob(f"{CACHE_PREFIX}*"):
+            if old != current and old.is_dir():
+                shutil.rmtree(old, ignore_errors=True)  # another version's compiled code
     return str(current)
 
 
