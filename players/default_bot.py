@@ -13,13 +13,12 @@ pass, the weakest lead.
 from __future__ import annotations
 
 from daihinmin.client.view import Bot, GameView
-from daihinmin.protocol.cards import CardSet
 from daihinmin.protocol.errors import MoveTableError
 from daihinmin.protocol.moves import PASS, Move
 from daihinmin.protocol.shapes import move_from_cells, move_to_cells
 from daihinmin.rules.plays import revolts
 
-from .sample_tables import exchange_cards, field_facts, follow_cells, hand_grid, lead_cells
+from .sample_tables import field_facts, follow_cells, hand_grid, lead_cells
 from .weakest_bot import lead_choice
 
 
@@ -35,7 +34,8 @@ def order_when_field_was_read(view: GameView) -> bool:
 
 
 class DefaultBot(Bot):
-    """The UECda sample client; deterministic (``seed`` is accepted for a uniform factory)."""
+    """The UECda sample client; deterministic (``seed`` is accepted for a uniform factory).
+    Its exchange, the lowest cards, is the :class:`Bot` default."""
 
     name = "default"
 
@@ -60,6 +60,3 @@ class DefaultBot(Bot):
             return PASS  # a table the server rejects counts as a pass
         # rules where the leader must play (not the client's): its lead among the legal ones
         return lead_choice(view.legal_plays(), view.reversed)
-
-    def exchange(self, view: GameView, count: int) -> CardSet:
-        return exchange_cards(view.hand, count)

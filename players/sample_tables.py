@@ -13,7 +13,8 @@ against *that* client:
   size (adding the joker only when there is none);
 - under a revolution it scans from the top, and leading a sequence writes a malformed group
   (the server rejects it, which counts as a pass);
-- it gives its lowest cards in the exchange.
+- it gives its lowest cards in the exchange (what every bot does by default:
+  :func:`daihinmin.players.util.weakest_cards`).
 
 The grid is flat (row-major, 15 columns), and reads and writes past the end of a row go on
 into the next row, as they do in the C original's arrays.  The only undefined value of the
@@ -130,12 +131,10 @@ def runs(cards: Grid) -> Grid:
     return out
 
 
-def joker_runs(cards: Grid, joker: bool) -> Grid:
-    """:func:`runs` where one missing card per run may be the joker (only when held).  The
-    counter is not reset between suits, as in the original."""
+def joker_runs(cards: Grid) -> Grid:
+    """:func:`runs` where one missing card per run may be the joker (for a hand that holds
+    it).  The counter is not reset between suits, as in the original."""
     out = Grid()
-    if not joker:
-        return out
     length = FIRST_JOKER_RUN
     for r in range(4):
         plain = 0
@@ -162,11 +161,10 @@ def groups(cards: Grid) -> Grid:
     return out
 
 
-def joker_groups(cards: Grid, joker: bool) -> Grid:
-    """:func:`groups` counting the joker as one more card of every rank (only when held)."""
+def joker_groups(cards: Grid) -> Grid:
+    """:func:`groups` counting the joker as one more card of every rank (for a hand that
+    holds it)."""
     out = Grid()
-    if not joker:
-        return out
     for c in range(14):
         n = sum(cards.get(r, c) for r in range(4)) + 1
         if n > 1:
@@ -328,8 +326,8 @@ def pick_single(cards: Grid, joker: bool, lowest: bool) -> Grid:
 def lead_cells(hand: Grid, reversed_order: bool) -> dict[tuple[int, int], int]:
     """The cards the client leads with (cells; empty = pass)."""
     joker = _has_joker(hand)
-    group_table = joker_groups(hand, joker) if joker else groups(hand)
-    run_table = joker_runs(hand, joker) if joker else runs(hand)
+    group_table = joker_groups(hand) if joker else groups(hand)
+    run_table = joker_runs(hand) if joker else runs(hand)
     for size in range(15, 2, -1):
         marked, found = only(run_table, size)
         if found:
@@ -360,16 +358,12 @@ def follow_cells(hand: Grid, field: FieldFacts, reversed_order: bool,
     if not field.sequence:
         marked, found = only(groups(usable), field.qty)
         if not found and joker:
-            marked, _ = only(joker_groups(usable, joker), field.qty)
+            marked, _ = only(joker_groups(usable), field.qty)
         return pick_group(hand, marked, lowest=not reversed_order, lock=lock,
                           suits=field.suits).card_cells()
     marked, found = only(runs(usable), field.qty)
     if not found and joker:
-        marked, _ = only(joker_runs(usable, joker), field.qty)
+        marked, _ = only(joker_runs(usable), field.qty)
     pick = pick_high_run(hand, marked) if reversed_order else pick_low_run(hand, marked)
     return pick.card_cells()
 
-
-def exchange_cards(hand: CardSet, count: int) -> CardSet:
-    """The client's gift: its ``count`` lowest real cards (rank, then ♠ ♥ ♦ ♣)."""
-    return CardSet.of(sorted(hand.without_jokers)[:count])

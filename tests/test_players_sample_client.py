@@ -14,7 +14,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from daihinmin.client.engine_views import engine_view, exchange_facts
+from daihinmin.client.engine_views import deal_view, engine_view, exchange_facts
 from daihinmin.client.view import GameView, Observed
 from daihinmin.players.default_bot import DefaultBot
 from daihinmin.players.sample_tables import (
@@ -57,10 +57,7 @@ def _replay_decisions() -> tuple[list[tuple[int, int, str, str]], int, int]:
         game = index + 1
         setup = T.setup_from_kifu(k, game, match.classes)
         for giver, _receiver, cards in k.exchanges[len(setup.transfers):]:
-            view = GameView(player=giver, hand=setup.hands[giver], field=None, turn_player=-1,
-                            revolution=False, eleven_back=False, lock=False,
-                            counts=tuple(len(h) for h in setup.hands),
-                            classes=setup.classes or (0,) * 5, seats=setup.seats)
+            view = deal_view(setup, giver, exchange_facts(setup)[giver])
             chosen = bot.exchange(view, len(cards))
             out.append((game, giver, f"gives {cards}", f"gives {chosen}"))
             exchanges += 1
@@ -135,10 +132,10 @@ def test_sequence_lead_under_a_revolution_is_a_malformed_table() -> None:
 
 def test_joker_run_counter_carries_from_one_suit_to_the_next() -> None:
     # ♠3 held, then ♥2 held: the carried count makes a bogus 3-run at ♥2 (the original's bug)
-    table = joker_runs(hand_grid(CardSet.parse("S3 H2 JK")), True)
+    table = joker_runs(hand_grid(CardSet.parse("S3 H2 JK")))
     assert table.get(1, 13) == 3
     # without the ♠3 the ♥2 starts a 2-run (the 2 and the joker above it)
-    assert joker_runs(hand_grid(CardSet.parse("H2 JK")), True).get(1, 13) == 0
+    assert joker_runs(hand_grid(CardSet.parse("H2 JK"))).get(1, 13) == 0
 
 
 @pytest.mark.parametrize("seed", range(3))
