@@ -7,7 +7,7 @@ import pytest
 from daihinmin.client.view import GameView
 from daihinmin.players.default_bot import DefaultBot
 from daihinmin.players.mc.bench import sample_positions
-from daihinmin.players.mc.bot import MCBot, warm_up
+from daihinmin.players.mc.bot import MODEL_MARGIN, MCBot, warm_up
 from daihinmin.players.mc.convert import decode_move, encode_move, hand_mask
 from daihinmin.players.mc.models import (
     MODEL_POLICY,
@@ -125,3 +125,30 @@ def test_opponent_models_are_learned_from_finished_games() -> None:
                                MODEL_UNIFORM]
     mc.on_match_start(0)
     assert not mc.models.any()
+
+
+class _RandomReturnBot(DefaultBot):
+    """The sample client's play, but any cards handed back in the exchange."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__()
+        self.rng = np.random.default_rng(seed)
+
+    def exchange(self, view: GameView, count: int) -> CardSet:
+        cards = sorted(view.hand)
+        picked = self.rng.choice(len(cards), size=count, replace=False)
+        return CardSet.of(cards[int(i)] for i in picked)
+
+
+def test_weakest_returns_are_learned_from_finished_games() -> None:
+    """Uppers that hand back their weakest cards gain evidence; random returns lose it."""
+    mc = MCBot(time_ms=0, playouts=32, seed=1)
+    bots = [mc, make_bot("default"), _RandomReturnBot(2), make_bot("weakest"),
+            _RandomReturnBot(3)]
+    play_local_match(UECDA, seed=9, games=8, bots=bots)
+    evidence = mc.return_evidence
+    assert max(evidence[1], evidence[3]) > MODEL_MARGIN
+    assert evidence[1] >= 0 and evidence[3] >= 0
+    assert evidence[2] <= 0 and evidence[4] <= 0 and min(evidence[2], evidence[4]) < 0
+    mc.on_match_start(0)
+    assert not mc.return_evidence.any()

@@ -22,14 +22,18 @@ from daihinmin.players.mc.worlds import (
     action_table,
     count_above,
     exchange_weight,
+    lowest_return_weight,
     max_key,
+    pair_weight,
     play_log_likelihood,
     player_log_chance,
     refine_worlds,
     sample_worlds,
 )
+from daihinmin.players.util import weakest_cards
 from daihinmin.players.weakest_bot import WeakestBot
 from daihinmin.protocol.cards import CardSet
+from daihinmin.rules.deal import strongest
 from daihinmin.rules.ruleset import UECDA
 from daihinmin.tools import local_match
 
@@ -336,3 +340,45 @@ def test_play_likelihood_prefers_worlds_that_explain_a_pass() -> None:
     assert loglik(unable) == pytest.approx(0.0)
     assert loglik(able) < math.log(0.5)
     assert new_state(np.array(base), seats, 0)[7] == 0
+
+
+def _exchanges(universe: CardSet, up_size: int, n: int,
+               lowest: bool) -> Counter[tuple[int, int]]:
+    """Every deal of ``universe`` to an upper (``up_size`` cards) and a lower (the rest),
+    run through the exchange: how often each after-exchange pair of hands comes out.  The
+    upper returns every ``n``-card choice (``lowest=False``) or its weakest cards."""
+    out: Counter[tuple[int, int]] = Counter()
+    for up in itertools.combinations(list(universe), up_size):
+        upper = CardSet.of(up)
+        lower = universe - upper
+        given = strongest(lower, n)
+        received = upper | given
+        returns = ([weakest_cards(received, n)] if lowest else
+                   [CardSet.of(r) for r in itertools.combinations(list(received), n)])
+        for back in returns:
+            if lowest and n == 2 and back & given:
+                continue  # handing back a card just received: not counted by the weight
+            out[(hand_mask(received - back), hand_mask((lower - given) | back))] += 1
+    return out
+
+
+@pytest.mark.parametrize("n", [1, 2])
+@pytest.mark.parametrize("text", ["S3 H3 D5 C6 H8 DT SJ CK HA D2 JK",
+                                  "C3 D3 S4 H4 D4 H5 S7 C7 D9 HQ"])
+def test_exchange_weights_count_the_ways_exchange_made_the_hands(n: int, text: str) -> None:
+    """:func:`pair_weight` and :func:`lowest_return_weight` against enumerating every deal
+    and exchange of a small pack: each after-exchange pair of hands is weighted by how many
+    ways produce it (a constant factor per return rule), and impossible pairs weigh 0."""
+    universe = CardSet.parse(text)
+    up_size = 5
+    for lowest, weight in ((False, pair_weight), (True, lowest_return_weight)):
+        ways = _exchanges(universe, up_size, n, lowest)
+        ratios = set()
+        for up in itertools.combinations(list(universe), up_size):
+            u = hand_mask(CardSet.of(up))
+            lo = hand_mask(universe) & ~u
+            w = weight(u, lo, n)
+            assert (w > 0) == ((u, lo) in ways), (lowest, CardSet.of(up))
+            if w:
+                ratios.add(ways[(u, lo)] / w)
+        assert len(ratios) == 1, (lowest, ratios)

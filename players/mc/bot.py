@@ -9,6 +9,7 @@ once; with two players left the position is solved exactly when the solver can.
 from __future__ import annotations
 
 import logging
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -37,13 +38,22 @@ from .rollout import policy_params
 from .search import ArmStats, Budget, Workspace, search_exchange, search_play
 from .state import HAND, N_PLAYERS, STATE_SIZE, apply_move, n_active, seed_numba
 from .weights import load_weights
-from .worlds import models_are_local, refine_worlds, sample_worlds
+from .worlds import (
+    MODE_NEITHER,
+    MODE_NEITHER_LOWEST,
+    lowest_return_weight,
+    models_are_local,
+    pair_weight,
+    refine_worlds,
+    sample_worlds,
+)
 
 log = logging.getLogger(__name__)
 
 JUDGE_EPS = 0.02  # how often a sample-strategy opponent may stray, when judging the model
 MODEL_MARGIN = 3.0  # nats of evidence a model needs over the playout policy to be used
 GUESS_PROPOSALS = 1536  # proposals per decision while some opponent's model is a guess
+RETURN_MISS = -8.0  # nats against "returns its weakest" when a game's hands rule it out
 
 
 class NoWorldError(RuntimeError):
@@ -85,7 +95,8 @@ class MCBot(Bot):
       its weights from a JSON file written by ``python -m daihinmin.tools.mc_fit --out``;
     - ``adapt``: learn from finished games which model (:mod:`~daihinmin.players.mc.models`)
       fits each opponent and simulate it with that model (``weakest_eps``: how loosely the
-      sample-strategy model weighs worlds);
+      sample-strategy model weighs worlds), and whether an upper class returns its weakest
+      cards in an exchange I am not part of (then the sampler counts on it);
     - ``seed``: with a playout cap (and ``time_ms=0``) decisions are reproducible.
     """
 
@@ -95,8 +106,8 @@ class MCBot(Bot):
                  worlds: int = 256, proposals: int = 4096, eps: float = 0.3, beta: float = 0.5,
                  window: int = 40, c_explore: float = 0.5, min_visits: int = 4,
                  solve_nodes: int = 200_000, policy: dict[str, float] | None = None,
-                 adapt: bool = True, weakest_eps: float = 0.05, all_placements: bool = False,
-                 refine_steps: int = 24, refine_eps: float = 0.05,
+                 adapt: bool = True, weakest_eps: float = 0.005, all_placements: bool = False,
+                 refine_steps: int = 64, refine_eps: float = 0.005,
                  learned_self: bool = False, weights_file: str | None = None,
                  warm: bool = True) -> None:
         self.budget = Budget(time_ms=float(time_ms), playouts=int(playouts))
@@ -121,6 +132,9 @@ class MCBot(Bot):
         self.refine_eps = np.array([self.eps, float(refine_eps), 0.0, float(refine_eps)])
         self.evidence = np.zeros((N_PLAYERS, N_MODELS))
         self.models = np.zeros(N_PLAYERS, dtype=np.int64)
+        # log-evidence, per upper class, that it returns its weakest cards in the exchange
+        # rather than any cards; above MODEL_MARGIN the sampler relies on it
+        self.return_evidence = np.zeros(N_PLAYERS)
         self.rng = np.random.default_rng(seed)
         self.ws = Workspace()
         self.last: Decision | None = None
@@ -137,6 +151,7 @@ class MCBot(Bot):
     def on_match_start(self, player: int) -> None:
         self.evidence[:] = 0.0
         self.models[:] = MODEL_POLICY
+        self.return_evidence[:] = 0.0
 
     def on_game_end(self, view: GameView, places: tuple[int, ...] | None) -> None:
         if self.adapt and simulator_supports(view.rules):
@@ -168,6 +183,7 @@ class MCBot(Bot):
         start = time.perf_counter()
         self._seed()
         kn = knowledge_from_view(view)
+        self._use_return_models(kn)
         cand_c, cand_i = _candidates(kn.my_hand, view, not self.all_placements)
         for k in range(len(cand_c)):
             if cand_c[k] == kn.my_hand:  # going out now: nothing can be better
@@ -243,6 +259,7 @@ class MCBot(Bot):
         chances = action_log_chances(start, kn.seats, kn.first, kn.hist_player, kn.hist_cards,
                                      kn.hist_info, self.prm, self.judge_eps, self.ws.bufc,
                                      self.ws.bufi)
+        self._learn_returns(kn, start)
         if np.isnan(chances).any():
             return
         for q in range(N_PLAYERS):
@@ -252,6 +269,32 @@ class MCBot(Bot):
             best = int(np.argmax(self.evidence[q]))
             margin = self.evidence[q, best] - self.evidence[q, MODEL_POLICY]
             self.models[q] = best if margin > MODEL_MARGIN else MODEL_POLICY
+
+    def _learn_returns(self, kn: Knowledge, start: np.ndarray) -> None:
+        """Weigh, for each exchange I was not part of, "the upper returned its weakest
+        cards" against "any cards" by how well each explains the two hands the game began
+        with."""
+        for row in kn.pairs:
+            upper, lower, n, mode = (int(x) for x in row[:4])
+            if mode not in (MODE_NEITHER, MODE_NEITHER_LOWEST):
+                continue
+            up_all, low_all = int(start[upper]), int(start[lower])
+            any_ways = pair_weight(up_all, low_all, n)
+            if any_ways <= 0:
+                continue  # the hands contradict the exchange rule itself: no evidence
+            low_ways = lowest_return_weight(up_all, low_all, n)
+            if low_ways <= 0:
+                self.return_evidence[upper] += RETURN_MISS
+                continue
+            # any return: each of the comb(cards held after receiving, n) equally likely
+            choices = math.comb(up_all.bit_count() + n, n)
+            self.return_evidence[upper] += math.log(low_ways * choices / any_ways)
+
+    def _use_return_models(self, kn: Knowledge) -> None:
+        """Mark the exchanges whose upper is known to return its weakest cards."""
+        for row in kn.pairs:
+            if row[3] == MODE_NEITHER and self.return_evidence[row[0]] > MODEL_MARGIN:
+                row[3] = MODE_NEITHER_LOWEST
 
     def _winning_candidate(self, base: np.ndarray, me: int, cand_c: np.ndarray,
                            cand_i: np.ndarray) -> int:

@@ -52,6 +52,9 @@ from .state import (
 )
 
 MODE_NEITHER, MODE_UPPER, MODE_LOWER = 0, 1, 2
+#: like :data:`MODE_NEITHER`, but the upper is known to return its weakest cards (the
+#: ``Bot`` default, :func:`~daihinmin.players.util.weakest_cards`)
+MODE_NEITHER_LOWEST = 3
 JOKER_KEY = 1000
 NO_CARD = -1
 
@@ -121,12 +124,41 @@ def pair_weight(upper_all: int, lower_all: int, n: int) -> int:
 
 
 @njit(cache=True)
+def lowest_return_weight(upper_all: int, lower_all: int, n: int) -> int:
+    """Ways a lower class holding ``lower_all`` after the exchange could have given its
+    ``n`` strongest cards to an upper class holding ``upper_all`` that returned its ``n``
+    weakest (lowest rank, then lowest card bit; never the joker).
+
+    The returned cards are real cards of the lower below the upper's lowest real card.
+    (For ``n`` = 2, the rare case of the upper handing back a card it had just received is
+    not counted.)"""
+    real_up = upper_all & REAL_CARDS
+    floor = lowest_bit(real_up) if real_up else 63
+    below = lower_all & REAL_CARDS & ((np.int64(1) << np.int64(floor)) - np.int64(1))
+    e = popcount(below)
+    a1 = max_key(lower_all)
+    in1 = 1 if key_card(a1) & below else 0
+    a2 = max_key(lower_all & ~key_card(a1))
+    if n == 1:
+        # returned a card other than a1 (a1 is the best kept), or a1 itself (a2 is; or the
+        # upper handed a1 straight back)
+        return (e - in1) * count_above(upper_all, a1) + in1 * (count_above(upper_all, a2) + 1)
+    in2 = 1 if key_card(a2) & below else 0
+    a3 = max_key(lower_all & ~key_card(a1) & ~key_card(a2))
+    return (_choose2(e - in1) * _choose2(count_above(upper_all, a1))
+            + in1 * (e - 1 - in2) * _choose2(count_above(upper_all, a2))
+            + in1 * in2 * _choose2(count_above(upper_all, a3)))
+
+
+@njit(cache=True)
 def exchange_weight(hands: np.ndarray, played: np.ndarray, pairs: np.ndarray) -> float:
     """Relative likelihood of the exchange facts in a world.
 
     ``pairs`` rows: ``(upper, lower, n, mode, my_deal_hand, my_returned)``; ``mode`` is
     :data:`MODE_UPPER` when I am the upper (my deal hand and my returned cards are known),
-    :data:`MODE_LOWER` when I am the lower (nothing latent), else :data:`MODE_NEITHER`.
+    :data:`MODE_LOWER` when I am the lower (nothing latent), else :data:`MODE_NEITHER`
+    (any return equally likely) or :data:`MODE_NEITHER_LOWEST` (the upper returns its
+    weakest cards).
     """
     w = 1.0
     for i in range(pairs.shape[0]):
@@ -137,6 +169,8 @@ def exchange_weight(hands: np.ndarray, played: np.ndarray, pairs: np.ndarray) ->
         if mode == MODE_UPPER:
             kept = lower_all & ~pairs[i, 5]
             w *= _choose(count_above(pairs[i, 4], max_key(kept)), n)
+        elif mode == MODE_NEITHER_LOWEST:
+            w *= lowest_return_weight(hands[u] | played[u], lower_all, n)
         else:
             w *= pair_weight(hands[u] | played[u], lower_all, n)
         if w == 0.0:
