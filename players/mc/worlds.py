@@ -10,8 +10,9 @@ A *world* gives every player a full hand.  Worlds are drawn in up to three stage
 
    - the exchange: a lower class gave its *strongest* cards.  The weight counts the ways the
      exchange could have produced the world (which cards went up, and, when I am not part of
-     the pair, which cards came back), so worlds where a daihinmin kept a card stronger than
-     everything the daifugo holds get weight 0;
+     the pair, which cards came back: any cards, or the upper's weakest once the player has
+     learned that this upper returns those), so worlds where a daihinmin kept a card stronger
+     than everything the daifugo holds get weight 0;
    - the observed plays: how likely each opponent's recent actions were in that world under
      its model (:mod:`~daihinmin.players.mc.models`; a share ``eps`` of uniform choice is mixed
      in, so no action is impossible), raised to a power ``beta`` <= 1, halved further while
