@@ -276,7 +276,7 @@ class MCBot(Bot):
         with."""
         for row in kn.pairs:
             upper, lower, n, mode = (int(x) for x in row[:4])
-            if mode not in (MODE_NEITHER, MODE_NEITHER_LOWEST):
+            if mode != MODE_NEITHER:  # (a fresh view's rows; only play marks the rule in)
                 continue
             up_all, low_all = int(start[upper]), int(start[lower])
             any_ways = pair_weight(up_all, low_all, n)
