@@ -30,9 +30,9 @@ def test_each_job_plays_its_warm_up_games_first(capsys: pytest.CaptureFixture[st
     played: list[int] = []
     real = local_match.play_local_game
 
-    def counted(match: MatchState, bots: list[object]) -> object:
+    def counted(match: MatchState, bots: list[object], *hooks: object) -> object:
         played.append(match.game)
-        return real(match, bots)  # type: ignore[arg-type]
+        return real(match, bots, *hooks)  # type: ignore[arg-type]
 
     monkeypatch.setattr(local_match, "play_local_game", counted)
     s = run(capsys, "--a", "default", "--b", "default", "--positions", "6", "--warm-games",

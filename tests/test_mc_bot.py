@@ -5,12 +5,15 @@ from __future__ import annotations
 import pytest
 from daihinmin.client.view import GameView
 from daihinmin.players.mc.bench import run_bench, sample_positions
-from daihinmin.players.mc.bot import MCBot, warm_up
+from daihinmin.players.mc.bot import MCBot, RevealError, warm_up
+from daihinmin.players.mc.convert import hand_mask
+from daihinmin.players.mc.state import HAND, N_PLAYERS
 from daihinmin.players.registry import make_bot
 from daihinmin.protocol.cards import CardSet
 from daihinmin.protocol.moves import Move
+from daihinmin.rules.game import GameState
 from daihinmin.rules.ruleset import UECDA, ruleset_from
-from daihinmin.tools.local_match import play_local_match
+from daihinmin.tools.local_match import LocalGameRecord, play_local_match
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -74,3 +77,40 @@ def test_bench_reports_speed_and_decision_times() -> None:
                            "decision_ms_p99"}
     assert result["playouts_per_second_per_core"] > 0 and result["decisions"] == 3
     assert 0 < result["decision_ms_median"] <= result["decision_ms_p99"]
+
+
+def test_revealed_hands_are_the_worlds_searched() -> None:
+    """The oracle hook: the live state reaches ``before_play`` before every play, and mc
+    searches exactly the hands revealed to it instead of sampled ones."""
+    mc = MCBot(time_ms=0, playouts=40, seed=4)
+    seen: dict[str, list[int]] = {"true": []}
+    searched: list[tuple[list[int], list[int]]] = []
+    calls, steps = [0], [0]
+
+    def before_play(state: GameState) -> None:
+        calls[0] += 1
+        if state.turn == 0:
+            seen["true"] = [hand_mask(h) for h in state.hands]
+            mc.reveal(state.hands)
+
+    def on_game(record: LocalGameRecord) -> None:
+        steps[0] += len(record.steps)
+
+    mc.on_search = lambda base, me, cc, ci, stats: searched.append(
+        ([int(x) for x in base[HAND:HAND + N_PLAYERS]], seen["true"]))
+    bots = [mc] + [make_bot("default") for _ in range(4)]
+    play_local_match(UECDA, seed=21, games=2, bots=bots, on_game=on_game,
+                     before_play=before_play)
+    assert calls[0] == steps[0] > 0
+    assert searched and all(world == true for world, true in searched)
+
+
+def test_a_revelation_that_misses_my_hand_is_refused_and_not_kept() -> None:
+    views = [v for v in sample_positions(12, seed=5)
+             if len(v.legal_moves()) > 2 and len(v.hand) > 4]
+    mc = MCBot(time_ms=0, playouts=30, seed=1)
+    wrong = [CardSet.parse("S3")] * 5
+    mc.reveal(wrong)
+    with pytest.raises(RevealError):
+        mc.play(views[0])
+    assert mc.play(views[1]) in views[1].legal_moves()  # it was for one play only

@@ -70,7 +70,13 @@ def answer_choices(state: GameState, bots: Sequence[Bot], setup: GameSetup,
         state.step_choice(cards)
 
 
-def play_local_game(match: MatchState, bots: Sequence[Bot]) -> LocalGameRecord:
+#: called with the live game state just before a bot is asked for its play (research hooks
+#: such as an oracle; it must not change the state)
+BeforePlay = Callable[[GameState], None]
+
+
+def play_local_game(match: MatchState, bots: Sequence[Bot],
+                    before_play: BeforePlay | None = None) -> LocalGameRecord:
     setup = match.setup_game()
     record = LocalGameRecord(setup)
     before = exchange_facts(setup)
@@ -83,6 +89,8 @@ def play_local_game(match: MatchState, bots: Sequence[Bot]) -> LocalGameRecord:
     while not state.over:
         mover = state.turn
         view = build_view(state, mover, setup, history, facts[mover])
+        if before_play is not None:
+            before_play(state)
         start = time.perf_counter()
         try:
             move: Move = bots[mover].play(view)
@@ -107,7 +115,8 @@ def play_local_game(match: MatchState, bots: Sequence[Bot]) -> LocalGameRecord:
 
 
 def play_local_match(rules: RuleSet, seed: int, games: int, bots: Sequence[Bot],
-                     on_game: Callable[[LocalGameRecord], None] | None = None) -> MatchState:
+                     on_game: Callable[[LocalGameRecord], None] | None = None,
+                     before_play: BeforePlay | None = None) -> MatchState:
     """Play ``games`` games between in-process ``bots`` (index = player number)."""
     if len(bots) != rules.players:
         raise ValueError(f"{rules.players} bots needed, got {len(bots)}")
@@ -115,7 +124,7 @@ def play_local_match(rules: RuleSet, seed: int, games: int, bots: Sequence[Bot],
     for p, bot in enumerate(bots):
         bot.on_match_start(p)
     while not match.finished:
-        record = play_local_game(match, bots)
+        record = play_local_game(match, bots, before_play)
         if on_game is not None:
             on_game(record)
     return match

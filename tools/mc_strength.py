@@ -10,6 +10,10 @@ class gives its best cards away), and its decision times::
 
     python -m daihinmin.tools.mc_strength --games 500 --opponent default --jobs 2
 
+``--oracle`` tells mc the true hands before each of its plays (the exchange stays sampled):
+the score it reaches then is the ceiling that better inference of the hidden cards could
+approach, and the difference is what the hidden cards cost.
+
 This is an experiment, not a test: it takes minutes.
 """
 
@@ -36,10 +40,11 @@ class JobResult:
     playouts: list[int] = field(default_factory=list)
 
 
-def run_job(args: tuple[int, int, str, dict[str, object]]) -> JobResult:
-    games, seed, opponent, options = args
+def run_job(args: tuple[int, int, str, dict[str, object], bool]) -> JobResult:
+    games, seed, opponent, options, oracle = args
     from daihinmin.players.mc.bot import MCBot
     from daihinmin.players.registry import make_bot
+    from daihinmin.rules.game import GameState
     from daihinmin.rules.ruleset import UECDA
     from daihinmin.tools.local_match import LocalGameRecord, play_local_match
 
@@ -54,7 +59,12 @@ def run_job(args: tuple[int, int, str, dict[str, object]]) -> JobResult:
         classes = record.setup.classes
         out.start_classes.append(classes[0] if classes is not None else -1)
 
-    play_local_match(UECDA, seed=seed, games=games, bots=bots, on_game=on_game)
+    def reveal_to_mc(state: GameState) -> None:
+        if state.turn == 0:
+            mc.reveal(state.hands)
+
+    play_local_match(UECDA, seed=seed, games=games, bots=bots, on_game=on_game,
+                     before_play=reveal_to_mc if oracle else None)
     out.decision_ms = [d.elapsed_ms for d in mc.decisions if d.kind == "play"]
     out.playouts = [d.playouts for d in mc.decisions if d.kind == "play"]
     return out
@@ -110,7 +120,8 @@ def firsts_by_start_class(start_classes: list[int],
     return out
 
 
-def summarise(results: list[JobResult], opponent: str, wall: float) -> dict[str, object]:
+def summarise(results: list[JobResult], opponent: str, wall: float,
+              oracle: bool = False) -> dict[str, object]:
     points = [p for r in results for p in r.points]
     places = [p for r in results for p in r.places]
     ms = [t for r in results for t in r.decision_ms]
@@ -119,6 +130,7 @@ def summarise(results: list[JobResult], opponent: str, wall: float) -> dict[str,
     half = 1.96 * statistics.stdev(points) / math.sqrt(len(points)) if len(points) > 1 else 0.0
     return {
         "opponent": opponent,
+        "oracle": oracle,
         "games": len(points),
         "mean_points": round(mean, 3),
         "ci95": [round(mean - half, 3), round(mean + half, 3)],
@@ -145,22 +157,25 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--playouts", type=int, default=0, help="playout cap per decision")
     p.add_argument("--opt", action="append", default=[], metavar="KEY=VALUE",
                    help="extra MCBot option (numbers and yes/no are converted)")
+    p.add_argument("--oracle", action="store_true",
+                   help="tell mc the true hands before each play (the inference ceiling)")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
     jobs = max(1, args.jobs)
     options: dict[str, object] = {"time_ms": args.time_ms, "playouts": args.playouts}
     options.update(parse_options(args.opt))
-    tasks = [(n, args.seed + 1000 * j, args.opponent, options)
+    tasks = [(n, args.seed + 1000 * j, args.opponent, options, args.oracle)
              for j, n in enumerate(split_count(args.games, jobs)) if n]
     start = time.perf_counter()
     results = run_parallel(run_job, tasks, jobs)
-    summary = summarise(results, args.opponent, time.perf_counter() - start)
+    summary = summarise(results, args.opponent, time.perf_counter() - start, args.oracle)
     if args.json:
         print(json.dumps(summary))
     else:
         lo, hi = summary["ci95"]  # type: ignore[misc]
         blo, bhi = summary["ci95_blocks"]  # type: ignore[misc]
-        print(f"mc vs 4x {args.opponent}: {summary['games']} games, mean "
+        seeing = " (seeing the true hands)" if args.oracle else ""
+        print(f"mc{seeing} vs 4x {args.opponent}: {summary['games']} games, mean "
               f"{summary['mean_points']} points (95% CI {lo}..{hi} as independent games, "
               f"{blo}..{bhi} by {BLOCK_GAMES}-game blocks), places 1st..5th "
               f"{summary['places']}; {summary['decisions']} decisions, median "

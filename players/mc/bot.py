@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -20,7 +20,7 @@ from daihinmin.players.util import weakest_cards
 from daihinmin.protocol.cards import CardSet
 from daihinmin.protocol.moves import PASS, Move
 
-from .convert import decode_move, encode_move, mask_cards
+from .convert import decode_move, encode_move, hand_mask, mask_cards
 from .endgame import solve_two
 from .exchange import exchange_candidates
 from .models import MODEL_POLICY, N_MODELS, action_log_chances
@@ -54,10 +54,15 @@ JUDGE_EPS = 0.02  # how often a sample-strategy opponent may stray, when judging
 MODEL_MARGIN = 3.0  # nats of evidence a model needs over the playout policy to be used
 GUESS_PROPOSALS = 1536  # proposals per decision while some opponent's model is a guess
 RETURN_MISS = -8.0  # nats against "returns its weakest" when a game's hands rule it out
+ORACLE_WORLDS = 8  # copies of the revealed deal searched (the search cycles over worlds)
 
 
 class NoWorldError(RuntimeError):
     """No deal of the unseen cards fits the view (the view contradicts itself)."""
+
+
+class RevealError(ValueError):
+    """The hands given to :meth:`MCBot.reveal` do not fit the view of the next play."""
 
 
 @dataclass
@@ -144,8 +149,18 @@ class MCBot(Bot):
         #: for fitting the learned playout policy (:mod:`~daihinmin.players.mc.fit`)
         self.on_search: Callable[[np.ndarray, int, np.ndarray, np.ndarray, ArmStats],
                                  None] | None = None
+        self._revealed: np.ndarray | None = None
         if warm:
             warm_up()
+
+    # --- research hook -----------------------------------------------------------------
+    def reveal(self, hands: Sequence[CardSet] | None) -> None:
+        """Search the next play with these true hands (index = player) instead of sampled
+        ones: an oracle, to measure what the hidden cards cost. Never used in real play.
+
+        The next :meth:`play` raises :class:`RevealError` if my own hand differs."""
+        self._revealed = (None if hands is None
+                          else np.array([hand_mask(h) for h in hands], dtype=np.int64))
 
     # --- Bot interface ----------------------------------------------------------------
     def on_match_start(self, player: int) -> None:
@@ -175,6 +190,7 @@ class MCBot(Bot):
         return mask_cards(int(cand[stats.best()]))
 
     def play(self, view: GameView) -> Move:
+        revealed, self._revealed = self._revealed, None  # for this play only
         legal = view.legal_moves()
         if len(legal) == 1:
             return legal[0]
@@ -188,7 +204,7 @@ class MCBot(Bot):
         for k in range(len(cand_c)):
             if cand_c[k] == kn.my_hand:  # going out now: nothing can be better
                 return self._checked(decode_move(cand_c[k], cand_i[k]), legal, view)
-        worlds, ess = self._sample(kn)
+        worlds, ess = self._sample(kn) if revealed is None else _revealed_worlds(kn, revealed)
         bases = world_states(view, kn, worlds)
         if n_active(bases[0]) == 2 and self.solve_nodes > 0:
             # two players left: every card is known, the race can be solved exactly (over
@@ -325,6 +341,12 @@ class MCBot(Bot):
         return _fallback(view)
 
 
+def _revealed_worlds(kn: Knowledge, hands: np.ndarray) -> tuple[np.ndarray, float]:
+    if len(hands) != N_PLAYERS or hands[kn.me] != kn.my_hand:
+        raise RevealError("the revealed hands do not include my hand as I hold it")
+    return np.repeat(hands[None, :], ORACLE_WORLDS, axis=0), float(ORACLE_WORLDS)
+
+
 def world_states(view: GameView, kn: Knowledge, worlds: np.ndarray) -> np.ndarray:
     """One simulator state per world: the public facts are the same in all of them."""
     base = public_state(view, kn, worlds[0])
@@ -383,4 +405,4 @@ def warm_up() -> None:
     _WARM = True
 
 
-__all__ = ["Decision", "MCBot", "NoWorldError", "warm_up"]
+__all__ = ["Decision", "MCBot", "NoWorldError", "RevealError", "warm_up"]
