@@ -18,6 +18,7 @@ from daihinmin.players.mc.rollout import BUFFER, DEFAULT_PARAMS
 from daihinmin.players.mc.state import N_PLAYERS, STATE_SIZE, new_state
 from daihinmin.players.mc.worlds import (
     MODE_NEITHER,
+    MODE_NEITHER_LOWEST,
     MODE_UPPER,
     action_table,
     count_above,
@@ -127,6 +128,38 @@ def test_sampled_worlds_fit_the_observations(recorded) -> None:  # type: ignore[
                 assert_consistent(view, kn, world)
                 checked += 1
     assert checked > 100 and exchanged > 0
+
+
+def test_known_weakest_returners_shape_the_other_pairs_exchange(recorded) -> None:  # type: ignore[no-untyped-def]
+    """Told that every upper class returns its weakest cards (as these players do), the
+    knowledge marks the exchanges I was not part of so, and every sampled world has the
+    uppers holding nothing below the cards they handed down."""
+    bots, truths = recorded
+    checked = 0
+    for bot in bots:
+        for view in bot.views[::4]:
+            plain = knowledge_from_view(view)
+            kn = knowledge_from_view(view, [upper for upper, _, _ in exchange_pairs(view)])
+            others = [k for k, row in enumerate(plain.pairs) if row[3] == MODE_NEITHER]
+            if not others:
+                continue
+            assert [int(r[3]) for r in kn.pairs[others]] == [MODE_NEITHER_LOWEST] * len(others)
+            assert np.array_equal(np.delete(kn.pairs, others, 0), np.delete(plain.pairs, others, 0))
+            truth = np.array([hand_mask(h) for h in truths[id(view)]], dtype=np.int64)
+            assert exchange_weight(truth, kn.played, kn.pairs) > 0
+            out = np.zeros((32, N_PLAYERS), dtype=np.int64)
+            buf_c, buf_i = np.zeros(BUFFER, dtype=np.int64), np.zeros(BUFFER, dtype=np.int64)
+            assert sample_worlds(kn.me, kn.my_hand, kn.unknown, kn.counts, kn.fixed, kn.played,
+                                 kn.pairs, kn.seats, kn.first, kn.hist_player, kn.hist_cards,
+                                 kn.hist_info, MODELS, DEFAULT_PARAMS, EPS, 0.5, 40, 128, out,
+                                 buf_c, buf_i) > 0
+            for world in out:
+                assert_consistent(view, kn, world)
+                for upper, lower, n, *_ in kn.pairs[others]:
+                    start = [int(world[q]) | int(kn.played[q]) for q in (upper, lower)]
+                    assert lowest_return_weight(start[0], start[1], int(n)) > 0
+                checked += 1
+    assert checked >= 64
 
 
 def history_log_chance(kn: Knowledge, world: np.ndarray, models: np.ndarray) -> float:

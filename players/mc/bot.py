@@ -40,7 +40,6 @@ from .state import HAND, N_PLAYERS, STATE_SIZE, apply_move, n_active, seed_numba
 from .weights import load_weights
 from .worlds import (
     MODE_NEITHER,
-    MODE_NEITHER_LOWEST,
     lowest_return_weight,
     models_are_local,
     pair_weight,
@@ -198,8 +197,7 @@ class MCBot(Bot):
             return _fallback(view)
         start = time.perf_counter()
         self._seed()
-        kn = knowledge_from_view(view)
-        self._use_return_models(kn)
+        kn = knowledge_from_view(view, self._lowest_returners())
         cand_c, cand_i = _candidates(kn.my_hand, view, not self.all_placements)
         for k in range(len(cand_c)):
             if cand_c[k] == kn.my_hand:  # going out now: nothing can be better
@@ -292,7 +290,7 @@ class MCBot(Bot):
         with."""
         for row in kn.pairs:
             upper, lower, n, mode = (int(x) for x in row[:4])
-            if mode != MODE_NEITHER:  # (a fresh view's rows; only play marks the rule in)
+            if mode != MODE_NEITHER:  # (rows built without the learned rule)
                 continue
             up_all, low_all = int(start[upper]), int(start[lower])
             any_ways = pair_weight(up_all, low_all, n)
@@ -306,11 +304,9 @@ class MCBot(Bot):
             choices = math.comb(up_all.bit_count() + n, n)
             self.return_evidence[upper] += math.log(low_ways * choices / any_ways)
 
-    def _use_return_models(self, kn: Knowledge) -> None:
-        """Mark the exchanges whose upper is known to return its weakest cards."""
-        for row in kn.pairs:
-            if row[3] == MODE_NEITHER and self.return_evidence[row[0]] > MODEL_MARGIN:
-                row[3] = MODE_NEITHER_LOWEST
+    def _lowest_returners(self) -> list[int]:
+        """The players known (from finished games) to return their weakest cards."""
+        return [q for q in range(N_PLAYERS) if self.return_evidence[q] > MODEL_MARGIN]
 
     def _winning_candidate(self, base: np.ndarray, me: int, cand_c: np.ndarray,
                            cand_i: np.ndarray) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, fields
 
 import numpy as np
@@ -26,7 +27,7 @@ from .state import (
     new_state,
     replay,
 )
-from .worlds import MODE_LOWER, MODE_NEITHER, MODE_UPPER
+from .worlds import MODE_LOWER, MODE_NEITHER, MODE_NEITHER_LOWEST, MODE_UPPER
 
 # Rule fields that only shape the match around the games (or the exchange, which the player
 # reads from the classes); every other field must keep its uecda value for the simulator.
@@ -70,7 +71,8 @@ def exchange_pairs(view: GameView) -> list[tuple[int, int, int]]:
 
 
 def _pair_rows(view: GameView, me: int, my_hand: int, played: np.ndarray, unknown: int,
-               fixed: np.ndarray, given: CardSet) -> np.ndarray:
+               fixed: np.ndarray, given: CardSet,
+               lowest_returners: Collection[int]) -> np.ndarray:
     rows = []
     given_mask = hand_mask(given) if given else 0
     for upper, lower, n in exchange_pairs(view):
@@ -82,11 +84,14 @@ def _pair_rows(view: GameView, me: int, my_hand: int, played: np.ndarray, unknow
             fixed[upper] |= given_mask & unknown
             rows.append((upper, lower, n, MODE_LOWER, 0, 0))
         else:
-            rows.append((upper, lower, n, MODE_NEITHER, 0, 0))
+            mode = MODE_NEITHER_LOWEST if upper in lowest_returners else MODE_NEITHER
+            rows.append((upper, lower, n, mode, 0, 0))
     return np.array(rows, dtype=np.int64).reshape(len(rows), 6)
 
 
-def knowledge_from_view(view: GameView) -> Knowledge:
+def knowledge_from_view(view: GameView, lowest_returners: Collection[int] = ()) -> Knowledge:
+    """What ``view``'s player knows; ``lowest_returners``: players known to return their
+    weakest cards when they hand cards back in an exchange I am not part of."""
     me = view.player
     my_hand = hand_mask(view.hand)
     played = np.zeros(N_PLAYERS, dtype=np.int64)
@@ -112,7 +117,8 @@ def knowledge_from_view(view: GameView) -> Knowledge:
         first = view.turn_player if view.turn_player >= 0 else -1
     if first >= 0 and first != me and unknown & int(D3_BIT):
         fixed[first] |= D3_BIT
-    pairs = _pair_rows(view, me, my_hand, played, unknown, fixed, view.exchange_given)
+    pairs = _pair_rows(view, me, my_hand, played, unknown, fixed, view.exchange_given,
+                       lowest_returners)
     return Knowledge(me, my_hand, unknown, counts, fixed, played, pairs,
                      np.array(view.seats, dtype=np.int64), first,
                      np.array(players, dtype=np.int64), np.array(cards, dtype=np.int64),
