@@ -77,8 +77,10 @@ def recorded() -> tuple[list[Recorder], dict[int, list[CardSet]]]:
     return bots, truths
 
 
-def sample(view: GameView, count: int = 64, window: int = 40) -> np.ndarray:
-    kn = knowledge_from_view(view)
+def sample(view: GameView, count: int = 64, window: int = 40,
+           kn: Knowledge | None = None) -> np.ndarray:
+    """``count`` worlds for ``view`` (from ``kn`` when given, else from the view alone)."""
+    kn = kn if kn is not None else knowledge_from_view(view)
     out = np.zeros((count, N_PLAYERS), dtype=np.int64)
     buf_c, buf_i = np.zeros(BUFFER, dtype=np.int64), np.zeros(BUFFER, dtype=np.int64)
     ess = sample_worlds(kn.me, kn.my_hand, kn.unknown, kn.counts, kn.fixed, kn.played,
@@ -147,13 +149,7 @@ def test_known_weakest_returners_shape_the_other_pairs_exchange(recorded) -> Non
             assert np.array_equal(np.delete(kn.pairs, others, 0), np.delete(plain.pairs, others, 0))
             truth = np.array([hand_mask(h) for h in truths[id(view)]], dtype=np.int64)
             assert exchange_weight(truth, kn.played, kn.pairs) > 0
-            out = np.zeros((32, N_PLAYERS), dtype=np.int64)
-            buf_c, buf_i = np.zeros(BUFFER, dtype=np.int64), np.zeros(BUFFER, dtype=np.int64)
-            assert sample_worlds(kn.me, kn.my_hand, kn.unknown, kn.counts, kn.fixed, kn.played,
-                                 kn.pairs, kn.seats, kn.first, kn.hist_player, kn.hist_cards,
-                                 kn.hist_info, MODELS, DEFAULT_PARAMS, EPS, 0.5, 40, 128, out,
-                                 buf_c, buf_i) > 0
-            for world in out:
+            for world in sample(view, 32, kn=kn):
                 assert_consistent(view, kn, world)
                 for upper, lower, n, *_ in kn.pairs[others]:
                     start = [int(world[q]) | int(kn.played[q]) for q in (upper, lower)]
