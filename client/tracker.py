@@ -113,14 +113,15 @@ class GameTracker:
         return observed
 
     def _everyone_passed(self) -> bool:
-        """Passes on an empty field clear the trick once every player with cards, except
-        the last one who played (who gets the lead), has passed.
+        """Passes on an empty field clear the trick once every player with cards has
+        passed, except (without ``owner_answers``) the last one who played, who gets the lead.
 
         A turn table cannot show this clear (the field stays empty), so it is inferred with
-        the rules engine's condition.  (The reference server clears one pass earlier in
+        the rules engine's condition.  (The 2013 reference server clears one pass earlier in
         the rare case where the last player to play has also passed on the empty field.)
         """
-        return all(self.passed >> p & 1 or p == self.last_player
+        owner = None if self.rules.owner_answers else self.last_player
+        return all(self.passed >> p & 1 or p == owner
                    for p, n in enumerate(self.counts) if n > 0)
 
     def _clear_trick(self) -> None:

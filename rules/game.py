@@ -271,7 +271,8 @@ class GameState:
     def _skip_target(self, player: int, fives: int) -> int:
         """Where the turn lands after a play with ``fives`` 5s: each 5 skips the next player
         in the trick; with ``five_skip_chained`` each further 5 skips from the player the
-        turn came to.  Landing back on ``player`` gives them the lead (the trick clears)."""
+        turn came to.  Landing back on ``player`` gives them the lead (the trick clears), or
+        with ``owner_answers`` one more turn over their own cards."""
         n = len(self.seats)
         seat = self._seat_of(player)
         cycle = []
@@ -383,13 +384,19 @@ class GameState:
                 return
         self.after_draw = False
         self.passed |= 1 << player
-        waiting = [p for p in self.active_players()
-                   if not self.passed >> p & 1 and p != self.owner]
-        if not waiting:
+        if not self._waiting():
             self._clear(events, self.owner)
             return
         nxt = self.next_player(player)
         self.turn = self.owner if nxt is None else nxt
+
+    def _waiting(self) -> list[int]:
+        """The players still to answer the field: every active player who has not passed;
+        the last one who played answers too only with ``owner_answers`` (the devkit's
+        rule), else the trick clears as soon as all the others have passed."""
+        answers = self.rules.owner_answers
+        return [p for p in self.active_players()
+                if not self.passed >> p & 1 and (answers or p != self.owner)]
 
     def _play(self, player: int, move: Move, events: list[Event]) -> None:
         rules = self.rules
@@ -510,14 +517,13 @@ class GameState:
         if plan.clear:
             self._clear(events, player)
             return
-        waiting = [p for p in self.active_players() if p != player and not self.passed >> p & 1]
-        if not waiting:
+        if not self._waiting():  # the player keeps the turn when it answers its own play
             self._clear(events, player)
             return
         if plan.skips:
             target = self._skip_target(player, plan.skips)
-            if target == player:  # the skips came round: everyone else lost the trick
-                self._clear(events, player)
+            if target == player and not self.rules.owner_answers:
+                self._clear(events, player)  # the skips came round: the others lost the trick
             else:
                 self.turn = target
             return

@@ -138,6 +138,11 @@ class RuleSet:
     later_lead: LaterLead = LaterLead.DIAMOND3
     restart: Restart = Restart.CLASSES
     leader_may_pass: bool = True
+    # The devkit's trick clear: the trick clears only when every player still in the game
+    # has passed, the last player who played included, so after all the others pass that
+    # player answers its own cards once more.  Off: the 2013 build's clear, as soon as all
+    # the others have passed (the seed documents' rule too).
+    owner_answers: bool = True
     lead_limit: int = 0  # >0: nobody leads more than this many tricks in a row
     pass_limit: int = 20  # consecutive passes/failures that end a game; 0 = off
     draw_on_pass: bool = False
@@ -206,7 +211,8 @@ ORIGINAL = RuleSet(
     spade3_return=False, forbidden_finish=ForbiddenFinish.REJECT,
     forbidden_plays=ForbiddenPlays.TOP_PLAY, first_lead=FirstLead.CLUB3,
     later_lead=LaterLead.LAST_PLACE, exchange_counts=(2, 1), exchange_counts_3p=(2,),
-    seat_change_period=0, class_reset_period=0, points=(), titles_3p=ThreeTitles.DAIFUGO)
+    seat_change_period=0, class_reset_period=0, points=(), titles_3p=ThreeTitles.DAIFUGO,
+    owner_answers=False)
 
 WEB = RuleSet(
     name="web", players=4, max_players=4, jokers=2, sequence_edge_jokers=False,
@@ -214,7 +220,8 @@ WEB = RuleSet(
     lock_joker_starts=False, eleven_back=True, miyako_ochi=True,
     forbidden_plays=ForbiddenPlays.WEB, later_lead=LaterLead.LAST_PLACE, leader_may_pass=False,
     exchange_counts=(2, 1), exchange_counts_3p=(1,), seat_change_period=0,
-    class_reset_period=0, points=(), titles_3p=ThreeTitles.FUGO)
+    class_reset_period=0, points=(), titles_3p=ThreeTitles.FUGO,
+    owner_answers=False)
 
 APP = RuleSet(
     name="app", players=4, max_players=5, jokers=2, group_max=4,
@@ -222,7 +229,8 @@ APP = RuleSet(
     revolution_sequence_min=0, revolution_joker_counts=False, eight_cut_by_joker=False,
     joker_effects=False, eleven_back=True, forbidden_finish=ForbiddenFinish.LAST,
     forbidden_plays=ForbiddenPlays.APP, exchange_counts=(2, 1), exchange_counts_3p=(1,),
-    seat_change_period=0, class_reset_period=0, points=(), titles_3p=ThreeTitles.PLACES)
+    seat_change_period=0, class_reset_period=0, points=(), titles_3p=ThreeTitles.PLACES,
+    owner_answers=False)
 
 THIRTEENTH_FLOOR = RuleSet(
     name="thirteenth_floor", players=4, jokers=2, hand_size=7,
@@ -233,7 +241,8 @@ THIRTEENTH_FLOOR = RuleSet(
     forbidden_plays=ForbiddenPlays.ROLE_CARDS, end_on_first_out=True,
     first_lead=FirstLead.DRAW, later_lead=LaterLead.WORST_SCORER, leader_may_pass=False,
     lead_limit=2, draw_on_pass=True, exchange=False, seat_change_period=0,
-    class_reset_period=0, points=(), scoring=Scoring.CARDS)
+    class_reset_period=0, points=(), scoring=Scoring.CARDS,
+    owner_answers=False)
 
 PRESETS: dict[str, RuleSet] = {
     "uecda": UECDA, "original": ORIGINAL, "web": WEB, "app": APP,
@@ -331,12 +340,18 @@ def ruleset_to_dict(rules: RuleSet) -> dict[str, object]:
     return out
 
 
+# Toggles added after logs were first written, with the value that plays like the engine
+# did before the toggle existed (``owner_answers``: the 2013 build's trick clear).
+BEHAVIOUR_BEFORE_KEY: dict[str, object] = {"owner_answers": False}
+
+
 def ruleset_from_dict(data: dict[str, object]) -> RuleSet:
     """Inverse of :func:`ruleset_to_dict` (used to read logs).
 
-    Keys missing from ``data`` (logs written before a toggle existed) keep the defaults.
+    Keys missing from ``data`` (logs written before a toggle existed) keep the defaults,
+    except those of :data:`BEHAVIOUR_BEFORE_KEY`: a log without them was played the old way.
     """
-    changes: dict[str, object] = {}
+    changes: dict[str, object] = dict(BEHAVIOUR_BEFORE_KEY)
     for key, value in data.items():
         if key not in _HINTS:
             raise RuleConfigError(f"unknown rule {key!r} in saved rules")

@@ -72,7 +72,7 @@ def test_smaller_plays_do_not_revolt(play: str) -> None:
 
 def test_revolution_reverses_order_lasts_across_tricks_and_flips_back() -> None:
     g = new_game(["S5 H5 D5 C5 S9 HA", "S6 H6 D6 C6 SK C8", "S7 HK", "H7 DK", "D7 CK"])
-    step(g, "S5 H5 D5 C5", "pass", "pass", "pass", "pass")
+    step(g, "S5 H5 D5 C5", "pass", "pass", "pass", "pass", "pass")  # p0 answers its own
     assert g.revolution and g.field is None and g.turn == 0  # lasts after the clear
     step(g, "S9")
     assert verdict(g, "SK") is Reject.NOT_STRONGER  # higher is weaker now
@@ -132,8 +132,8 @@ def test_lock_starts_keeps_and_breaks() -> None:
     assert g.lock  # keeps
     step(g, "HJ", "HQ")  # lock holds through the trick
     assert g.lock and g.turn == 0
-    # everyone passes: the trick clears and the lock goes with it
-    res = step(g, "pass", "pass", "pass", "pass")
+    # everyone passes, p4 on its own HQ last: the trick clears and the lock goes with it
+    res = step(g, "pass", "pass", "pass", "pass", "pass")
     assert res[-1].trick_cleared and not g.lock and g.turn == 4
     assert EventKind.LOCK_OFF in kinds(res[-1])
 
@@ -279,6 +279,16 @@ def test_passes_clear_the_trick_and_the_last_player_who_played_leads() -> None:
     assert [r.answer for r in results] == [9, 9, 8, 8, 8]
     assert g.field == Move.parse("S6") and g.turn == 0  # player 0 answers too
     r = g.step(PASS)
+    assert not r.trick_cleared and g.turn == 1  # and so does player 1, over its own S6
+    r = g.step(PASS)
+    assert r.trick_cleared and g.turn == 1 and g.field is None and g.passed == 0
+
+
+def test_passes_clear_the_trick_when_all_but_the_owner_passed_in_the_2013_build() -> None:
+    g = new_game(["S5 C9", "S6 D8", "H4 DA", "C4 CK", "D4 HK"], first=0,
+                 rules=UECDA.with_rules(owner_answers=False))
+    step(g, "S5", "S6", "pass", "pass", "pass")
+    r = g.step(PASS)
     assert r.trick_cleared and g.turn == 1 and g.field is None and g.passed == 0
 
 
@@ -287,10 +297,10 @@ def test_a_passed_player_is_skipped_until_the_trick_clears() -> None:
     step(g, "S5", "pass", "DA")
     # player 1 passed: after 2 comes 3, 4, 0 and then 2 again, never 1
     order = []
-    for _ in range(3):
+    for _ in range(4):
         order.append(g.turn)
         g.step(PASS)
-    assert order == [3, 4, 0] and g.field is None and g.turn == 2
+    assert order == [3, 4, 0, 2] and g.field is None and g.turn == 2
 
 
 def test_rejected_move_counts_as_a_pass_with_no_retry() -> None:

@@ -304,7 +304,7 @@ def test_hand_size_and_draw_on_pass_work_on_other_presets() -> None:
 def test_lead_limit_and_leader_may_pass_toggles() -> None:
     rules = ruleset_from("uecda", ["lead_limit=1", "players=4"])
     g = new_game(rules, ["S4 S6 SK", "H3 HK", "D3 DQ", "C3 CQ"])
-    step(g, "S4", "pass", "pass", "pass")
+    step(g, "S4", "pass", "pass", "pass", "pass")
     assert g.field is None and g.turn == 1
     no_pass = ruleset_from("uecda", ["leader_may_pass=no"])
     assert verdict(new_game(no_pass, ["S4", "H3", "D3", "C3", "S3"]), "pass") is (

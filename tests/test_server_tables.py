@@ -168,12 +168,13 @@ def test_field_table_shows_the_lock_before_the_clear_that_lifts_it() -> None:
     step = game.step(Move.parse("D4"))  # same suit: lock on
     assert game.lock
     before = game.lock, game.eleven_back
-    steps = [game.step(Move.parse("pass")) for _ in range(3)]
+    steps = [game.step(Move.parse("pass")) for _ in range(4)]
     lock_shown = [shown_flags(s, True, False)[0] for s in steps]
-    step = game.step(Move.parse("pass"))  # p0 passes too: the trick clears
+    assert game.turn == 1 and game.field is not None  # the owner answers its own D4
+    step = game.step(Move.parse("pass"))  # p1 passes too: the trick clears
     assert step.trick_cleared and not game.lock
     assert shown_flags(step, *before) == (True, False)  # shown as it was before the clear
-    assert lock_shown == [True, True, True]
+    assert lock_shown == [True] * 4
     table = field_table({(2, 2): 1}, game, step, (0,) * 5, *before)
     assert table[5, 7] == 1 and table[5, 4] == 0 and table[2, 2] == 1
     assert not any(table.row(7))

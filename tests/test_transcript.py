@@ -57,6 +57,8 @@ from daihinmin.rules.ruleset import UECDA
 
 TRANSCRIPT = Path("protocol") / "transcript_example.txt"
 ME = 3  # the transcript is player 3's connection
+# The transcript's server is the 2013 build: the trick clears once all but its owner passed.
+RULES_2013 = UECDA.with_rules(owner_answers=False)
 
 
 def transcript_path() -> Path | None:
@@ -349,7 +351,7 @@ def compare(replay: Replay, game: int, msg: Message, expected: Table) -> None:
 
 def setup_from_kifu(k: KifuGame, game: int, prev_classes: tuple[int, ...] | None) -> GameSetup:
     """A dealt game with the kifu's hands; the engine does the automatic exchange."""
-    setup = GameSetup(UECDA, game, k.seats, dealer=-1, classes=prev_classes,
+    setup = GameSetup(RULES_2013, game, k.seats, dealer=-1, classes=prev_classes,
                       dealt=list(k.hands), hands=list(k.hands), rng=random.Random(game))
     if prev_classes is not None:
         setup.automatic_exchange()
@@ -410,7 +412,7 @@ def replay_game(out: Replay, g: int, k: KifuGame, sg: SessionGame,
 def replay() -> Replay:
     sess, games = session(), kifu()
     out = Replay()
-    match = MatchState(UECDA, seed=0, games=10)
+    match = MatchState(RULES_2013, seed=0, games=10)
     for index, (k, sg) in enumerate(zip(games, sess.games, strict=True)):
         state = replay_game(out, index + 1, k, sg, match.classes)
         out.finals.append(state)
