@@ -1,9 +1,13 @@
 """``default``: the official UECda sample client, move for move (written afresh, not ported).
 
-Bots are measured against the devkit's standard client, so this one makes the same choices
-(:mod:`.sample_tables` has the tables it builds and their quirks).  When that client would
-send a table the server rejects, this bot passes: the server treats a rejected table as a
-pass, so the game goes on exactly as it would with the C client.
+Bots are measured against the devkit's standard client (``tndhm_devkit_c-20180826``), so
+this one makes the same choices (:mod:`.sample_tables` has the tables it builds and their
+quirks).  ``default2013`` is the 2013 build of the same client, the one the reference
+transcript was recorded with: it differs in the joker-run count and the lead under a
+revolution (it writes a malformed group where the devkit client leads a sequence).
+
+When that client would send a table the server rejects, this bot passes: the server treats
+a rejected table as a pass, so the game goes on exactly as it would with the C client.
 
 Only the rules the client was written for (``uecda``) make sense for it; under other rules it
 still plays: a choice the rules do not allow becomes a pass, or, where the leader may not
@@ -35,9 +39,12 @@ def order_when_field_was_read(view: GameView) -> bool:
 
 class DefaultBot(Bot):
     """The UECda sample client; deterministic (``seed`` is accepted for a uniform factory).
-    Its exchange, the lowest cards, is the :class:`Bot` default."""
+    Its exchange, the lowest cards, is the :class:`Bot` default.  Over its own cards (the
+    devkit's trick clear gives it that turn) it follows them like anyone else's, as the C
+    client does: it only reads whether the field is empty."""
 
     name = "default"
+    devkit = True  # the devkit package's build; False: the 2013 build
 
     def __init__(self, seed: int | None = None) -> None:
         del seed  # nothing random here
@@ -45,10 +52,10 @@ class DefaultBot(Bot):
     def play(self, view: GameView) -> Move:
         hand = hand_grid(view.hand)
         if view.field is None:
-            cells = lead_cells(hand, view.revolution)
+            cells = lead_cells(hand, view.revolution, self.devkit)
         else:
             facts = field_facts(move_to_cells(view.field), order_when_field_was_read(view))
-            cells = follow_cells(hand, facts, view.revolution, view.lock)
+            cells = follow_cells(hand, facts, view.revolution, view.lock, self.devkit)
         try:
             move = move_from_cells(cells, max_jokers=1) if cells else PASS
         except MoveTableError:
@@ -60,3 +67,10 @@ class DefaultBot(Bot):
             return PASS  # a table the server rejects counts as a pass
         # rules where the leader must play (not the client's): its lead among the legal ones
         return lead_choice(view.legal_plays(), view.reversed)
+
+
+class Default2013Bot(DefaultBot):
+    """The 2013 build of the sample client (the reference transcript's clients)."""
+
+    name = "default2013"
+    devkit = False

@@ -28,7 +28,8 @@ BotFactory = Callable[..., Bot]
 # name -> "module:factory".  Other packages add themselves with register() or a line here.
 _REGISTRY: dict[str, str | BotFactory] = {
     "random": "daihinmin.players.random_bot:RandomBot",
-    "default": "daihinmin.players.default_bot:DefaultBot",  # the UECda sample client
+    "default": "daihinmin.players.default_bot:DefaultBot",  # the UECda devkit's sample client
+    "default2013": "daihinmin.players.default_bot:Default2013Bot",  # its 2013 build
     "weakest": "daihinmin.players.weakest_bot:WeakestBot",
     "greedy": "daihinmin.players.greedy_bot:GreedyBot",
     "mc": "daihinmin.players.mc.bot:MCBot",

@@ -3,7 +3,8 @@
 The UECda devkit's standard client (the "default" client every competition ships) picks its
 cards by building helper tables over the 8 x 15 card grid and scanning them.  This module
 reproduces that behaviour exactly, including its quirks, because bots are benchmarked
-against *that* client:
+against *that* client (``devkit=True``, the devkit package ``tndhm_devkit_c-20180826``) and
+the transcript was recorded with its 2013 build (``devkit=False``):
 
 - it leads the longest sequence, else the biggest group, else its lowest single; holding the
   joker, every rank counts one card more and every suit gap of one card can be bridged, so a
@@ -11,15 +12,16 @@ against *that* client:
 - it follows a single only with a card that is in no pair and no run of three of its suit
   (else with the joker alone), and a group or sequence only with one of exactly the field's
   size (adding the joker only when there is none);
-- under a revolution it scans from the top, and leading a sequence writes a malformed group
-  (the server rejects it, which counts as a pass);
+- under a revolution it scans from the top; it leads its strongest sequence there, where the
+  2013 build scans the runs with its group routine and writes a malformed group (the server
+  rejects it, which counts as a pass);
 - it gives its lowest cards in the exchange (what every bot does by default:
   :func:`daihinmin.players.util.weakest_cards`).
 
 The grid is flat (row-major, 15 columns), and reads and writes past the end of a row go on
-into the next row, as they do in the C original's arrays.  The only undefined value of the
-original, the joker-run counter before the first suit, starts at 1 here (what it carries
-into every later suit whose predecessor lacks its 3).
+into the next row, as they do in the C original's arrays.  The joker-run counter starts at 1
+in every suit in the devkit build; the 2013 build never resets it, so it carries from one suit
+into the next (its undefined value before the first suit is taken as 1 here).
 
 >>> from daihinmin.protocol.cards import CardSet
 >>> lead_cells(hand_grid(CardSet.parse("S3 S4 S5 H9 D9 CK")), reversed_order=False)
@@ -131,12 +133,15 @@ def runs(cards: Grid) -> Grid:
     return out
 
 
-def joker_runs(cards: Grid) -> Grid:
+def joker_runs(cards: Grid, per_suit: bool = True) -> Grid:
     """:func:`runs` where one missing card per run may be the joker (for a hand that holds
-    it).  The counter is not reset between suits, as in the original."""
+    it).  The counter starts afresh in each suit (``per_suit``, the devkit build) or carries
+    over from the suit before (the 2013 build)."""
     out = Grid()
     length = FIRST_JOKER_RUN
     for r in range(4):
+        if per_suit:
+            length = FIRST_JOKER_RUN
         plain = 0
         for c in range(13, -1, -1):
             if cards.get(r, c) == 1:
@@ -323,17 +328,21 @@ def pick_single(cards: Grid, joker: bool, lowest: bool) -> Grid:
 
 
 # --- the decisions -------------------------------------------------------------------------
-def lead_cells(hand: Grid, reversed_order: bool) -> dict[tuple[int, int], int]:
+def lead_cells(hand: Grid, reversed_order: bool,
+               devkit: bool = True) -> dict[tuple[int, int], int]:
     """The cards the client leads with (cells; empty = pass)."""
     joker = _has_joker(hand)
     group_table = joker_groups(hand) if joker else groups(hand)
-    run_table = joker_runs(hand) if joker else runs(hand)
+    run_table = joker_runs(hand, per_suit=devkit) if joker else runs(hand)
     for size in range(15, 2, -1):
         marked, found = only(run_table, size)
         if found:
-            # under a revolution the original scans runs with its group routine
-            pick = pick_group(hand, marked, lowest=False) if reversed_order else \
-                pick_low_run(hand, marked)
+            if not reversed_order:
+                pick = pick_low_run(hand, marked)
+            elif devkit:
+                pick = pick_high_run(hand, marked)
+            else:  # the 2013 build scans runs with its group routine
+                pick = pick_group(hand, marked, lowest=False)
             return pick.card_cells()
     for size in range(5, 1, -1):
         marked, found = only(group_table, size)
@@ -342,8 +351,8 @@ def lead_cells(hand: Grid, reversed_order: bool) -> dict[tuple[int, int], int]:
     return pick_single(hand, joker, lowest=not reversed_order).card_cells()
 
 
-def follow_cells(hand: Grid, field: FieldFacts, reversed_order: bool,
-                 lock: bool) -> dict[tuple[int, int], int]:
+def follow_cells(hand: Grid, field: FieldFacts, reversed_order: bool, lock: bool,
+                 devkit: bool = True) -> dict[tuple[int, int], int]:
     """The cards the client answers ``field`` with (cells; empty = pass)."""
     joker = _has_joker(hand)
     if field.qty == 1:
@@ -363,7 +372,7 @@ def follow_cells(hand: Grid, field: FieldFacts, reversed_order: bool,
                           suits=field.suits).card_cells()
     marked, found = only(runs(usable), field.qty)
     if not found and joker:
-        marked, _ = only(joker_runs(usable), field.qty)
+        marked, _ = only(joker_runs(usable, per_suit=devkit), field.qty)
     pick = pick_high_run(hand, marked) if reversed_order else pick_low_run(hand, marked)
     return pick.card_cells()
 

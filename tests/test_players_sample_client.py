@@ -2,8 +2,9 @@
 
 The reference session in ``shared/protocol/transcript_example.txt`` was played by five
 standard C clients, and the server's kifu lists every hand and every action.  Replaying the
-two games through the engine, ``DefaultBot`` must choose exactly what each C client chose at
-each of its turns (a kifu pass is a pass or a rejected table; the bot passes for both).
+two games through the engine, ``Default2013Bot`` (the transcript's clients are the 2013 build)
+must choose exactly what each C client chose at each of its turns (a kifu pass is a pass or a
+rejected table; the bot passes for both).  ``DefaultBot`` is the devkit package's build.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from types import ModuleType
 import pytest
 from daihinmin.client.engine_views import deal_view, engine_view, exchange_facts
 from daihinmin.client.view import GameView, Observed
-from daihinmin.players.default_bot import DefaultBot
+from daihinmin.players.default_bot import Default2013Bot, DefaultBot
 from daihinmin.players.sample_tables import (
     field_facts,
     follow_cells,
@@ -48,11 +49,11 @@ T = _transcript_module()
 
 def _replay_decisions() -> tuple[list[tuple[int, int, str, str]], int, int]:
     """Every decision of the two kifu games: (game, player, C client's move, bot's move)."""
-    bot = DefaultBot()
+    bot = Default2013Bot()
     out: list[tuple[int, int, str, str]] = []
     exchanges = 0
     skipped = 0
-    match = MatchState(UECDA, seed=0, games=10)
+    match = MatchState(T.RULES_2013, seed=0, games=10)
     for index, k in enumerate(T.kifu()):
         game = index + 1
         setup = T.setup_from_kifu(k, game, match.classes)
@@ -120,20 +121,40 @@ def test_lead_spends_the_joker_on_the_biggest_group() -> None:
     assert lead_cells(hand, False) == {(0, 2): 1, (1, 2): 1, (2, 2): 2}
 
 
-def test_sequence_lead_under_a_revolution_is_a_malformed_table() -> None:
-    hand = hand_grid(CardSet.parse("S4 S5 S6 HK"))
-    cells = lead_cells(hand, True)
-    assert sum(1 for v in cells.values() if v == 2) >= 2  # a group "with two jokers"
-    view = GameView(player=0, hand=CardSet.parse("S4 S5 S6 HK"), field=None, turn_player=0,
+def revolution_lead_view(hand: str) -> GameView:
+    return GameView(player=0, hand=CardSet.parse(hand), field=None, turn_player=0,
                     revolution=True, eleven_back=False, lock=False, counts=(4, 5, 5, 5, 5),
                     classes=(0,) * 5, seats=(0, 1, 2, 3, 4), my_turn=True)
-    assert DefaultBot().play(view) == PASS  # the server rejects it: a pass
 
 
-def test_joker_run_counter_carries_from_one_suit_to_the_next() -> None:
+def test_sequence_lead_under_a_revolution_is_a_malformed_table_in_the_2013_build() -> None:
+    hand = hand_grid(CardSet.parse("S4 S5 S6 HK"))
+    cells = lead_cells(hand, True, devkit=False)
+    assert sum(1 for v in cells.values() if v == 2) >= 2  # a group "with two jokers"
+    view = revolution_lead_view("S4 S5 S6 HK")
+    assert Default2013Bot().play(view) == PASS  # the server rejects it: a pass
+
+
+@pytest.mark.parametrize(("hand", "lead"), [
+    ("S4 S5 S6 HK", "S4 S5 S6"),
+    ("C8 C9 CT D3", "C8 C9 CT"),
+    ("HK HA H2 S3 D3", "HK HA H2"),  # the sequence goes before the pair
+    ("S3 S4 S5 S6 S7 S8 S9", "S3 S4 S5 S6 S7 S8 S9"),  # the longest first
+    ("S5 S6 S7 S8 H9 HT HJ", "S5 S6 S7 S8"),
+    ("S4 S5 S6 H9 HT HJ", "H9 HT HJ"),  # the strongest of one length under a revolution
+])
+def test_the_devkit_client_leads_its_strongest_sequence_under_a_revolution(
+        hand: str, lead: str) -> None:
+    assert lead_cells(hand_grid(CardSet.parse(hand)), True) == cells_of(lead)
+    assert DefaultBot().play(revolution_lead_view(hand)) == Move.parse(lead)
+
+
+def test_joker_run_counter_carries_from_one_suit_to_the_next_in_the_2013_build() -> None:
     # ♠3 held, then ♥2 held: the carried count makes a bogus 3-run at ♥2 (the original's bug)
-    table = joker_runs(hand_grid(CardSet.parse("S3 H2 JK")))
+    table = joker_runs(hand_grid(CardSet.parse("S3 H2 JK")), per_suit=False)
     assert table.get(1, 13) == 3
+    # the devkit build counts each suit from 1: no run at ♥2
+    assert joker_runs(hand_grid(CardSet.parse("S3 H2 JK"))).get(1, 13) == 0
     # without the ♠3 the ♥2 starts a 2-run (the 2 and the joker above it)
     assert joker_runs(hand_grid(CardSet.parse("H2 JK"))).get(1, 13) == 0
 

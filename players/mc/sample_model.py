@@ -1,4 +1,5 @@
-"""The UECda sample client (``default``) as a Numba opponent model, on bitboards.
+"""The UECda sample client (``default``, the devkit's build) as a Numba opponent model, on
+bitboards.
 
 The same choices as :mod:`daihinmin.players.sample_tables` (the table-by-table original),
 computed from card masks so that the sampler can score thousands of worlds per decision.  A
@@ -34,7 +35,7 @@ from .moves import (
 )
 
 COLS = 15
-FIRST_JOKER_RUN = 1  # the original's unset counter, as in sample_tables
+FIRST_JOKER_RUN = 1  # where the devkit client starts each suit's joker-run count
 TABLE = 4 * COLS + 8  # rows 0..3 of a helper table, plus zeros that overflowing reads find
 
 
@@ -64,8 +65,8 @@ def _run_table(cards: int, joker: bool, out: np.ndarray) -> int:
     out[:] = 0
     best = 0
     if joker:
-        count = FIRST_JOKER_RUN
         for r in range(4):
+            count = FIRST_JOKER_RUN
             plain = 0
             for c in range(13, -1, -1):
                 if _held(cards, r, c):
@@ -285,17 +286,7 @@ def sample_lead(hand: int, rev: int) -> tuple[int, int]:
     longest = _run_table(hand, joker, table)
     if longest >= 3:
         _keep_only(table, longest)
-        if not rev:
-            return _pick_low_run(hand, table)
-        # under a revolution the original reads the runs with its group routine
-        for col in range(13, 0, -1):
-            rows = 0
-            for r in range(4):
-                if table[r * COLS + col]:
-                    rows |= 1 << r
-            if rows:
-                return _group_move(hand, col, rows, longest, 0, 0)
-        return 0, 0
+        return _pick_high_run(hand, table) if rev else _pick_low_run(hand, table)
     biggest = _largest_group(hand)
     if joker and biggest >= 1:
         return _pick_group(hand, hand, biggest + 1, True, not rev, 0, 0)
