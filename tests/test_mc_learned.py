@@ -38,7 +38,7 @@ def _compiled() -> None:
 
 def state_of(hands: list[str], field: str | None = None) -> np.ndarray:
     st = new_state(np.array([hand_mask(CardSet.parse(h)) for h in hands], dtype=np.int64),
-                   SEATS, 0)
+                   SEATS, 0, True)
     if field is not None:
         st[FIELD_CARDS], st[FIELD_INFO] = encode_move(Move.parse(field))
     return st

@@ -41,7 +41,8 @@ def _compiled() -> None:
 def view_state(view) -> np.ndarray:  # type: ignore[no-untyped-def]
     hands = np.zeros(5, dtype=np.int64)
     hands[view.player] = hand_mask(view.hand)
-    st = new_state(hands, np.array(view.seats, dtype=np.int64), view.player)
+    st = new_state(hands, np.array(view.seats, dtype=np.int64), view.player,
+                   view.rules.owner_answers)
     if view.field is not None:
         st[FIELD_CARDS], st[FIELD_INFO] = encode_move(view.field)
     st[REV], st[LOCK], st[TURN] = int(view.revolution), int(view.lock), view.player

@@ -84,8 +84,9 @@ def sample(view: GameView, count: int = 64, window: int = 40,
     out = np.zeros((count, N_PLAYERS), dtype=np.int64)
     buf_c, buf_i = np.zeros(BUFFER, dtype=np.int64), np.zeros(BUFFER, dtype=np.int64)
     ess = sample_worlds(kn.me, kn.my_hand, kn.unknown, kn.counts, kn.fixed, kn.played,
-                        kn.pairs, kn.seats, kn.first, kn.hist_player, kn.hist_cards,
-                        kn.hist_info, MODELS, DEFAULT_PARAMS, EPS, 0.5, window, 4 * count, out,
+                        kn.pairs, kn.seats, kn.first, kn.owner_answers, kn.hist_player,
+                        kn.hist_cards, kn.hist_info, MODELS, DEFAULT_PARAMS, EPS, 0.5, window,
+                        4 * count, out,
                         buf_c, buf_i)
     assert ess > 0
     return out
@@ -160,8 +161,8 @@ def test_known_weakest_returners_shape_the_other_pairs_exchange(recorded) -> Non
 
 def history_log_chance(kn: Knowledge, world: np.ndarray, models: np.ndarray) -> float:
     buf_c, buf_i = np.zeros(BUFFER, dtype=np.int64), np.zeros(BUFFER, dtype=np.int64)
-    return float(play_log_likelihood(world, kn.played, kn.seats, kn.first, kn.hist_player,
-                                     kn.hist_cards, kn.hist_info, kn.me, models,
+    return float(play_log_likelihood(world, kn.played, kn.seats, kn.first, kn.owner_answers,
+                                     kn.hist_player, kn.hist_cards, kn.hist_info, kn.me, models,
                                      DEFAULT_PARAMS, EPS, len(kn.hist_player), buf_c, buf_i))
 
 
@@ -180,7 +181,8 @@ def test_refined_worlds_stay_consistent_and_explain_the_plays_better(
             worlds = sample(view, count=16)
             before += sum(history_log_chance(kn, w, models) for w in worlds)
             rate = refine_worlds(worlds, kn.me, kn.fixed, kn.played, kn.pairs, kn.seats,
-                                 kn.first, kn.hist_player, kn.hist_cards, kn.hist_info, models,
+                                 kn.first, kn.owner_answers, kn.hist_player, kn.hist_cards,
+                                 kn.hist_info, models,
                                  DEFAULT_PARAMS, EPS, 12, buf_c, buf_i)
             assert 0.0 <= rate <= 1.0
             for world in worlds:
@@ -202,7 +204,8 @@ def test_refinement_leaves_worlds_alone_with_a_guessed_model(recorded) -> None: 
     models[(kn.me + 1) % N_PLAYERS] = MODEL_POLICY
     buf_c, buf_i = np.zeros(BUFFER, dtype=np.int64), np.zeros(BUFFER, dtype=np.int64)
     rate = refine_worlds(worlds, kn.me, kn.fixed, kn.played, kn.pairs, kn.seats, kn.first,
-                         kn.hist_player, kn.hist_cards, kn.hist_info, models, DEFAULT_PARAMS,
+                         kn.owner_answers, kn.hist_player, kn.hist_cards, kn.hist_info, models,
+                         DEFAULT_PARAMS,
                          EPS, 12, buf_c, buf_i)
     assert rate == 0.0
     assert (worlds == before).all()
@@ -221,8 +224,8 @@ def test_per_player_chances_add_up_to_the_replayed_likelihood(
         for view in bot.views[2::5]:
             kn = knowledge_from_view(view)
             for world in sample(view, count=4):
-                table = action_table(world, kn.played, kn.seats, kn.first, kn.hist_player,
-                                     kn.hist_cards, kn.hist_info, kn.me)
+                table = action_table(world, kn.played, kn.seats, kn.first, kn.owner_answers,
+                                     kn.hist_player, kn.hist_cards, kn.hist_info, kn.me)
                 assert len(table) == sum(1 for p in kn.hist_player if p != kn.me)
                 local = sum(player_log_chance(q, int(world[q]) | int(kn.played[q]),
                                               MODEL_WEAKEST, EPS[MODEL_WEAKEST], table,
@@ -235,8 +238,9 @@ def test_per_player_chances_add_up_to_the_replayed_likelihood(
                                                DEFAULT_PARAMS, st, buf_c, buf_i)
                              for q in range(N_PLAYERS) if q != kn.me)
                 assert recent == pytest.approx(play_log_likelihood(
-                    world, kn.played, kn.seats, kn.first, kn.hist_player, kn.hist_cards,
-                    kn.hist_info, kn.me, models, DEFAULT_PARAMS, EPS, 10, buf_c, buf_i))
+                    world, kn.played, kn.seats, kn.first, kn.owner_answers, kn.hist_player,
+                    kn.hist_cards, kn.hist_info, kn.me, models, DEFAULT_PARAMS, EPS, 10, buf_c,
+                    buf_i))
                 compared += 1
     assert compared > 50
 
@@ -309,7 +313,7 @@ def test_distribution_matches_exact_enumeration() -> None:
     out = np.zeros((100, N_PLAYERS), dtype=np.int64)
     for _ in range(200):
         sample_worlds(c["me"], c["my_hand"], c["unknown"], c["counts"], c["fixed"], c["played"],
-                      c["pairs"], SEATS, -1, EMPTY, EMPTY, EMPTY, MODELS, DEFAULT_PARAMS, EPS,
+                      c["pairs"], SEATS, -1, True, EMPTY, EMPTY, EMPTY, MODELS, DEFAULT_PARAMS, EPS,
                       0.5, 0, 4000, out, buf_c, buf_i)
         for world in out:
             seen[tuple(int(h) for h in world)] += 1
@@ -331,8 +335,8 @@ def test_refinement_converges_to_the_exact_posterior(model: int) -> None:
         assert deal_world(c["me"], c["my_hand"], c["unknown"], c["counts"], c["fixed"], w, pool)
     buf_c, buf_i = np.zeros(BUFFER, dtype=np.int64), np.zeros(BUFFER, dtype=np.int64)
     models = np.full(N_PLAYERS, model, dtype=np.int64)
-    rate = refine_worlds(worlds, c["me"], c["fixed"], c["played"], c["pairs"], SEATS, -1, EMPTY,
-                         EMPTY, EMPTY, models, DEFAULT_PARAMS, EPS, 60, buf_c, buf_i)
+    rate = refine_worlds(worlds, c["me"], c["fixed"], c["played"], c["pairs"], SEATS, -1, True,
+                         EMPTY, EMPTY, EMPTY, models, DEFAULT_PARAMS, EPS, 60, buf_c, buf_i)
     assert 0.0 < rate < 1.0
     assert_matches(Counter(tuple(int(h) for h in w) for w in worlds), probs)
 
@@ -363,12 +367,12 @@ def test_play_likelihood_prefers_worlds_that_explain_a_pass() -> None:
     def loglik(hands: list[int]) -> float:
         now = np.array(hands, dtype=np.int64)
         now[0] &= ~s5
-        return play_log_likelihood(now, played, seats, 0, hist_player, hist_cards, hist_info,
-                                   me, MODELS, DEFAULT_PARAMS, EPS, 10, buf_c, buf_i)
+        return play_log_likelihood(now, played, seats, 0, True, hist_player, hist_cards,
+                                   hist_info, me, MODELS, DEFAULT_PARAMS, EPS, 10, buf_c, buf_i)
 
     assert loglik(unable) == pytest.approx(0.0)
     assert loglik(able) < math.log(0.5)
-    assert new_state(np.array(base), seats, 0)[7] == 0
+    assert new_state(np.array(base), seats, 0, True)[7] == 0
 
 
 def _exchanges(universe: CardSet, up_size: int, n: int,

@@ -1,4 +1,8 @@
-"""Differential tests: the Numba simulator of the mc player against the reference engine."""
+"""Differential tests: the Numba simulator of the mc player against the reference engine.
+
+Both trick clears are held: the devkit's (``owner_answers``, the ``uecda`` default) and the
+2013 build's.
+"""
 
 from __future__ import annotations
 
@@ -21,6 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 DECK = [4 * r + s for r in range(1, 14) for s in range(4)] + [60]
+RULES_2013 = UECDA.with_rules(owner_answers=False)
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -76,10 +81,10 @@ def check_step(game: GameState, move: Move) -> None:
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**32 - 1), data=st.data())
-def test_random_games_match_engine(seed: int, data: st.DataObject) -> None:
+@given(seed=st.integers(0, 2**32 - 1), answers=st.booleans(), data=st.data())
+def test_random_games_match_engine(seed: int, answers: bool, data: st.DataObject) -> None:
     """Whole games with hypothesis-chosen moves: every position agrees."""
-    match = MatchState(UECDA, seed=seed, games=1)
+    match = MatchState(UECDA if answers else RULES_2013, seed=seed, games=1)
     game = match.setup_game().start()
     rng = random.Random(seed)
     while not game.over:
@@ -109,14 +114,16 @@ def positions(draw: st.DrawFn) -> GameState:
     if draw(st.booleans()):
         field = draw(st.sampled_from(all_plays(pile, UECDA)))
         lock = field.kind.name != "JOKER" and draw(st.booleans())
-    owner = draw(st.sampled_from([p for p in range(5) if p != turn] or [turn]))
+    answers = draw(st.booleans())  # the devkit's trick clear: the owner may be to move
+    owner = draw(st.sampled_from([p for p in range(5) if p != turn or answers] or [turn]))
     passed = 0
     for p in active:
         if p not in (turn, owner) and draw(st.booleans()):
             passed |= 1 << p
     seats = tuple(draw(st.permutations(range(5))))
     finished = [p for p in players[:n_out]]
-    return GameState(rules=UECDA, hands=hands, seats=seats, turn=turn, rng=random.Random(0),
+    rules = UECDA if answers else RULES_2013
+    return GameState(rules=rules, hands=hands, seats=seats, turn=turn, rng=random.Random(0),
                      field=field, owner=owner, passed=passed, revolution=revolution, lock=lock,
                      finished=finished, failures=draw(st.integers(0, 19)))
 
@@ -152,3 +159,18 @@ def test_move_encoding_round_trips() -> None:
     hand = CardSet.parse("S3 S4 S5 H5 D5 C5 S8 JK")
     for move in [*all_plays(hand, UECDA), PASS]:
         assert decode_move(*encode_move(move)) == move
+
+
+@pytest.mark.parametrize("rules", [UECDA, RULES_2013], ids=["devkit", "2013"])
+def test_the_owner_answering_its_own_cards_matches_engine(rules) -> None:  # type: ignore[no-untyped-def]
+    """Every other player has passed the field of player 0: under the devkit's rule player 0
+    answers (a play keeps the turn, a pass clears); the 2013 build never gets here, but a
+    state like it must still step the same."""
+    cases = [("S9 C9 S8", "S5"), ("S3 H4", "JK"), ("H9", "D5"), ("S6 H6 D6 C6", "S4 H4")]
+    for mine, field in cases:
+        hands = [CardSet.parse(mine), CardSet.parse("D3 D4"), CardSet.parse("C3"), CardSet(0),
+                 CardSet(0)]
+        game = GameState(rules=rules, hands=hands, seats=(0, 1, 2, 3, 4), turn=0,
+                         rng=random.Random(0), field=Move.parse(field), owner=0,
+                         passed=0b110, finished=[3, 4])
+        check_position(game, 99, random.Random(0))

@@ -182,9 +182,9 @@ class MCBot(Bot):
             return mask_cards(int(cand[0]))
         kn = exchange_knowledge(view, lower, count)
         worlds, ess = self._sample(kn)
-        stats = search_exchange(self.ws, worlds, kn.seats, kn.me, lower, cand, self.models,
-                                self.prm, self._remaining(start), self.c_explore,
-                                self.min_visits)
+        stats = search_exchange(self.ws, worlds, kn.seats, kn.owner_answers, kn.me, lower,
+                                cand, self.models, self.prm, self._remaining(start),
+                                self.c_explore, self.min_visits)
         self._record("exchange", stats, start, ess, [str(mask_cards(int(m))) for m in cand])
         return mask_cards(int(cand[stats.best()]))
 
@@ -240,14 +240,16 @@ class MCBot(Bot):
         proposals = self.proposals if learned else min(self.proposals, GUESS_PROPOSALS)
         for attempt in range(2):
             ess = sample_worlds(kn.me, kn.my_hand, kn.unknown, kn.counts, fixed, kn.played,
-                                pairs, kn.seats, kn.first, kn.hist_player, kn.hist_cards,
-                                kn.hist_info, self.models, self.prm, self.world_eps, self.beta,
+                                pairs, kn.seats, kn.first, kn.owner_answers, kn.hist_player,
+                                kn.hist_cards, kn.hist_info, self.models, self.prm,
+                                self.world_eps, self.beta,
                                 self.window if kn.complete else 0, max(proposals, self.worlds),
                                 out, self.ws.bufc, self.ws.bufi)
             if ess > 0:
                 if self.refine_steps > 0 and kn.complete and len(kn.hist_player):
                     refine_worlds(out, kn.me, fixed, kn.played, pairs, kn.seats, kn.first,
-                                  kn.hist_player, kn.hist_cards, kn.hist_info, self.models,
+                                  kn.owner_answers, kn.hist_player, kn.hist_cards,
+                                  kn.hist_info, self.models,
                                   self.prm, self.refine_eps, self.refine_steps, self.ws.bufc,
                                   self.ws.bufi)
                 return out, float(ess)
@@ -270,8 +272,9 @@ class MCBot(Bot):
             return  # the game ended early (pass limit): some hands stay unknown
         if holders:
             start[holders[0]] |= leftover
-        chances = action_log_chances(start, kn.seats, kn.first, kn.hist_player, kn.hist_cards,
-                                     kn.hist_info, self.prm, self.judge_eps, self.ws.bufc,
+        chances = action_log_chances(start, kn.seats, kn.first, kn.owner_answers,
+                                     kn.hist_player, kn.hist_cards, kn.hist_info, self.prm,
+                                     self.judge_eps, self.ws.bufc,
                                      self.ws.bufi)
         self._learn_returns(kn, start)
         if np.isnan(chances).any():

@@ -20,6 +20,7 @@ from .state import (
     OUT,
     OVER,
     OWNER,
+    OWNER_ANSWERS,
     PASSED,
     POS,
     REV,
@@ -99,6 +100,7 @@ def state_from_game(game: GameState) -> np.ndarray:
         st[FIELD_CARDS], st[FIELD_INFO] = encode_move(game.field)
     st[TURN] = game.turn
     st[OWNER] = game.owner
+    st[OWNER_ANSWERS] = int(game.rules.owner_answers)
     st[PASSED] = game.passed
     st[REV] = int(game.revolution)
     st[LOCK] = int(game.lock)

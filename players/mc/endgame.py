@@ -24,6 +24,7 @@ from .state import (
     N_PLAYERS,
     OVER,
     OWNER,
+    OWNER_ANSWERS,
     PASSED,
     REV,
     STATE_SIZE,
@@ -58,7 +59,7 @@ def position_key(st: np.ndarray, me: int) -> int:
     h = _mix(h, st[FIELD_CARDS])
     h = _mix(h, st[FIELD_INFO])
     h = _mix(h, st[TURN] | (st[OWNER] << 4) | (st[PASSED] << 8) | (st[REV] << 16)
-             | (st[LOCK] << 17))
+             | (st[LOCK] << 17) | (st[OWNER_ANSWERS] << 18))
     return h if h != 0 else np.int64(1)
 
 

@@ -141,14 +141,14 @@ def move_chance(model: int, st: np.ndarray, p: int, prm: np.ndarray, cards: int,
 
 
 @njit(cache=True)
-def action_log_chances(start: np.ndarray, seats: np.ndarray, first: int,
+def action_log_chances(start: np.ndarray, seats: np.ndarray, first: int, owner_answers: bool,
                        hist_player: np.ndarray, hist_cards: np.ndarray, hist_info: np.ndarray,
                        prm: np.ndarray, eps: np.ndarray, bufc: np.ndarray,
                        bufi: np.ndarray) -> np.ndarray:
     """Replay a whole game from its starting hands; return, per player and model, the sum of
     the log-chances of that player's actions (NaN everywhere if the game does not replay)."""
     out = np.zeros((N_PLAYERS, N_MODELS))
-    st = new_state(start, seats, first)
+    st = new_state(start, seats, first, owner_answers)
     for t in range(hist_player.shape[0]):
         p = hist_player[t]
         if st[TURN] != p:

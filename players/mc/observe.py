@@ -34,12 +34,14 @@ from .worlds import MODE_LOWER, MODE_NEITHER, MODE_NEITHER_LOWEST, MODE_UPPER
 _MATCH_ONLY = frozenset({"name", "min_players", "max_players", "seat_change_period",
                          "class_reset_period", "exchange", "pass_limit", "exchange_counts_3p",
                          "titles_3p"})
+# Play-rule toggles the simulator plays either way (the state array carries them).
+_SIMULATED = frozenset({"owner_answers"})
 
 
 def simulator_supports(rules: RuleSet) -> bool:
     """Does the Numba simulator play these rules exactly (the uecda play rules)?"""
     return all(getattr(rules, f.name) == getattr(UECDA, f.name) for f in fields(rules)
-               if f.name not in _MATCH_ONLY)
+               if f.name not in _MATCH_ONLY | _SIMULATED)
 
 
 @dataclass
@@ -55,6 +57,7 @@ class Knowledge:
     pairs: np.ndarray  # exchange facts, rows (upper, lower, n, mode, my deal hand, my return)
     seats: np.ndarray
     first: int  # first mover of the game, -1 when unknown
+    owner_answers: bool  # the rules' trick clear (the devkit's when True)
     hist_player: np.ndarray
     hist_cards: np.ndarray
     hist_info: np.ndarray
@@ -120,7 +123,7 @@ def knowledge_from_view(view: GameView, lowest_returners: Collection[int] = ()) 
     pairs = _pair_rows(view, me, my_hand, played, unknown, fixed, view.exchange_given,
                        lowest_returners)
     return Knowledge(me, my_hand, unknown, counts, fixed, played, pairs,
-                     np.array(view.seats, dtype=np.int64), first,
+                     np.array(view.seats, dtype=np.int64), first, view.rules.owner_answers,
                      np.array(players, dtype=np.int64), np.array(cards, dtype=np.int64),
                      np.array(infos, dtype=np.int64), complete)
 
@@ -145,7 +148,8 @@ def exchange_knowledge(view: GameView, lower: int, count: int) -> Knowledge:
     pairs = np.array(rows, dtype=np.int64).reshape(len(rows), 6)
     empty = np.zeros(0, dtype=np.int64)
     return Knowledge(me, my_hand, unknown, counts, fixed, played, pairs,
-                     np.array(view.seats, dtype=np.int64), -1, empty, empty, empty, True)
+                     np.array(view.seats, dtype=np.int64), -1, view.rules.owner_answers,
+                     empty, empty, empty, True)
 
 
 def public_state(view: GameView, kn: Knowledge, hands: np.ndarray) -> np.ndarray:
@@ -157,7 +161,7 @@ def public_state(view: GameView, kn: Knowledge, hands: np.ndarray) -> np.ndarray
     if kn.first >= 0:
         start = np.array([int(hands[q]) | int(kn.played[q]) for q in range(N_PLAYERS)],
                          dtype=np.int64)
-        st = new_state(start, kn.seats, kn.first)
+        st = new_state(start, kn.seats, kn.first, kn.owner_answers)
         if replay(st, kn.hist_player, kn.hist_cards, kn.hist_info) and _fits(st, view, kn):
             return st
     return _state_from_view(view, kn, hands)
@@ -172,7 +176,7 @@ def _fits(st: np.ndarray, view: GameView, kn: Knowledge) -> bool:
 
 
 def _state_from_view(view: GameView, kn: Knowledge, hands: np.ndarray) -> np.ndarray:
-    st = new_state(np.asarray(hands, dtype=np.int64), kn.seats, kn.me)
+    st = new_state(np.asarray(hands, dtype=np.int64), kn.seats, kn.me, kn.owner_answers)
     if view.field is not None:
         st[FIELD_CARDS], st[FIELD_INFO] = encode_move(view.field)
     st[LOCK] = int(view.lock)

@@ -77,8 +77,9 @@ def play_batch(bases: np.ndarray, cand_c: np.ndarray, cand_i: np.ndarray, sums: 
 
 
 @njit(cache=True)
-def exchange_batch(worlds: np.ndarray, seats: np.ndarray, me: int, lower: int,
-                   cand: np.ndarray, sums: np.ndarray, squares: np.ndarray, visits: np.ndarray,
+def exchange_batch(worlds: np.ndarray, seats: np.ndarray, owner_answers: bool, me: int,
+                   lower: int, cand: np.ndarray, sums: np.ndarray, squares: np.ndarray,
+                   visits: np.ndarray,
                    count: int, models: np.ndarray, prm: np.ndarray, c_explore: float,
                    min_visits: int,
                    bufc: np.ndarray, bufi: np.ndarray,
@@ -95,7 +96,7 @@ def exchange_batch(worlds: np.ndarray, seats: np.ndarray, me: int, lower: int,
         for q in range(N_PLAYERS):
             if hands[q] & D3_BIT:
                 first = q
-        st = new_state(hands, seats, first)
+        st = new_state(hands, seats, first, owner_answers)
         v = playout(st, me, models, prm, bufc, bufi, solver)
         sums[a] += v
         squares[a] += v * v
@@ -220,13 +221,13 @@ def search_play(ws: Workspace, bases: np.ndarray, cand_c: np.ndarray, cand_i: np
     return run_bandit(len(cand_c), budget, batch)
 
 
-def search_exchange(ws: Workspace, worlds: np.ndarray, seats: np.ndarray, me: int, lower: int,
-                    cand: np.ndarray, models: np.ndarray, prm: np.ndarray, budget: Budget,
-                    c_explore: float, min_visits: int) -> ArmStats:
+def search_exchange(ws: Workspace, worlds: np.ndarray, seats: np.ndarray, owner_answers: bool,
+                    me: int, lower: int, cand: np.ndarray, models: np.ndarray, prm: np.ndarray,
+                    budget: Budget, c_explore: float, min_visits: int) -> ArmStats:
     s = ws.solver
 
     def batch(stats: ArmStats, count: int) -> None:
-        exchange_batch(worlds, seats, me, lower, cand, stats.sums, stats.squares,
+        exchange_batch(worlds, seats, owner_answers, me, lower, cand, stats.sums, stats.squares,
                        stats.visits, count, models, prm, c_explore, min_visits, ws.bufc, ws.bufi,
                        s.arrays())
 

@@ -1,7 +1,9 @@
 """Game state of the ``uecda`` rules as one ``int64`` array, and applying moves to it.
 
 The transitions follow :class:`daihinmin.rules.game.GameState` exactly (trick clear and lead
-rules included); only the random places after the pass limit use Numba's own generator.
+rules included); only the random places after the pass limit use Numba's own generator.  The
+one rule toggle the array carries is ``owner_answers`` (the devkit's trick clear, on in
+``uecda``; off, the 2013 build's), in slot :data:`OWNER_ANSWERS`.
 """
 
 from __future__ import annotations
@@ -41,12 +43,15 @@ N_OUT = 14
 OUT = 15  # 15..19: players in finishing order
 SEAT = 20  # 20..24: player sitting in seat 0..4
 POS = 25  # 25..29: seat of player 0..4
-STATE_SIZE = 30
+OWNER_ANSWERS = 30  # 1: the last player who played answers its own cards (rules.owner_answers)
+STATE_SIZE = 31
 
 
 @njit(cache=True)
-def new_state(hands: np.ndarray, seats: np.ndarray, first: int) -> np.ndarray:
+def new_state(hands: np.ndarray, seats: np.ndarray, first: int,
+              owner_answers: bool) -> np.ndarray:
     st = np.zeros(STATE_SIZE, dtype=np.int64)
+    st[OWNER_ANSWERS] = 1 if owner_answers else 0
     for p in range(N_PLAYERS):
         st[HAND + p] = hands[p]
         st[SEAT + p] = seats[p]
@@ -127,6 +132,16 @@ def _finish_rest(st: np.ndarray, shuffle: bool) -> None:
 
 
 @njit(cache=True)
+def _waiting(st: np.ndarray, owner: int) -> bool:
+    """Is anyone still to answer the field?  The owner answers too with OWNER_ANSWERS."""
+    for q in range(N_PLAYERS):
+        if (st[HAND + q] != 0 and not (st[PASSED] >> q) & 1
+                and (q != owner or st[OWNER_ANSWERS] != 0)):
+            return True
+    return False
+
+
+@njit(cache=True)
 def apply_pass(st: np.ndarray) -> None:
     """The player to move passes (or had a move rejected)."""
     p = st[TURN]
@@ -136,12 +151,7 @@ def apply_pass(st: np.ndarray) -> None:
         _finish_rest(st, True)
         return
     owner = st[OWNER]
-    waiting = False
-    for q in range(N_PLAYERS):
-        if st[HAND + q] != 0 and not (st[PASSED] >> q) & 1 and q != owner:
-            waiting = True
-            break
-    if not waiting:
+    if not _waiting(st, owner):
         _clear(st, owner)
         return
     nxt = next_player(st, p, True)
@@ -199,15 +209,7 @@ def apply_play(st: np.ndarray, cards: int, info: int) -> None:
         if n_active(st) <= 1:
             _finish_rest(st, False)
             return
-    if clear:
-        _clear(st, p)
-        return
-    waiting = False
-    for q in range(N_PLAYERS):
-        if q != p and st[HAND + q] != 0 and not (st[PASSED] >> q) & 1:
-            waiting = True
-            break
-    if not waiting:
+    if clear or not _waiting(st, p):  # with OWNER_ANSWERS, p (if in) waits on its own play
         _clear(st, p)
         return
     nxt = next_player(st, p, True)

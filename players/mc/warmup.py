@@ -62,7 +62,7 @@ def run_warm_up() -> None:
     bot.on_game_end(_view_after(-1, seed=3), None)
     # a two-player ending for the exact solver
     hands = np.array([0b1011 << 8, (0b0100 << 8) | int(JOKER_BIT), 0, 0, 0], dtype=np.int64)
-    st = new_state(hands, np.arange(N_PLAYERS, dtype=np.int64), 0)
+    st = new_state(hands, np.arange(N_PLAYERS, dtype=np.int64), 0, True)
     st[14] = 3
     s = SolverScratch()
     solve_two(st, 0, 1000, s.arrays())

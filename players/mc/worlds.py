@@ -217,7 +217,8 @@ def deal_world(me: int, my_hand: int, unknown: int, counts: np.ndarray, fixed: n
 
 @njit(cache=True)
 def play_log_likelihood(hands: np.ndarray, played: np.ndarray, seats: np.ndarray, first: int,
-                        hist_player: np.ndarray, hist_cards: np.ndarray, hist_info: np.ndarray,
+                        owner_answers: bool, hist_player: np.ndarray, hist_cards: np.ndarray,
+                        hist_info: np.ndarray,
                         me: int, models: np.ndarray, prm: np.ndarray, eps: np.ndarray,
                         window: int, bufc: np.ndarray, bufi: np.ndarray) -> float:
     """Log-chance of the opponents' last ``window`` actions in a world, each opponent by its
@@ -229,7 +230,7 @@ def play_log_likelihood(hands: np.ndarray, played: np.ndarray, seats: np.ndarray
     start = np.empty(N_PLAYERS, dtype=np.int64)
     for q in range(N_PLAYERS):
         start[q] = hands[q] | played[q]
-    st = new_state(start, seats, first)
+    st = new_state(start, seats, first, owner_answers)
     n_hist = hist_player.shape[0]
     from_opp = 0
     for t in range(n_hist):
@@ -279,8 +280,9 @@ def _weights(log_ex: np.ndarray, log_play: np.ndarray, k: int, beta: float,
 @njit(cache=True)
 def sample_worlds(me: int, my_hand: int, unknown: int, counts: np.ndarray, fixed: np.ndarray,
                   played: np.ndarray, pairs: np.ndarray, seats: np.ndarray, first: int,
-                  hist_player: np.ndarray, hist_cards: np.ndarray, hist_info: np.ndarray,
-                  models: np.ndarray, prm: np.ndarray, eps: np.ndarray, beta: float,
+                  owner_answers: bool, hist_player: np.ndarray, hist_cards: np.ndarray,
+                  hist_info: np.ndarray, models: np.ndarray, prm: np.ndarray, eps: np.ndarray,
+                  beta: float,
                   window: int, proposals: int, out: np.ndarray, bufc: np.ndarray,
                   bufi: np.ndarray) -> float:
     """Fill ``out`` (count x 5 hands) with worlds; return the effective sample size of the
@@ -308,8 +310,8 @@ def sample_worlds(me: int, my_hand: int, unknown: int, counts: np.ndarray, fixed
             continue
         if use_history and local and not listed:
             # the public course of the game is the same in every world: list it once
-            table = action_table(cand[k], played, seats, first, hist_player, hist_cards,
-                                 hist_info, me)
+            table = action_table(cand[k], played, seats, first, owner_answers, hist_player,
+                                 hist_cards, hist_info, me)
             table = table[max(0, table.shape[0] - window):]
             listed = True
         w = exchange_weight(cand[k], played, pairs)
@@ -319,9 +321,9 @@ def sample_worlds(me: int, my_hand: int, unknown: int, counts: np.ndarray, fixed
                 log_play[k] = opponents_log_chance(cand[k], played, me, models, eps, table,
                                                    prm, st, bufc, bufi, per_player)
             elif use_history:
-                ll = play_log_likelihood(cand[k], played, seats, first, hist_player,
-                                         hist_cards, hist_info, me, models, prm, eps, window,
-                                         bufc, bufi)
+                ll = play_log_likelihood(cand[k], played, seats, first, owner_answers,
+                                         hist_player, hist_cards, hist_info, me, models, prm,
+                                         eps, window, bufc, bufi)
                 log_play[k] = 0.0 if np.isnan(ll) else ll
         k += 1
     if k == 0:
@@ -380,7 +382,8 @@ def _log_exchange(hands: np.ndarray, played: np.ndarray, pairs: np.ndarray) -> f
 
 @njit(cache=True)
 def action_table(hands: np.ndarray, played: np.ndarray, seats: np.ndarray, first: int,
-                 hist_player: np.ndarray, hist_cards: np.ndarray, hist_info: np.ndarray,
+                 owner_answers: bool, hist_player: np.ndarray, hist_cards: np.ndarray,
+                 hist_info: np.ndarray,
                  me: int) -> np.ndarray:
     """The opponents' actions with the public facts each was taken on, one row each:
     (player, cards, field info, revolution, lock, cards the player had played before).
@@ -391,7 +394,7 @@ def action_table(hands: np.ndarray, played: np.ndarray, seats: np.ndarray, first
     start = np.empty(N_PLAYERS, dtype=np.int64)
     for q in range(N_PLAYERS):
         start[q] = hands[q] | played[q]
-    st = new_state(start, seats, first)
+    st = new_state(start, seats, first, owner_answers)
     rows = np.zeros((hist_player.shape[0], 6), dtype=np.int64)
     before = np.zeros(N_PLAYERS, dtype=np.int64)
     k = 0
@@ -453,10 +456,10 @@ def opponents_log_chance(hands: np.ndarray, played: np.ndarray, me: int, models:
 
 @njit(cache=True)
 def refine_worlds(worlds: np.ndarray, me: int, fixed: np.ndarray, played: np.ndarray,
-                  pairs: np.ndarray, seats: np.ndarray, first: int, hist_player: np.ndarray,
-                  hist_cards: np.ndarray, hist_info: np.ndarray, models: np.ndarray,
-                  prm: np.ndarray, eps: np.ndarray, steps: int, bufc: np.ndarray,
-                  bufi: np.ndarray) -> float:
+                  pairs: np.ndarray, seats: np.ndarray, first: int, owner_answers: bool,
+                  hist_player: np.ndarray, hist_cards: np.ndarray, hist_info: np.ndarray,
+                  models: np.ndarray, prm: np.ndarray, eps: np.ndarray, steps: int,
+                  bufc: np.ndarray, bufi: np.ndarray) -> float:
     """Move each world towards the worlds that explain the whole history: ``steps``
     Metropolis steps, each swapping one card between two opponents (cards whose holder is
     known stay put), accepted by the exchange weight times the untempered likelihood of every
@@ -475,8 +478,8 @@ def refine_worlds(worlds: np.ndarray, me: int, fixed: np.ndarray, played: np.nda
             k += 1
     if k < 2 or steps <= 0 or worlds.shape[0] == 0 or not models_are_local(models, me):
         return 0.0
-    table = action_table(worlds[0], played, seats, first, hist_player, hist_cards, hist_info,
-                         me)
+    table = action_table(worlds[0], played, seats, first, owner_answers, hist_player,
+                         hist_cards, hist_info, me)
     st = np.zeros(STATE_SIZE, dtype=np.int64)
     ll = np.zeros(N_PLAYERS)
     accepted = 0
