@@ -49,6 +49,9 @@ def move_from_cells(cells: dict[Cell, int], max_jokers: int = 2, extended: bool 
     if len(cells) == 1:
         ((row, col), value), = cells.items()
         if value == 2:
+            if row == 4:  # the reference server's suit mask 16 is no shape: answered 8
+                raise InvalidShapeError("row 4 holds only the joker of a five-card group",
+                                        (row, col))
             return LONE_JOKER
         return Move.single(4 * col + row)
     rows = {r for r, _ in cells}

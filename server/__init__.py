@@ -16,9 +16,13 @@ Where this server deliberately differs from the reference server tndhms
 * The engine judges every move: a table with a cell value other than 0/1/2, two 2s, a 1 in
   column 0/14 or row 4, or extra cards beside a spade 3 over a lone joker is answered 8 and
   counts as a pass (tndhms lets some of these through).
-* An exchange table that is not exactly the owed number of held cards (including a 2 over a
-  held card's cell) makes the server give that player's strongest cards instead.
-* The trick does not clear "one pass early" after a player goes out with the last play.
+* An exchange table that is not exactly the owed number of held cards makes the server give
+  that player's strongest cards instead.  A 2 is the joker wherever it is written, as in
+  tndhms; over a held card's cell tndhms also wipes that card out of the game, here it stays.
+* A lone joker written in row 4 is answered 8 (tndhms's suit mask 16 is no shape either).
+* ``uecda`` clears tricks as the devkit build does (``owner_answers``: the last player who
+  played answers its own cards before the trick clears); ``owner_answers=no`` is the 2013
+  build's clear, without its "one pass early" clear after a player goes out with the last play.
 * A profile with an unknown version closes that connection with a logged error and the seat
   stays free (tndhms keeps it and sends nothing).  20060 is recognised from a native-endian
   profile; there is no 2-second "no profile means 20060" fallback.

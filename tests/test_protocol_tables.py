@@ -49,8 +49,8 @@ def test_spec_examples_decode() -> None:
     assert decode_move_table(Table.zeros()) is PASS
 
 
-@pytest.mark.parametrize("cell", [(0, 0), (2, 7), (3, 14), (4, 1), (4, 14), (1, 13)])
-def test_a_lone_2_anywhere_is_the_lone_joker(cell: tuple[int, int]) -> None:
+@pytest.mark.parametrize("cell", [(0, 0), (2, 7), (3, 14), (1, 13)])
+def test_a_lone_2_anywhere_in_rows_0_to_3_is_the_lone_joker(cell: tuple[int, int]) -> None:
     assert decode_move_table(table({cell: 2})) is LONE_JOKER
 
 
