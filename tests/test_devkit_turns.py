@@ -1,0 +1,240 @@
+"""Acceptance of issue 22: a client that follows whose turn it is from the wire alone, by the
+official devkit server's rule (as FujiGokoro does), is never surprised by a ``uecda`` match.
+
+The follower keeps only what the tables show: the seats, the card counts, who acted and
+whether the field's cards changed.  It applies the devkit's ``daihu.c`` turn logic: a pass or
+a rejected table marks the actor passed; the trick clears when the passed players number
+``5 - players out`` (the last player who played included), or at once on an 8 or a ♠3 over a
+lone joker; the lead goes to the last player who played, or the next seat with cards; otherwise
+the turn goes to the next seat with cards that has not passed.  Every turn table must name the
+player and show the field (``[5][4]``) that rule gives, or the test fails on that turn.
+
+One seat is the checking client (the project's probe, playing random legal moves, some
+malformed tables, and now and then a lone joker written in row 4, which must be answered 8);
+the other four are bundled bots over real TCP on 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pytest
+import trio
+from daihinmin.client import run_bot_async
+from daihinmin.players.registry import make_bot
+from daihinmin.protocol.cards import CardSet
+from daihinmin.protocol.codec import read_hand
+from daihinmin.protocol.moves import Move
+from daihinmin.protocol.table import Table
+from daihinmin.rules.ruleset import UECDA
+from daihinmin.server.config import ServerConfig
+from daihinmin.server.match_server import MatchServer
+from daihinmin.server.probe import ProbePlayer, ProtocolViolation, SeenTurn
+
+pytestmark = pytest.mark.timeout(240)
+HOST = "127.0.0.1"
+N = 5
+EIGHT_COL = 6
+SPADE3_CELL = {(0, 1): 1}
+
+
+class DevkitTurnError(AssertionError):
+    """The server gave a turn the devkit server would not have given."""
+
+
+Cells = dict[tuple[int, int], int]
+
+
+@dataclass
+class DevkitTurns:
+    """The devkit server's turn order, rebuilt from the tables one player receives."""
+
+    seats: tuple[int, ...] = ()
+    counts: list[int] = field(default_factory=lambda: [0] * N)
+    passed: list[int] = field(default_factory=lambda: [0] * N)
+    last_player: int = -1
+    stage: Cells = field(default_factory=dict)  # the cards on the field, {} when cleared
+    lone_joker: bool = False
+    expected: tuple[int, bool] | None = None  # (mover, field empty) of the next turn table
+    game: int = 0
+    turn: int = 0
+    owner_answers: int = 0  # turns where the last player who played answered its own cards
+
+    def deal(self, table: Table) -> None:
+        self.game += 1
+        self.turn = 0
+        self.seats = tuple(table[6, 10 + i] for i in range(N))
+        self.passed = [0] * N
+        self.stage, self.lone_joker, self.expected = {}, False, None
+
+    def turn_table(self, table: Table, me: int, hand: CardSet) -> None:
+        self.turn += 1
+        mover, empty = table[5, 3], bool(table[5, 4])
+        self.counts = [table[6, i] for i in range(N)]
+        where = f"game {self.game} turn {self.turn}"
+        if self.expected is None:  # the first turn: the holder of the ♦3 leads
+            holds_d3 = CardSet.parse("D3") <= hand
+            if (mover == me) != holds_d3 or not empty:
+                raise DevkitTurnError(f"{where}: player {mover} leads the game (field empty "
+                                      f"{empty}); I am {me}, ♦3 held: {holds_d3}")
+            self.last_player = mover
+        elif (mover, empty) != self.expected:
+            raise DevkitTurnError(f"{where}: the server gives the turn to {mover} (field empty "
+                                  f"{empty}); the devkit gives {self.expected}")
+        if mover == self.last_player and self.stage:
+            self.owner_answers += 1
+
+    def field_table(self, table: Table) -> None:
+        actor = table[5, 3]
+        cells = {(r, c): table[r, c] for r in range(5) for c in range(15) if table[r, c]}
+        self.counts = [table[6, i] for i in range(N)]
+        clear = False
+        if cells and cells != self.stage:  # a play
+            self.last_player = actor
+            if self.lone_joker:
+                clear = cells == SPADE3_CELL  # only the ♠3 beats it, and it clears
+                self.lone_joker = False
+            elif len(cells) == 1 and 2 in cells.values():
+                self.lone_joker = True
+            else:
+                clear = any(c == EIGHT_COL for _, c in cells)
+            self.stage = cells
+        else:  # a pass, or a table the server rejected
+            self.passed[actor] = 1
+        out = sum(1 for n in self.counts if n == 0)
+        if clear or sum(self.passed) >= N - out:
+            self.passed = [0] * N
+            self.stage, self.lone_joker = {}, False
+            nxt = self.last_player
+            while self.counts[nxt] == 0:
+                nxt = self._after(nxt)
+            self.last_player = nxt
+        else:
+            nxt = self._after(actor)
+            while self.counts[nxt] == 0 or self.passed[nxt]:
+                nxt = self._after(nxt)
+        self.expected = (nxt, not self.stage)
+
+    def _after(self, player: int) -> int:
+        return self.seats[(self.seats.index(player) + 1) % N]
+
+
+class DevkitFollower(ProbePlayer):
+    """The probe, with every table it receives also fed to :class:`DevkitTurns`."""
+
+    def __init__(self, host: str, port: int, seed: int) -> None:
+        super().__init__(host, port, "devkit", seed=seed, fault_rate=0.05)
+        self.turns = DevkitTurns()
+        self.row4_jokers = 0
+        self._next = "deal"
+
+    def recv_table(self) -> Table:
+        table = super().recv_table()
+        if self._next == "deal":
+            self.turns.deal(table)
+            self._next = "turn"
+        elif self._next == "turn":
+            self.turns.turn_table(table, self.record.number, read_hand(table))
+            self._next = "field"
+        else:
+            self.turns.field_table(table)
+            self._next = "flag"
+        return table
+
+    def recv_int(self) -> int:
+        value = super().recv_int()
+        if self._next == "flag":
+            self._next = "turn" if value == 0 else "deal"
+        return value
+
+    def move(self, turn: Table, hand: CardSet, field: Move | None,
+             seen: SeenTurn) -> Move | None:
+        if self.rng.random() < 0.05:  # a lone joker in row 4: no move, answered 8
+            self.send_table(Table.zeros().with_cells({(4, self.rng.randrange(15)): 2}))
+            seen.sent = "bad:joker_row4"
+            answer = self.recv_int()
+            seen.answer = answer
+            self.row4_jokers += 1
+            if answer != 8:
+                raise ProtocolViolation(f"answer {answer} to a lone joker in row 4")
+            return None
+        return super().move(turn, hand, field, seen)
+
+
+def play_checked_match(games: int, seed: int, bot_names: list[str]) -> DevkitFollower:
+    config = ServerConfig(rules=UECDA, games=games, seed=seed, port=0, fault_limit=0)
+    server = MatchServer(config)
+    follower = DevkitFollower(HOST, 0, seed)
+    bots = [make_bot(name, seed=seed + i) for i, name in enumerate(bot_names)]
+
+    async def main() -> None:
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(server.run)
+            follower.port = port
+            await trio.to_thread.run_sync(lambda: (follower.connect(), follower.handshake()))
+            for bot in bots:
+                nursery.start_soon(lambda b=bot: run_bot_async(b, HOST, port, read_timeout=60))
+            await trio.to_thread.run_sync(follower.run)
+
+    trio.run(main)
+    assert server.outcome is not None
+    return follower
+
+
+def test_a_devkit_client_follows_every_turn_of_a_100_game_uecda_match() -> None:
+    follower = play_checked_match(100, seed=22, bot_names=["default", "weakest", "default",
+                                                           "greedy"])
+    turns = follower.turns
+    assert turns.game == 100 and len(follower.record.games) == 100
+    assert turns.owner_answers > 100  # the devkit's extra answer really happened
+    assert follower.row4_jokers > 0
+
+
+def test_the_follower_catches_the_2013_trick_clear() -> None:
+    """The same follower on a 2013-rule match fails at the first trick that clears before
+    its last player answered (the check can fail)."""
+    config = ServerConfig(rules=UECDA.with_rules(owner_answers=False), games=3, seed=5,
+                          port=0, fault_limit=0)
+    server = MatchServer(config)
+    follower = DevkitFollower(HOST, 0, 5)
+    bots = [make_bot("weakest") for _ in range(4)]
+    raised: list[BaseException] = []
+
+    async def main() -> None:
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(server.run)
+            follower.port = port
+            await trio.to_thread.run_sync(lambda: (follower.connect(), follower.handshake()))
+            for bot in bots:
+                nursery.start_soon(lambda b=bot: run_bot_async(b, HOST, port, read_timeout=5))
+            try:
+                await trio.to_thread.run_sync(follower.run)
+            except DevkitTurnError as exc:
+                raised.append(exc)
+            nursery.cancel_scope.cancel()
+
+    trio.run(main)
+    assert raised and "the devkit gives" in str(raised[0])
+
+
+def test_devkit_turns_on_hand_written_tables() -> None:
+    """The follower's rule itself: the owner answers, then the trick clears to it."""
+    t = DevkitTurns()
+    deal = Table.zeros().with_cells({(6, 10 + i): i for i in range(N)} | {(5, 0): 1})
+    t.deal(deal)
+
+    def state(mover: int, empty: int, cells: Cells | None = None) -> Table:
+        base = {(6, i): 5 for i in range(N)} | {(5, 3): mover, (5, 4): empty}
+        return Table.zeros().with_cells(base | (cells or {}))
+
+    t.turn_table(state(0, 1), 0, CardSet.parse("D3"))
+    t.field_table(state(0, 0, {(2, 1): 1}))  # p0 leads ♦3
+    for p in (1, 2, 3, 4):
+        assert t.expected == (p, False)
+        t.turn_table(state(p, 0), 0, CardSet())
+        t.field_table(state(p, 0, {(2, 1): 1}))  # passes: the field unchanged
+    assert t.expected == (0, False)  # the owner answers its own ♦3
+    t.turn_table(state(0, 0), 0, CardSet())
+    assert t.owner_answers == 1
+    t.field_table(state(0, 0, {(2, 1): 1}))
+    assert t.expected == (0, True)  # it passed too: cleared, it leads
