@@ -26,7 +26,7 @@ from daihinmin.protocol.cards import CardSet
 from daihinmin.protocol.codec import read_hand
 from daihinmin.protocol.moves import Move
 from daihinmin.protocol.table import Table
-from daihinmin.rules.ruleset import UECDA
+from daihinmin.rules.ruleset import UECDA, RuleSet
 from daihinmin.server.config import ServerConfig
 from daihinmin.server.match_server import MatchServer
 from daihinmin.server.probe import ProbePlayer, ProtocolViolation, SeenTurn
@@ -161,11 +161,14 @@ class DevkitFollower(ProbePlayer):
         return super().move(turn, hand, field, seen)
 
 
-def play_checked_match(games: int, seed: int, bot_names: list[str]) -> DevkitFollower:
-    config = ServerConfig(rules=UECDA, games=games, seed=seed, port=0, fault_limit=0)
+def play_checked_match(games: int, seed: int, bot_names: list[str],
+                       rules: RuleSet = UECDA) -> DevkitFollower:
+    """A match with the follower in seat 0; its first :class:`DevkitTurnError` is raised."""
+    config = ServerConfig(rules=rules, games=games, seed=seed, port=0, fault_limit=0)
     server = MatchServer(config)
     follower = DevkitFollower(HOST, 0, seed)
     bots = [make_bot(name, seed=seed + i) for i, name in enumerate(bot_names)]
+    caught: list[DevkitTurnError] = []
 
     async def main() -> None:
         async with trio.open_nursery() as nursery:
@@ -174,9 +177,15 @@ def play_checked_match(games: int, seed: int, bot_names: list[str]) -> DevkitFol
             await trio.to_thread.run_sync(lambda: (follower.connect(), follower.handshake()))
             for bot in bots:
                 nursery.start_soon(lambda b=bot: run_bot_async(b, HOST, port, read_timeout=60))
-            await trio.to_thread.run_sync(follower.run)
+            try:
+                await trio.to_thread.run_sync(follower.run)
+            except DevkitTurnError as exc:
+                caught.append(exc)
+                nursery.cancel_scope.cancel()  # the others wait on the stopped follower
 
     trio.run(main)
+    if caught:
+        raise caught[0]
     assert server.outcome is not None
     return follower
 
@@ -193,28 +202,8 @@ def test_a_devkit_client_follows_every_turn_of_a_100_game_uecda_match() -> None:
 def test_the_follower_catches_the_2013_trick_clear() -> None:
     """The same follower on a 2013-rule match fails at the first trick that clears before
     its last player answered (the check can fail)."""
-    config = ServerConfig(rules=UECDA.with_rules(owner_answers=False), games=3, seed=5,
-                          port=0, fault_limit=0)
-    server = MatchServer(config)
-    follower = DevkitFollower(HOST, 0, 5)
-    bots = [make_bot("weakest") for _ in range(4)]
-    raised: list[BaseException] = []
-
-    async def main() -> None:
-        async with trio.open_nursery() as nursery:
-            port = await nursery.start(server.run)
-            follower.port = port
-            await trio.to_thread.run_sync(lambda: (follower.connect(), follower.handshake()))
-            for bot in bots:
-                nursery.start_soon(lambda b=bot: run_bot_async(b, HOST, port, read_timeout=5))
-            try:
-                await trio.to_thread.run_sync(follower.run)
-            except DevkitTurnError as exc:
-                raised.append(exc)
-            nursery.cancel_scope.cancel()
-
-    trio.run(main)
-    assert raised and "the devkit gives" in str(raised[0])
+    with pytest.raises(DevkitTurnError, match="the devkit gives"):
+        play_checked_match(3, 5, ["weakest"] * 4, UECDA.with_rules(owner_answers=False))
 
 
 def test_devkit_turns_on_hand_written_tables() -> None:
