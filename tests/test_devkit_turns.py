@@ -11,16 +11,19 @@ player and show the field (``[5][4]``) that rule gives, or the test fails on tha
 
 One seat is the checking client (the project's probe, playing random legal moves, some
 malformed tables, and now and then a lone joker written in row 4, which must be answered 8);
-the other four are bundled bots over real TCP on 127.0.0.1.
+the other four are bundled bots over real TCP on 127.0.0.1.  One of them walks out during the
+match, so the server's stand-in plays its seat (extra turns included) for the rest.
 """
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, field
 
 import pytest
 import trio
-from daihinmin.client import run_bot_async
+from daihinmin.client import Bot, GameView, run_bot_async
+from daihinmin.players.default_bot import DefaultBot
 from daihinmin.players.registry import make_bot
 from daihinmin.protocol.cards import CardSet
 from daihinmin.protocol.codec import read_hand
@@ -161,13 +164,39 @@ class DevkitFollower(ProbePlayer):
         return super().move(turn, hand, field, seen)
 
 
-def play_checked_match(games: int, seed: int, bot_names: list[str],
-                       rules: RuleSet = UECDA) -> DevkitFollower:
-    """A match with the follower in seat 0; its first :class:`DevkitTurnError` is raised."""
+class WalkOut(Exception):
+    """The bot leaves the match (its connection closes)."""
+
+
+class WalkingDefault(DefaultBot):
+    """``default`` for ``plays`` plays, then it walks out."""
+
+    def __init__(self, plays: int) -> None:
+        super().__init__()
+        self.left = plays
+
+    def play(self, view: GameView) -> Move:
+        self.left -= 1
+        if self.left < 0:
+            raise WalkOut
+        return super().play(view)
+
+
+async def run_until_walk_out(bot: Bot, port: int) -> None:
+    with contextlib.suppress(WalkOut):
+        await run_bot_async(bot, HOST, port, read_timeout=60)
+
+
+def play_checked_match(games: int, seed: int, bot_names: list[str], rules: RuleSet = UECDA,
+                       walk_out_after: int = 0) -> tuple[DevkitFollower, MatchServer]:
+    """A match with the follower in seat 0; its first :class:`DevkitTurnError` is raised.
+    With ``walk_out_after``, the last bot is a ``default`` that leaves after so many plays."""
     config = ServerConfig(rules=rules, games=games, seed=seed, port=0, fault_limit=0)
     server = MatchServer(config)
     follower = DevkitFollower(HOST, 0, seed)
     bots = [make_bot(name, seed=seed + i) for i, name in enumerate(bot_names)]
+    if walk_out_after:
+        bots[-1] = WalkingDefault(walk_out_after)
     caught: list[DevkitTurnError] = []
 
     async def main() -> None:
@@ -176,7 +205,7 @@ def play_checked_match(games: int, seed: int, bot_names: list[str],
             follower.port = port
             await trio.to_thread.run_sync(lambda: (follower.connect(), follower.handshake()))
             for bot in bots:
-                nursery.start_soon(lambda b=bot: run_bot_async(b, HOST, port, read_timeout=60))
+                nursery.start_soon(run_until_walk_out, bot, port)
             try:
                 await trio.to_thread.run_sync(follower.run)
             except DevkitTurnError as exc:
@@ -187,16 +216,19 @@ def play_checked_match(games: int, seed: int, bot_names: list[str],
     if caught:
         raise caught[0]
     assert server.outcome is not None
-    return follower
+    return follower, server
 
 
 def test_a_devkit_client_follows_every_turn_of_a_100_game_uecda_match() -> None:
-    follower = play_checked_match(100, seed=22, bot_names=["default", "weakest", "default",
-                                                           "greedy"])
+    follower, server = play_checked_match(100, seed=22, walk_out_after=250,
+                                          bot_names=["default", "weakest", "greedy", "default"])
     turns = follower.turns
     assert turns.game == 100 and len(follower.record.games) == 100
     assert turns.owner_answers > 100  # the devkit's extra answer really happened
     assert follower.row4_jokers > 0
+    assert server.outcome is not None
+    stood_in = [g.game for g in server.outcome.games if g.stand_in]
+    assert stood_in and stood_in[-1] == 100 and len(stood_in) < 90  # from mid-match on
 
 
 def test_the_follower_catches_the_2013_trick_clear() -> None:
