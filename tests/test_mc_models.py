@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 from daihinmin.client.view import GameView
 from daihinmin.players.default_bot import DefaultBot
-from daihinmin.players.mc.bench import sample_positions
 from daihinmin.players.mc.bot import MODEL_MARGIN, MCBot, warm_up
 from daihinmin.players.mc.convert import decode_move, encode_move, hand_mask
 from daihinmin.players.mc.models import (
@@ -29,6 +28,7 @@ from daihinmin.protocol.moves import Move
 from daihinmin.rules.movegen import all_plays
 from daihinmin.rules.ruleset import UECDA
 from daihinmin.tools.local_match import play_local_match
+from daihinmin.tools.mc_bench import sample_positions
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
