@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from daihinmin.client.view import GameView
 from daihinmin.players.default_bot import DefaultBot
-from daihinmin.players.mc.bot import MODEL_MARGIN, MCBot, warm_up
+from daihinmin.players.mc.bot import MODEL_MARGIN, MCBot
 from daihinmin.players.mc.convert import decode_move, encode_move, hand_mask
 from daihinmin.players.mc.models import (
     MODEL_POLICY,
@@ -32,10 +32,7 @@ from daihinmin.tools.mc_bench import sample_positions
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-
-@pytest.fixture(scope="module", autouse=True)
-def _compiled() -> None:
-    warm_up()
+pytestmark = pytest.mark.usefixtures("mc_compiled")  # conftest.py: compiled once a session
 
 
 def view_state(view) -> np.ndarray:  # type: ignore[no-untyped-def]
