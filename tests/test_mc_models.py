@@ -137,6 +137,7 @@ class _RandomReturnBot(DefaultBot):
         return CardSet.of(cards[int(i)] for i in picked)
 
 
+@pytest.mark.slow
 def test_weakest_returns_are_learned_from_finished_games() -> None:
     """Uppers that hand back their weakest cards gain evidence; random returns lose it."""
     mc = MCBot(time_ms=0, playouts=32, seed=1)
