@@ -1,7 +1,7 @@
 """Scenario tests of the presets ``original``, ``web``, ``app`` and ``thirteenth_floor``.
 
 Each test deals small hands, steps the engine and checks verdicts, events and the state, with
-the examples the seed documents give (``shared/seeds``) and the choices ``docs/RULES.md``
+the examples the seed documents give and the choices ``docs/RULES.md``
 records where they are silent.
 """
 

@@ -1,4 +1,4 @@
-"""Scenario tests for every rule of the ``uecda`` preset (UECDA_PROTOCOL.md §5-6).
+"""Scenario tests for every rule of the ``uecda`` preset (docs/PROTOCOL.md §5-6).
 
 Each test sets up small hands, steps the engine and checks the verdicts, the events and the
 state afterwards.  Where the reference server (tndhms) is known to differ, the test name says
