@@ -34,10 +34,10 @@ from daihinmin.protocol.extension import (
     ExtState,
     read_ext,
 )
-from daihinmin.protocol.extension_rules import adopt_rules, rules_digest
 from daihinmin.protocol.shapes import move_from_cells
 from daihinmin.protocol.table import Table
 from daihinmin.rules.choices import ChoiceKind, PendingChoice
+from daihinmin.rules.extension_rules import adopt_rules, rules_digest
 from daihinmin.rules.ruleset import RuleSet
 
 from .errors import ClientError, UnexpectedMessageError

@@ -27,10 +27,10 @@ from daihinmin.protocol.extension import (
     build_choice_answer,
     is_choice_table,
 )
-from daihinmin.protocol.extension_rules import needs_extension
 from daihinmin.protocol.moves import Move
 from daihinmin.protocol.table import INT_BYTES, PROTOCOL_20070, TABLE_BYTES, Table, decode_int
 from daihinmin.rules.deal import canonical_jokers
+from daihinmin.rules.extension_rules import needs_extension
 from daihinmin.rules.ruleset import UECDA, RuleSet
 
 from .errors import BotError, UnexpectedMessageError

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from daihinmin.protocol.cards import EMPTY, CardSet
+from daihinmin.protocol.cards import EMPTY, JOKER, CardSet
 from daihinmin.protocol.moves import PASS, Move
 from daihinmin.rules.choices import PendingChoice, choice_options
 from daihinmin.rules.judge import legal_plays
@@ -104,6 +104,23 @@ class GameView:
         return choice_options(self.hand, self.pending)
 
 
+# The default answers of a Bot (players.util re-exports it for the bundled players).
+def weakest_cards(hand: CardSet, count: int, reversed_order: bool = False) -> CardSet:
+    """The ``count`` weakest cards (by rank; the joker is never weakest).
+
+    >>> str(weakest_cards(CardSet.parse("S2 H3 D4 JK"), 2))
+    'H3 D4'
+    """
+    def key(c: int) -> tuple[int, int]:
+        if c >= JOKER:
+            return (1, 0)
+        rank = c >> 2
+        return (0, -rank if reversed_order else rank)
+
+    return CardSet.of(sorted(hand, key=key)[:count])
+
+
+
 class Bot:
     """Subclass and override :meth:`play` (and :meth:`exchange` to choose the returned cards).
 
@@ -114,8 +131,6 @@ class Bot:
 
     def exchange(self, view: GameView, count: int) -> CardSet:
         """Cards to return in the exchange (daifugo/fugo).  Default: the weakest ``count``."""
-        from daihinmin.players.util import weakest_cards
-
         return weakest_cards(view.hand, count)
 
     def play(self, view: GameView) -> Move:  # pragma: no cover - abstract
@@ -126,8 +141,6 @@ class Bot:
         cards to discard): up to ``choice.count`` cards of ``view.hand``
         (``view.legal_choices()`` lists every valid answer).  Default: the weakest cards
         under the current order, as many as allowed."""
-        from daihinmin.players.util import weakest_cards
-
         return weakest_cards(view.hand, min(choice.count, len(view.hand)), view.reversed)
 
     def on_match_start(self, player: int) -> None:

@@ -18,7 +18,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Set
 
 SUITS = "SHDC"
 SUIT_SYMBOLS = "♠♥♦♣"
@@ -92,17 +92,50 @@ def card(name: str) -> Card:
     return make_card(suit, RANK_CHARS.index(rank_text, 1))
 
 
-class CardSet:
-    """An immutable set of cards stored as one integer bitmask."""
+_JOKER2_ALONE = 1 << JOKER2
+#: Every bit a card set may hold: the 52 cards and the two jokers.
+VALID_BITS = DECK52 | JOKER_BITS
+_CHECKED_BITS = ~VALID_BITS | _JOKER2_ALONE
+
+
+class CardSet(Set[Card]):
+    """An immutable set of cards stored as one integer bitmask.
+
+    Jokers are interchangeable, so a set holds them by count: one joker is always bit 60,
+    two are bits 60 and 61, whatever mask the set was built from.  Set algebra therefore
+    counts jokers (a hand with both jokers minus one joker keeps one).  It follows
+    :class:`collections.abc.Set` (``<=``, ``|``, ``&``, ``-``, ``^``, ``isdisjoint``) and
+    returns ``NotImplemented`` to anything that is not a ``CardSet``.
+
+    >>> CardSet(1 << JOKER2) == CardSet.parse("JK")
+    True
+    >>> str(CardSet.parse("S3 JK JK") - CardSet.parse("JK"))
+    'S3 JK'
+    >>> CardSet.parse("S3") == {card("S3")}
+    False
+    """
 
     __slots__ = ("mask",)
     mask: int
 
     def __init__(self, mask: int = 0) -> None:
-        object.__setattr__(self, "mask", int(mask))
+        if mask & _CHECKED_BITS:  # bit 61 or a bit outside the deck: the rare, slow path
+            mask = int(mask)
+            if mask & ~VALID_BITS:
+                raise CardParseError(f"not a card mask: {mask:#x} (bits outside the deck)")
+            if mask & JOKER_BITS == _JOKER2_ALONE:  # one joker is always bit 60
+                mask ^= JOKER_BITS
+        _set_mask(self, int(mask))
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("CardSet is immutable")
+
+    def __reduce__(self) -> tuple[type[CardSet], tuple[int]]:
+        return (CardSet, (self.mask,))
+
+    @classmethod
+    def _from_iterable(cls, it: Iterable[Card]) -> CardSet:
+        return cls.of(it)
 
     @classmethod
     def parse(cls, text: str) -> CardSet:
@@ -142,23 +175,66 @@ class CardSet:
     def __contains__(self, c: object) -> bool:
         return isinstance(c, int) and c >= 0 and bool(self.mask >> c & 1)
 
-    def __or__(self, other: CardSet) -> CardSet:
+    # Set algebra on masks; the constructor puts a lone joker back on bit 60.
+    def __or__(self, other: object) -> CardSet:
+        if not isinstance(other, CardSet):
+            return NotImplemented
         return CardSet(self.mask | other.mask)
 
-    def __and__(self, other: CardSet) -> CardSet:
+    def __and__(self, other: object) -> CardSet:
+        if not isinstance(other, CardSet):
+            return NotImplemented
         return CardSet(self.mask & other.mask)
 
-    def __sub__(self, other: CardSet) -> CardSet:
+    def __sub__(self, other: object) -> CardSet:
+        if not isinstance(other, CardSet):
+            return NotImplemented
         return CardSet(self.mask & ~other.mask)
 
+    def __xor__(self, other: object) -> CardSet:
+        if not isinstance(other, CardSet):
+            return NotImplemented
+        return (self - other) | (other - self)
+
+    __ror__ = __or__
+    __rand__ = __and__
+    __rxor__ = __xor__
+
+    def __rsub__(self, other: object) -> CardSet:
+        return NotImplemented
+
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, CardSet) and other.mask == self.mask
+        if not isinstance(other, CardSet):
+            return NotImplemented
+        return other.mask == self.mask
 
     def __hash__(self) -> int:
         return hash(self.mask)
 
-    def __le__(self, other: CardSet) -> bool:
+    def __le__(self, other: object) -> bool:
+        if not isinstance(other, CardSet):
+            return NotImplemented
         return self.mask & ~other.mask == 0
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, CardSet):
+            return NotImplemented
+        return self.mask != other.mask and self.mask & ~other.mask == 0
+
+    def __ge__(self, other: object) -> bool:
+        if not isinstance(other, CardSet):
+            return NotImplemented
+        return other.mask & ~self.mask == 0
+
+    def __gt__(self, other: object) -> bool:
+        if not isinstance(other, CardSet):
+            return NotImplemented
+        return self.mask != other.mask and other.mask & ~self.mask == 0
+
+    def isdisjoint(self, other: Iterable[Card]) -> bool:
+        if isinstance(other, CardSet):
+            return not self.mask & other.mask
+        return all(c not in self for c in other)
 
     @property
     def jokers(self) -> int:
@@ -188,4 +264,5 @@ class CardSet:
         return f"CardSet.parse({str(self)!r})"
 
 
+_set_mask = vars(CardSet)["mask"].__set__  # writes the slot directly, past __setattr__
 EMPTY = CardSet(0)

@@ -14,12 +14,13 @@ the joker stands in.  The kind codes equal the reference server's move types.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from enum import IntEnum
 
 from .cards import (
     EMPTY,
     JOKER_BITS,
+    MAX_RANK,
+    MIN_RANK,
     RANK_CHARS,
     SUITS,
     CardParseError,
@@ -63,17 +64,54 @@ def parse_cell(text: str) -> Cell:
     return (row, col)
 
 
-@dataclass(frozen=True, slots=True)
 class Move:
-    """One play.  Build with the class methods; fields derived from the cards are cached."""
+    """One play: the real cards it plays and the table cell of each joker in it.
 
+    Moves are values: equal when kind, cards and joker cells are equal, hashable, immutable.
+    Build them with :meth:`parse` (the inverse of ``str``; ``repr`` is the ``parse`` call
+    that gives the move back) or the constructors :meth:`single`, :meth:`group`,
+    :meth:`sequence`, :meth:`stairs`, and the constants ``PASS``, ``LONE_JOKER`` and
+    ``JOKER_PAIR``.  ``Move(...)`` itself is refused: the constructors compute the derived
+    fields ``size``, ``low``, ``high`` and ``suits`` from the cards, so a move can never hold
+    fields that disagree with its cards.
+
+    >>> Move.parse("S9 ST JK@SJ")
+    Move.parse('S9 ST JK@SJ')
+    >>> Move.single(card("H5")) == Move.parse("H5"), Move.single(card("H5")).size
+    (True, 1)
+    """
+
+    __slots__ = ("cards", "high", "joker_cells", "kind", "low", "size", "suits")
     kind: MoveKind
-    cards: CardSet = EMPTY
-    joker_cells: tuple[Cell, ...] = ()
-    size: int = field(default=0, compare=False)
-    low: int = field(default=0, compare=False)
-    high: int = field(default=0, compare=False)
-    suits: int = field(default=0, compare=False)
+    cards: CardSet
+    joker_cells: tuple[Cell, ...]
+    size: int  # cards including jokers
+    low: int  # lowest and highest table column the play covers (14 for jokers alone)
+    high: int
+    suits: int  # bit per table row the play uses (jokers count as the row they stand in)
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        raise TypeError("build a Move with Move.parse(text) or Move.single/group/sequence/"
+                        "stairs (or use PASS, LONE_JOKER, JOKER_PAIR)")
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Move is immutable")
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return (_new, (self.kind, self.cards, self.joker_cells, self.size, self.low,
+                       self.high, self.suits))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Move):
+            return NotImplemented
+        return (self.kind is other.kind and self.cards == other.cards
+                and self.joker_cells == other.joker_cells)
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.cards, self.joker_cells))
+
+    def __repr__(self) -> str:
+        return f"Move.parse({str(self)!r})"
 
     # --- constructors -------------------------------------------------------------------
     @staticmethod
@@ -87,46 +125,59 @@ class Move:
     @staticmethod
     def single(c: int) -> Move:
         r, s = rank_of(c), suit_of(c)
-        return Move(MoveKind.SINGLE, CardSet(1 << c), (), 1, r, r, 1 << s)
+        if not MIN_RANK <= r <= MAX_RANK:
+            raise CardParseError(f"a single is one real card, not {c}")
+        return _new(MoveKind.SINGLE, CardSet(1 << c), (), 1, r, r, 1 << s)
 
     @staticmethod
     def group(rank: int, suit_mask: int, joker_rows: tuple[int, ...] = ()) -> Move:
         """Cards of ``suit_mask`` at ``rank`` plus jokers standing in ``joker_rows``."""
+        if not (MIN_RANK <= rank <= MAX_RANK and 0 <= suit_mask < 16):
+            raise CardParseError(f"no group of suits {suit_mask:#x} at rank column {rank}")
         mask = 0
         for s in range(4):
             if suit_mask >> s & 1:
                 mask |= 1 << (4 * rank + s)
         suits = suit_mask
         for row in joker_rows:
+            if not 0 <= row <= 4 or suits >> row & 1:
+                raise CardParseError(f"a joker cannot stand in row {row} of this group")
             suits |= 1 << row
         size = suit_mask.bit_count() + len(joker_rows)
         cells = tuple(sorted((row, rank) for row in joker_rows))
-        return Move(MoveKind.GROUP, CardSet(mask), cells, size, rank, rank, suits)
+        return _new(MoveKind.GROUP, CardSet(mask), cells, size, rank, rank, suits)
 
     @staticmethod
     def sequence(suit: int, low: int, length: int, joker_cols: tuple[int, ...] = ()) -> Move:
         """A run of ``length`` cells of one suit from column ``low``; jokers at ``joker_cols``."""
+        high = low + length - 1
+        if not (0 <= suit <= 3 and 0 <= low <= high <= 14
+                and all(low <= col <= high for col in joker_cols)):
+            raise CardParseError(f"no run of {length} from column {low} in row {suit}")
         mask = 0
         for col in range(low, low + length):
             if col not in joker_cols:
                 mask |= 1 << (4 * col + suit)
-        cells = tuple(sorted((suit, col) for col in joker_cols))
-        return Move(MoveKind.SEQUENCE, CardSet(mask), cells, length, low, low + length - 1,
-                    1 << suit)
+        cells = tuple(sorted((suit, col) for col in set(joker_cols)))
+        return _new(MoveKind.SEQUENCE, CardSet(mask), cells, length, low, high, 1 << suit)
 
     @staticmethod
     def stairs(suit_mask: int, low: int, steps: int, joker_cells: tuple[Cell, ...] = ()) -> Move:
         """Runs of every suit in ``suit_mask`` side by side over ``steps`` columns from ``low``
         (e.g. ♠3♥3 ♠4♥4 ♠5♥5); jokers stand in ``joker_cells``."""
+        high = low + steps - 1
+        if not (0 < suit_mask < 16 and 0 <= low <= high <= 14 and all(
+                suit_mask >> row & 1 and low <= col <= high for row, col in joker_cells)):
+            raise CardParseError(f"no stairs of suits {suit_mask:#x} over columns {low}..{high}")
         mask = 0
         free = set(joker_cells)
         for col in range(low, low + steps):
             for s in range(4):
                 if suit_mask >> s & 1 and (s, col) not in free:
                     mask |= 1 << (4 * col + s)
-        cells = tuple(sorted(joker_cells, key=lambda rc: (rc[1], rc[0])))
-        return Move(MoveKind.STAIRS, CardSet(mask), cells, suit_mask.bit_count() * steps, low,
-                    low + steps - 1, suit_mask)
+        cells = tuple(sorted(free, key=lambda rc: (rc[1], rc[0])))
+        return _new(MoveKind.STAIRS, CardSet(mask), cells, suit_mask.bit_count() * steps, low,
+                    high, suit_mask)
 
     @staticmethod
     def parse(text: str) -> Move:
@@ -205,7 +256,28 @@ class Move:
         return " ".join(name for _, _, name in sorted(parts))
 
 
-PASS = Move(MoveKind.PASS)
-LONE_JOKER = Move(MoveKind.JOKER, CardSet(0), (), 1, 14, 14, 0)
+def _new(kind: MoveKind, cards: CardSet, joker_cells: tuple[Cell, ...], size: int, low: int,
+         high: int, suits: int) -> Move:
+    """A move from fields its constructor has computed (the one way a Move is made)."""
+    move = _object_new(Move)
+    _set_kind(move, kind)
+    _set_cards(move, cards)
+    _set_joker_cells(move, joker_cells)
+    _set_size(move, size)
+    _set_low(move, low)
+    _set_high(move, high)
+    _set_suits(move, suits)
+    return move
+
+
+# The slots' own setters: a Move is written once, here, past its __setattr__.
+_object_new = object.__new__
+_set_kind, _set_cards, _set_joker_cells, _set_size, _set_low, _set_high, _set_suits = (
+    vars(Move)[name].__set__
+    for name in ("kind", "cards", "joker_cells", "size", "low", "high", "suits"))
+
+
+PASS = _new(MoveKind.PASS, EMPTY, (), 0, 0, 0, 0)
+LONE_JOKER = _new(MoveKind.JOKER, EMPTY, (), 1, 14, 14, 0)
 # Both jokers as a pair (the ``app`` rules' strongest pair); written above the 2s.
-JOKER_PAIR = Move(MoveKind.GROUP, CardSet(0), ((0, 14), (1, 14)), 2, 14, 14, 0b11)
+JOKER_PAIR = _new(MoveKind.GROUP, EMPTY, ((0, 14), (1, 14)), 2, 14, 14, 0b11)

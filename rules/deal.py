@@ -113,18 +113,5 @@ def strongest(hand: CardSet, count: int, skip_jokers: bool = False) -> CardSet:
 def move_cards(hands: list[CardSet], giver: int, receiver: int, cards: CardSet) -> None:
     if not cards <= hands[giver]:
         raise ValueError(f"player {giver} does not hold {cards}")
-    hands[giver] = canonical_jokers(hands[giver] - cards)
-    hands[receiver] = canonical_jokers(CardSet(hands[receiver].mask |
-                                               _shift_jokers(cards, hands[receiver]).mask))
-
-
-def _shift_jokers(cards: CardSet, receiver: CardSet) -> CardSet:
-    """Place given jokers on free joker bits of the receiver."""
-    n = cards.jokers
-    if not n:
-        return cards
-    free = [b for b in (JOKER, JOKER2) if not receiver.mask >> b & 1]
-    mask = cards.mask & ~JOKER_BITS
-    for b in free[:n]:
-        mask |= 1 << b
-    return CardSet(mask)
+    hands[giver] = hands[giver] - cards
+    hands[receiver] = add_cards(hands[receiver], cards)  # a given joker may be its second

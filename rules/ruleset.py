@@ -1,6 +1,6 @@
 """Rule sets: immutable data with one field per toggle, and the named presets.
 
-Every toggle of ``shared/rules/PRESETS.md`` is a field here.  ``docs/RULES.md`` describes
+Every toggle of the rule presets is a field here.  ``docs/RULES.md`` describes
 each preset, each toggle and each choice made where the seeds are silent.
 
 >>> UECDA.players, UECDA.jokers, UECDA.eight_cut, UECDA.eleven_back
@@ -293,7 +293,7 @@ def _convert(field_type: object, key: str, text: str) -> object:
 
 _HINTS = typing.get_type_hints(RuleSet)
 
-# The names PRESETS.md uses for toggles stored under another field: key -> (field, values
+# The names the preset documents use for toggles stored under another field: key -> (field, values
 # for yes and no; None = the same yes/no).
 _ALIASES: dict[str, tuple[str, tuple[object, object] | None]] = {
     "joker_revolution": ("revolution_joker_counts", None),

@@ -9,7 +9,7 @@ Faults (``docs/SERVER_FAULTS.md``): ``faults`` (statuses), ``seats`` (the fault 
 ``resume`` (continue a logged match).
 
 Where this server deliberately differs from the reference server tndhms
-(``shared/protocol/UECDA_PROTOCOL.md`` §3, §5, §11):
+(``docs/PROTOCOL.md`` §3, §5, §11):
 
 * ``[6][5..9]`` carries the true classes of the deal all game long (tndhms overwrites them
   as players go out); row 7 is always 0 (tndhms echoes the mover's row 7).

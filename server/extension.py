@@ -34,10 +34,10 @@ from daihinmin.protocol.extension import (
     ext_cells,
     read_choice_answer,
 )
-from daihinmin.protocol.extension_rules import extension_reasons, preset_id, rules_digest
 from daihinmin.protocol.moves import Cell
 from daihinmin.protocol.table import Table, encode_int
 from daihinmin.rules.choices import ChoiceKind, PendingChoice
+from daihinmin.rules.extension_rules import extension_reasons, preset_id, rules_digest
 from daihinmin.rules.game import GameState
 from daihinmin.rules.match import GameSetup
 from daihinmin.rules.ruleset import RuleSet

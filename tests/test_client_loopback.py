@@ -1,7 +1,7 @@
 """The client library against real server peers over loopback TCP.
 
 ``PeerServer`` is a minimal UECda server written here from the codec and the rules engine,
-following the message order of UECDA_PROTOCOL.md §4 exactly (deal tables in class order,
+following the message order of docs/PROTOCOL.md §4 exactly (deal tables in class order,
 exchange tables daifugo then fugo, turn tables to 0..4, the mover's move, the answer to the
 mover, field tables to 0..4, end flags to 0..4).  It records what really happened, and
 every client's own record (history, exchange facts, places, the legal moves it computed)

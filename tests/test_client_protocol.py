@@ -1,20 +1,16 @@
 """The sans-IO ClientProtocol: fed real reference-server bytes, and unit cases.
 
 The replay feeds player 3's decoded session under the reference server tndhms
-(``shared/protocol/transcript_example.txt``: two games, 5 standard C clients) message by
+(``tests/data/transcript_example.txt``: two games, 5 standard C clients) message by
 message into :class:`ClientProtocol`, with a bot that answers what the real client answered.
 The replies must be the real client's tables, and what the client infers (every player's
 play or pass, places, exchange) must equal the server's own kifu printed in the same file.
-The file is read from ``<repo>/../shared/protocol`` or ``$DAIHINMIN_SHARED/protocol``; the
-replay is skipped when neither exists.
 """
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 from daihinmin.client import Bot, ClientProtocol, GameView, Observed, Step
@@ -31,17 +27,9 @@ from daihinmin.protocol.codec import (
 )
 from daihinmin.protocol.moves import PASS, Move
 from daihinmin.protocol.table import Table, encode_int
+from vectors import transcript_text
 
 ME = 3  # the transcript is player 3's connection
-
-
-def transcript_text() -> str | None:
-    rel = Path("protocol") / "transcript_example.txt"
-    candidates = [Path(__file__).resolve().parents[1].parent / "shared" / rel]
-    if os.environ.get("DAIHINMIN_SHARED"):
-        candidates.insert(0, Path(os.environ["DAIHINMIN_SHARED"]) / rel)
-    path = next((p for p in candidates if p.is_file()), None)
-    return path.read_text(encoding="utf-8") if path else None
 
 
 # --- reading the transcript ----------------------------------------------------------------
@@ -167,8 +155,6 @@ class ReplayBot(Bot):
 
 def test_replay_of_a_reference_server_session() -> None:
     text = transcript_text()
-    if text is None:
-        pytest.skip("shared/protocol/transcript_example.txt is not available")
     wire = parse_wire(text)
     profile, rest = wire[0], wire[1:]
     assert profile.sender == "C"

@@ -26,10 +26,10 @@ from daihinmin.protocol.extension import (
     ext_cells,
     read_choice_answer,
 )
-from daihinmin.protocol.extension_rules import preset_id, rules_digest
 from daihinmin.protocol.moves import Move
 from daihinmin.protocol.table import Table, encode_int
 from daihinmin.rules.choices import ChoiceKind, PendingChoice
+from daihinmin.rules.extension_rules import preset_id, rules_digest
 from daihinmin.rules.ruleset import PRESETS, UECDA, RuleSet, ruleset_from
 
 APP7 = ruleset_from("app", ["seven_pass=yes", "ten_discard=yes"])

@@ -20,20 +20,20 @@ from daihinmin.protocol.extension import (
     read_choice_answer,
     read_ext,
 )
-from daihinmin.protocol.extension_rules import (
+from daihinmin.protocol.table import Table
+from daihinmin.rules.extension_rules import (
     adopt_rules,
     extension_reasons,
     preset_id,
     rule_args,
     rules_digest,
 )
-from daihinmin.protocol.table import Table
 from daihinmin.rules.ruleset import PRESETS, UECDA, ruleset_from
 from daihinmin.server.handshake import profile_version
 from hypothesis import given
 from hypothesis import strategies as st
 
-MODULES = ["daihinmin.protocol.extension", "daihinmin.protocol.extension_rules",
+MODULES = ["daihinmin.protocol.extension", "daihinmin.rules.extension_rules",
            "daihinmin.client.extension", "daihinmin.server.choice_log"]
 
 

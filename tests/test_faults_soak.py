@@ -12,6 +12,7 @@ import pytest
 pytestmark = pytest.mark.timeout(180)
 
 
+@pytest.mark.slow
 def test_a_short_soak_loses_no_game(tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "daihinmin.tools.soak", "--games", "8", "--games-per-match", "4",

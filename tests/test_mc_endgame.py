@@ -8,7 +8,7 @@ from functools import lru_cache
 import numpy as np
 import pytest
 from daihinmin.client.view import GameView, Observed
-from daihinmin.players.mc.bot import MCBot, warm_up
+from daihinmin.players.mc.bot import MCBot
 from daihinmin.players.mc.control import (
     THREATS_SIZE,
     control_win,
@@ -30,9 +30,7 @@ from hypothesis import strategies as st
 DECK = [4 * r + s for r in range(1, 14) for s in range(4)] + [60]
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _compiled() -> None:
-    warm_up()
+pytestmark = pytest.mark.usefixtures("mc_compiled")  # conftest.py: compiled once a session
 
 
 def race_moves(game: GameState) -> list[Move]:

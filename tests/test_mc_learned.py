@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from daihinmin.players.mc.bits import JOKER_BIT
 from daihinmin.players.mc.bits import REAL_CARDS as REAL
-from daihinmin.players.mc.bot import MCBot, warm_up
+from daihinmin.players.mc.bot import MCBot
 from daihinmin.players.mc.convert import encode_move, hand_mask
 from daihinmin.players.mc.fit import decision_sample, softmax_rows, stack_samples
 from daihinmin.players.mc.learned import learned_choose, move_features
@@ -31,9 +31,7 @@ SEATS = np.arange(5, dtype=np.int64)
 F = {name: k for k, name in enumerate(FEATURE_NAMES)}
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _compiled() -> None:
-    warm_up()
+pytestmark = pytest.mark.usefixtures("mc_compiled")  # conftest.py: compiled once a session
 
 
 def state_of(hands: list[str], field: str | None = None) -> np.ndarray:

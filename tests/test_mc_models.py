@@ -6,8 +6,7 @@ import numpy as np
 import pytest
 from daihinmin.client.view import GameView
 from daihinmin.players.default_bot import DefaultBot
-from daihinmin.players.mc.bench import sample_positions
-from daihinmin.players.mc.bot import MODEL_MARGIN, MCBot, warm_up
+from daihinmin.players.mc.bot import MODEL_MARGIN, MCBot
 from daihinmin.players.mc.convert import decode_move, encode_move, hand_mask
 from daihinmin.players.mc.models import (
     MODEL_POLICY,
@@ -29,13 +28,11 @@ from daihinmin.protocol.moves import Move
 from daihinmin.rules.movegen import all_plays
 from daihinmin.rules.ruleset import UECDA
 from daihinmin.tools.local_match import play_local_match
+from daihinmin.tools.mc_bench import sample_positions
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-
-@pytest.fixture(scope="module", autouse=True)
-def _compiled() -> None:
-    warm_up()
+pytestmark = pytest.mark.usefixtures("mc_compiled")  # conftest.py: compiled once a session
 
 
 def view_state(view) -> np.ndarray:  # type: ignore[no-untyped-def]
@@ -141,6 +138,7 @@ class _RandomReturnBot(DefaultBot):
         return CardSet.of(cards[int(i)] for i in picked)
 
 
+@pytest.mark.slow
 def test_weakest_returns_are_learned_from_finished_games() -> None:
     """Uppers that hand back their weakest cards gain evidence; random returns lose it."""
     mc = MCBot(time_ms=0, playouts=32, seed=1)

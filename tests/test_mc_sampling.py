@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 from daihinmin.client.view import GameView
 from daihinmin.players.mc.bits import D3_BIT
-from daihinmin.players.mc.bot import warm_up
 from daihinmin.players.mc.convert import hand_mask
 from daihinmin.players.mc.models import MODEL_POLICY, MODEL_UNIFORM, MODEL_WEAKEST
 from daihinmin.players.mc.observe import Knowledge, exchange_pairs, knowledge_from_view
@@ -42,9 +41,7 @@ MODELS = np.zeros(N_PLAYERS, dtype=np.int64)  # everyone plays by the playout po
 EPS = np.array([0.3, 0.05, 0.0])
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _compiled() -> None:
-    warm_up()
+pytestmark = pytest.mark.usefixtures("mc_compiled")  # conftest.py: compiled once a session
 
 
 class Recorder(WeakestBot):

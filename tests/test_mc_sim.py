@@ -11,7 +11,6 @@ import random
 import numpy as np
 import pytest
 from daihinmin.players.mc import state as S
-from daihinmin.players.mc.bot import warm_up
 from daihinmin.players.mc.convert import decode_move, encode_move, state_from_game
 from daihinmin.players.mc.movegen import generate
 from daihinmin.players.mc.moves import MAX_MOVES
@@ -28,9 +27,7 @@ DECK = [4 * r + s for r in range(1, 14) for s in range(4)] + [60]
 RULES_2013 = UECDA.with_rules(owner_answers=False)
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _compiled() -> None:
-    warm_up()
+pytestmark = pytest.mark.usefixtures("mc_compiled")  # conftest.py: compiled once a session
 
 
 def sim_plays(game: GameState, canonical: bool = False) -> set[tuple[int, int]]:

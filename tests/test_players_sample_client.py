@@ -1,6 +1,6 @@
 """``default`` is the official UECda sample client: same exchange, same plays.
 
-The reference session in ``shared/protocol/transcript_example.txt`` was played by five
+The reference session in ``tests/data/transcript_example.txt`` was played by five
 standard C clients, and the server's kifu lists every hand and every action.  Replaying the
 two games through the engine, ``Default2013Bot`` (the transcript's clients are the 2013 build)
 must choose exactly what each C client chose at each of its turns (a kifu pass is a pass or a

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from daihinmin.protocol.extension_rules import needs_extension
+from daihinmin.rules.extension_rules import needs_extension
 from daihinmin.rules.ruleset import ruleset_from
 from daihinmin.server.matchlog import read_match_log
 

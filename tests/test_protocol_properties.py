@@ -206,9 +206,13 @@ def test_cardset_text_and_hand_cells_round_trip(hand: CardSet) -> None:
 @FAST
 @given(hands(), hands())
 def test_cardset_algebra_matches_python_sets(a: CardSet, b: CardSet) -> None:
-    sa, sb = set(a), set(b)
-    assert set(a | b) == sa | sb and set(a & b) == sa & sb and set(a - b) == sa - sb
-    assert (a <= b) == (sa <= sb) and (a == b) == (sa == sb)
+    # real cards as Python sets; jokers are interchangeable, so the algebra counts them
+    sa, sb = set(a.without_jokers), set(b.without_jokers)
+    ja, jb = a.jokers, b.jokers
+    assert set((a | b).without_jokers) == sa | sb and (a | b).jokers == max(ja, jb)
+    assert set((a & b).without_jokers) == sa & sb and (a & b).jokers == min(ja, jb)
+    assert set((a - b).without_jokers) == sa - sb and (a - b).jokers == max(0, ja - jb)
+    assert (a <= b) == (sa <= sb and ja <= jb) and (a == b) == (sa == sb and ja == jb)
 
 
 printable = st.characters(min_codepoint=32, max_codepoint=0x2FFFF).filter(str.isprintable)

@@ -1,4 +1,4 @@
-"""Concrete move/exchange tables from UECDA_PROTOCOL.md §3 and §11, decoded exactly.
+"""Concrete move/exchange tables from docs/PROTOCOL.md §3 and §11, decoded exactly.
 
 Tests named ``reference_differs`` pin a documented tndhms behaviour (§11) that is *not*
 reproduced: the codec reports a typed error (the server then answers 8 and counts a pass),

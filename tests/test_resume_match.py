@@ -65,6 +65,7 @@ def results(path: Path) -> list[tuple[int, list[int], list[int], list[int]]]:
     return [(g.game, g.places, g.points, g.totals) for g in read_match_log(path).games]
 
 
+@pytest.mark.slow
 def test_kill_9_mid_match_then_resume_equals_an_uninterrupted_run(tmp_path: Path) -> None:
     whole = tmp_path / "whole.jsonl"
     done = subprocess.run(match_cmd(*BOTS, "--games", str(GAMES), "--seed", str(SEED),
@@ -222,6 +223,7 @@ def run_to_end(*args: str) -> dict[str, object]:
     return json.loads(out)
 
 
+@pytest.mark.slow
 def test_serve_killed_mid_match_and_resumed_equals_an_uninterrupted_run(
         tmp_path: Path) -> None:
     """The server as its own process with five ``daihinmin bot default`` processes (one

@@ -1,7 +1,7 @@
 """Scenario tests of the presets ``original``, ``web``, ``app`` and ``thirteenth_floor``.
 
 Each test deals small hands, steps the engine and checks verdicts, events and the state, with
-the examples the seed documents give (``shared/seeds``) and the choices ``docs/RULES.md``
+the examples the seed documents give and the choices ``docs/RULES.md``
 records where they are silent.
 """
 
@@ -14,7 +14,7 @@ import pytest
 from daihinmin.protocol.cards import CardSet, card
 from daihinmin.protocol.moves import JOKER_PAIR, LONE_JOKER, PASS, Move, MoveKind
 from daihinmin.rules.events import EventKind
-from daihinmin.rules.game import GameState, StepResult
+from daihinmin.rules.game import GameState
 from daihinmin.rules.judge import Reject, beats
 from daihinmin.rules.leads import draw_for_lead
 from daihinmin.rules.match import MatchState
@@ -24,37 +24,10 @@ from daihinmin.rules.ruleset import (
     ORIGINAL,
     THIRTEENTH_FLOOR,
     WEB,
-    RuleSet,
     ruleset_from,
 )
 from daihinmin.rules.scoring import class_titles, standings
-
-
-def new_game(rules: RuleSet, hands: list[str], first: int | None = 0,
-             prev_classes: tuple[int, ...] | None = None, pile: str = "",
-             seats: tuple[int, ...] | None = None) -> GameState:
-    return GameState.start(rules, [CardSet.parse(h) for h in hands],
-                           seats or tuple(range(len(hands))), random.Random(0), first=first,
-                           prev_classes=prev_classes, pile=pile_cards(pile))
-
-
-def pile_cards(text: str) -> list[int]:
-    """A pile written top card first."""
-    return [card(t) for t in text.split()][::-1]
-
-
-def step(g: GameState, *moves: str) -> list[StepResult]:
-    return [g.step(Move.parse(m)) for m in moves]
-
-
-def kinds(result: StepResult) -> list[EventKind]:
-    return [e.kind for e in result.events]
-
-
-def verdict(g: GameState, move: str) -> Reject | None:
-    j = g.judge(Move.parse(move))
-    assert j.accepted == (j.reason is None)
-    return j.reason
+from games import kinds, new_game, pile_cards, step, verdict
 
 
 def legal(g: GameState) -> set[str]:

@@ -2,7 +2,7 @@
 
 States come from random deals driven by random legal moves.  On them:
 
-* the judge agrees with a spec oracle (UECDA_PROTOCOL.md §5, written here from the text and
+* the judge agrees with a spec oracle (docs/PROTOCOL.md §5, written here from the text and
   reading the move's shape from its table cells) on every play the move generator makes;
 * movegen is complete: any table whose decoded move the judge accepts is a generated move, and
   for small hands an exhaustive walk over every card subset and joker cell finds nothing more;

@@ -1,4 +1,4 @@
-"""Scenario tests for every rule of the ``uecda`` preset (UECDA_PROTOCOL.md §5-6).
+"""Scenario tests for every rule of the ``uecda`` preset (docs/PROTOCOL.md §5-6).
 
 Each test sets up small hands, steps the engine and checks the verdicts, the events and the
 state afterwards.  Where the reference server (tndhms) is known to differ, the test name says
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 
+import games
 import pytest
 from daihinmin.protocol.cards import CardSet
 from daihinmin.protocol.codec import decode_move_table
@@ -17,33 +18,20 @@ from daihinmin.protocol.errors import InvalidShapeError
 from daihinmin.protocol.moves import LONE_JOKER, PASS, Move
 from daihinmin.protocol.table import Table
 from daihinmin.rules.events import EventKind
-from daihinmin.rules.game import GameOverError, GameState, StepResult
+from daihinmin.rules.game import GameOverError, GameState
 from daihinmin.rules.judge import Reject
 from daihinmin.rules.match import GameSetup, MatchState
 from daihinmin.rules.movegen import all_plays
 from daihinmin.rules.ruleset import UECDA, RuleSet, ruleset_from
+from games import kinds, step, verdict
 
 SEATS = (0, 1, 2, 3, 4)
 
 
 def new_game(hands: list[str], first: int = 0, seats: tuple[int, ...] = SEATS,
              rules: RuleSet = UECDA, seed: int = 0) -> GameState:
-    return GameState.start(rules, [CardSet.parse(h) for h in hands], seats,
-                           random.Random(seed), first=first)
-
-
-def step(g: GameState, *moves: str) -> list[StepResult]:
-    return [g.step(Move.parse(m)) for m in moves]
-
-
-def kinds(result: StepResult) -> list[EventKind]:
-    return [e.kind for e in result.events]
-
-
-def verdict(g: GameState, move: str) -> Reject | None:
-    j = g.judge(Move.parse(move))
-    assert j.accepted == (j.reason is None)
-    return j.reason
+    """A ``uecda`` game unless told otherwise (the shared helper takes the rules first)."""
+    return games.new_game(rules, hands, first, seats=seats, seed=seed)
 
 
 # --- revolution -------------------------------------------------------------------------------

@@ -4,8 +4,6 @@ rule-set configuration (aliases, validation)."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from daihinmin.client.view import GameView
 from daihinmin.protocol.cards import CardSet
@@ -14,9 +12,7 @@ from daihinmin.rules.choices import ChoiceKind
 from daihinmin.rules.events import EventKind
 from daihinmin.rules.game import (
     ChoicePendingError,
-    GameState,
     NoChoicePendingError,
-    StepResult,
 )
 from daihinmin.rules.judge import Reject
 from daihinmin.rules.ruleset import (
@@ -32,27 +28,11 @@ from daihinmin.rules.ruleset import (
     ruleset_from_dict,
     ruleset_to_dict,
 )
-
-
-def new_game(rules: RuleSet, hands: list[str], first: int = 0) -> GameState:
-    return GameState.start(rules, [CardSet.parse(h) for h in hands],
-                           tuple(range(len(hands))), random.Random(0), first=first)
+from games import kinds, new_game, step, verdict
 
 
 def app(*toggles: str) -> RuleSet:
     return ruleset_from("app", list(toggles))
-
-
-def kinds(result: StepResult) -> list[EventKind]:
-    return [e.kind for e in result.events]
-
-
-def verdict(g: GameState, move: str) -> Reject | None:
-    return g.judge(Move.parse(move)).reason
-
-
-def step(g: GameState, *moves: str) -> list[StepResult]:
-    return [g.step(Move.parse(m)) for m in moves]
 
 
 # --- 7-pass and 10-discard: the pending-choice API --------------------------------------------

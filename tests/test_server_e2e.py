@@ -16,7 +16,7 @@ import trio
 from daihinmin.protocol.cards import CardSet
 from daihinmin.protocol.codec import build_profile
 from daihinmin.protocol.extension import REFUSED
-from daihinmin.protocol.extension_rules import extension_reasons
+from daihinmin.rules.extension_rules import extension_reasons
 from daihinmin.rules.ruleset import PRESETS
 from daihinmin.server.config import ServerConfig
 from daihinmin.server.match_server import MatchServer

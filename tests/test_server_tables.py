@@ -1,6 +1,6 @@
 """The server's tables, byte for byte against the reference transcript, and its flag rules.
 
-Vectors: player 3's first messages in ``shared/protocol/transcript_example.txt`` (game 1:
+Vectors: player 3's first messages in ``tests/data/transcript_example.txt`` (game 1:
 deal #3, turn #4, field #5; game 2: deal #272) with the hands of the server kifu.
 """
 

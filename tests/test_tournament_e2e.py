@@ -76,6 +76,7 @@ IN_PROCESS = ["--bot", "default", "--bot", "random", "--bot", "greedy", "--bot",
               "--in-process", "--jobs", "2"]
 
 
+@pytest.mark.slow
 def test_in_process_kill_and_resume_equals_uninterrupted(tmp_path: Path) -> None:
     whole = tmp_path / "whole.sqlite"
     full = run_cli(*IN_PROCESS, "--db", str(whole))
@@ -109,6 +110,7 @@ def test_report_only_and_exports(tmp_path: Path) -> None:
     assert sum(p["games"] for p in report["participants"]) == 100
 
 
+@pytest.mark.slow
 def test_existing_db_needs_resume_and_a_matching_tournament(tmp_path: Path) -> None:
     db = tmp_path / "t.sqlite"
     args = ["--bot", "default", "--bot", "random", "--games", "10", "--games-per-match", "5",
@@ -148,6 +150,7 @@ def processes_mentioning(token: str) -> list[int]:
     return found
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_tcp_with_an_external_command_kill_and_resume(tmp_path: Path) -> None:
     token = f"t{os.getpid()}x"  # a label on every bot process of this test

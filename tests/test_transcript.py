@@ -1,6 +1,6 @@
 """Replay of a real reference-server session through the codec and the rules engine.
 
-``shared/protocol/transcript_example.txt`` is player 3's decoded session of two games under
+``tests/data/transcript_example.txt`` is player 3's decoded session of two games under
 the reference server tndhms (5 standard C clients), followed by the server's kifu of the same
 games.  Each game is rebuilt from the kifu (hands after dealing, seats, exchange, every play as
 tokens) and stepped through :class:`GameState`; message by message the engine must give
@@ -18,20 +18,16 @@ the correct behaviour, ``UECDA_PROTOCOL.md`` §3 quirk and §5 quirk):
   them never answers.  The engine asks that player; the replay answers for them with a pass
   (the only thing the kifu lets us assume) and then expects the same leader as tndhms.
 
-The file is read from ``<repo>/../shared/protocol`` or ``$DAIHINMIN_SHARED/protocol``; the
-tests are skipped when neither exists.
+The session is recorded data kept in the repository (``tests/vectors.py`` finds it).
 """
 
 from __future__ import annotations
 
-import os
 import random
 import re
 from dataclasses import dataclass, field
 from functools import cache
-from pathlib import Path
 
-import pytest
 from daihinmin.protocol.cards import RANK_CHARS, CardSet, card, rank_of, suit_of
 from daihinmin.protocol.codec import (
     TableState,
@@ -54,19 +50,11 @@ from daihinmin.rules.events import EventKind
 from daihinmin.rules.game import GameState, StepResult
 from daihinmin.rules.match import GameSetup, MatchState
 from daihinmin.rules.ruleset import UECDA
+from vectors import transcript_text
 
-TRANSCRIPT = Path("protocol") / "transcript_example.txt"
 ME = 3  # the transcript is player 3's connection
 # The transcript's server is the 2013 build: the trick clears once all but its owner passed.
 RULES_2013 = UECDA.with_rules(owner_answers=False)
-
-
-def transcript_path() -> Path | None:
-    candidates = [Path(__file__).resolve().parents[1].parent / "shared" / TRANSCRIPT]
-    env = os.environ.get("DAIHINMIN_SHARED")
-    if env:
-        candidates.insert(0, Path(env) / TRANSCRIPT)
-    return next((p for p in candidates if p.is_file()), None)
 
 
 # --- parsing the decoded messages --------------------------------------------------------------
@@ -256,11 +244,7 @@ def parse_kifu(lines: list[str]) -> list[KifuGame]:
 
 @cache
 def session() -> Session:
-    path = transcript_path()
-    if path is None:
-        pytest.skip("shared/protocol/transcript_example.txt not found beside the repository "
-                    "(set DAIHINMIN_SHARED to the shared folder)")
-    return parse_session(path.read_text(encoding="utf-8"))
+    return parse_session(transcript_text())
 
 
 def kifu() -> list[KifuGame]:

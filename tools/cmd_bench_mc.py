@@ -16,7 +16,7 @@ def register_bench_mc(bench_sub: argparse._SubParsersAction) -> None:  # type: i
 
 
 def bench_mc(args: argparse.Namespace) -> int:
-    from daihinmin.players.mc.bench import run_bench  # Numba loads only when asked
+    from daihinmin.tools.mc_bench import run_bench  # Numba loads only when asked
 
     result = run_bench(decisions=args.decisions, time_ms=args.time_ms, seed=args.seed)
     if args.json:

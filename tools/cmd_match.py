@@ -60,7 +60,7 @@ def player_specs(bots: list[str], commands: list[str], players: int,
     for six players).  Bundled bots get ``rules`` as options, so they list legal moves with
     the match's rules and speak protocol 20260 when those need it, and a seed derived from
     the match seed, so the same match seed replays the same match."""
-    from daihinmin.protocol.extension_rules import rule_args
+    from daihinmin.rules.extension_rules import rule_args
     from daihinmin.server.bots import PlayerSpec
 
     extra = tuple(rule_args(rules)) if rules is not None else ()

@@ -7,7 +7,7 @@ sequence, for 8s, and for the joker, which is never returned).
 >>> from daihinmin.protocol.cards import CardSet
 >>> hand = CardSet.parse("S3 H3 D4 C5 S6 H7 D8 C9 ST HJ DQ CK SA H2 JK")
 >>> [str(CardSet(int(m))) for m in exchange_candidates(hand, 1)]
-['D4', 'C5', 'S6', 'H7', 'C9', 'ST']
+['S3', 'H3', 'D4', 'C5', 'S6', 'H7']
 """
 
 from __future__ import annotations

@@ -30,11 +30,11 @@ from __future__ import annotations
 import json
 import zlib
 
-from daihinmin.rules.ruleset import PRESETS, RuleSet, preset, ruleset_to_dict
+from .ruleset import PRESETS, RuleSet, preset, ruleset_to_dict
 
 FieldValue = bool | int | str | list[int]
 
-# Preset numbers of [7][1], in the order PRESETS.md describes them.
+# Preset numbers of [7][1], in the order docs/RULES.md describes them.
 PRESET_IDS = {"uecda": 0, "original": 1, "web": 2, "app": 3, "thirteenth_floor": 4}
 UNKNOWN_PRESET = 255
 WIRE_20070_PLAYERS = 5

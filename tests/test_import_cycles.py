@@ -1,0 +1,108 @@
+"""Every module imports, and the packages import each other without a cycle.
+
+The layers are meant to go one way (``protocol`` values below ``rules``, ``client`` below
+``players``, ``players`` below ``tools``), so a package that imports one above it — even
+inside a function, where Python would not notice — is a cycle this test names, with the
+file and line of each import on it.  Imports under ``if TYPE_CHECKING:`` do not count.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import inspect
+from collections import defaultdict
+from itertools import pairwise
+
+import pytest
+from modules import module_names, top_package
+
+Edges = dict[str, dict[str, list[str]]]  # package -> imported package -> "file:line"
+
+
+@pytest.mark.parametrize("name", module_names())
+def test_every_module_imports(name: str) -> None:
+    importlib.import_module(name)
+
+
+def _is_type_checking(node: ast.AST) -> bool:
+    test = node.test if isinstance(node, ast.If) else None
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def imported_modules(name: str) -> list[tuple[str, int]]:
+    """(absolute module name, line) of every ``daihinmin`` import in module ``name``."""
+    module = importlib.import_module(name)
+    tree = ast.parse(inspect.getsource(module))
+    package = name if hasattr(module, "__path__") else name.rsplit(".", 1)[0]
+    found: list[tuple[str, int]] = []
+    stack: list[ast.AST] = [tree]
+    while stack:
+        node = stack.pop()
+        if _is_type_checking(node):
+            continue
+        if isinstance(node, ast.Import):
+            found += [(a.name, node.lineno) for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                target = f"{base}.{node.module}" if node.module else base
+            else:
+                target = node.module or ""
+            found.append((target, node.lineno))
+        stack.extend(ast.iter_child_nodes(node))
+    return [(t, line) for t, line in found if t.startswith("daihinmin.")]
+
+
+def package_edges() -> Edges:
+    edges: Edges = defaultdict(lambda: defaultdict(list))
+    for name in module_names():
+        source = top_package(name)
+        for target, line in imported_modules(name):
+            if top_package(target) != source:
+                edges[source][top_package(target)].append(f"{name}:{line}")
+    return edges
+
+
+def find_cycle(edges: Edges) -> list[str] | None:
+    """One cycle of packages (first package repeated at the end), or None."""
+    state: dict[str, int] = {}  # 1 = on the current path, 2 = done
+    path: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(edges.get(node, {})):
+            if state.get(nxt) == 1:
+                return [*path[path.index(nxt):], nxt]
+            if nxt not in state:
+                found = visit(nxt)
+                if found:
+                    return found
+        path.pop()
+        state[node] = 2
+        return None
+
+    for start in sorted(edges):
+        if start not in state:
+            cycle = visit(start)
+            if cycle:
+                return cycle
+    return None
+
+
+def test_find_cycle_finds_a_cycle_and_only_a_cycle() -> None:
+    assert find_cycle({"a": {"b": ["x:1"]}, "b": {"c": ["y:2"]}}) is None
+    assert find_cycle({"a": {"b": ["x:1"]}, "b": {"c": ["y:2"]}, "c": {"a": ["z:3"]}}) == [
+        "a", "b", "c", "a"]
+
+
+def test_no_package_imports_a_package_that_imports_it() -> None:
+    edges = package_edges()
+    assert edges["tools"]["players"], "the graph should see tools importing players"
+    cycle = find_cycle(edges)
+    if cycle:
+        steps = [f"{a} -> {b} ({', '.join(edges[a][b][:3])})"
+                 for a, b in pairwise(cycle)]
+        pytest.fail("package import cycle: " + "; ".join(steps))

@@ -1,0 +1,63 @@
+"""``daihinmin bench mc``'s measurement: decision points from games between ``default``
+players (every turn with a real choice), then the mc player's playout rate and decision times
+on them (tests take their positions from here too).
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from daihinmin.client.view import GameView
+from daihinmin.players.default_bot import DefaultBot
+from daihinmin.players.mc.bench import BenchResult, playout_rate
+from daihinmin.players.mc.bot import MCBot
+from daihinmin.players.mc.state import N_PLAYERS
+from daihinmin.protocol.moves import Move
+from daihinmin.rules.ruleset import UECDA
+
+from .local_match import play_local_match
+
+
+class ViewRecorder(DefaultBot):
+    """The default player, keeping every view it plays from that offers a real choice."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.views: list[GameView] = []
+
+    def play(self, view: GameView) -> Move:
+        if len(view.legal_moves()) > 1:
+            self.views.append(view)
+        return super().play(view)
+
+
+def sample_positions(count: int, seed: int) -> list[GameView]:
+    """``count`` decision points from games between default players (games 2+ have an
+    exchange, so its facts are in the views)."""
+    bots = [ViewRecorder() for _ in range(N_PLAYERS)]
+    games = 2
+    views: list[GameView] = []
+    while len(views) < count:
+        for b in bots:
+            b.views.clear()
+        play_local_match(UECDA, seed=seed, games=games, bots=bots)
+        views = [v for pair in zip(*(b.views for b in bots), strict=False) for v in pair]
+        games += 2
+    step = len(views) / count
+    return [views[int(i * step)] for i in range(count)]
+
+
+def run_bench(decisions: int = 40, time_ms: float = 250.0, seed: int = 1) -> BenchResult:
+    views = sample_positions(decisions, seed)
+    bot = MCBot(time_ms=time_ms, seed=seed)
+    rate = playout_rate(bot, views[: max(4, decisions // 4)])
+    times, playouts = [], []
+    for view in views:
+        start = time.perf_counter()
+        bot.last = None
+        bot.play(view)
+        times.append((time.perf_counter() - start) * 1000)
+        playouts.append(bot.last.playouts if bot.last else 0)
+    return BenchResult(rate, float(np.median(times)), float(np.percentile(times, 99)),
+                       len(times), time_ms, float(np.median(playouts)))
