@@ -23,6 +23,7 @@ from .cmd_serve import (
     add_match_options,
     config_from_args,
     interrupted,
+    refuse_resume_flags,
     report_errors,
     report_interrupted,
     report_outcome,
@@ -140,7 +141,7 @@ def match_command(args: argparse.Namespace) -> int:
     from daihinmin.server.matchlog import GameRecord
     from daihinmin.server.outfile import OutputRefusedError
     from daihinmin.server.runner import run_headless_match
-    from daihinmin.tools.exit_codes import OUTPUT_REFUSED, USAGE
+    from daihinmin.tools.exit_codes import INTERRUPTED, OUTPUT_REFUSED, USAGE
     from rich.console import Console
     from rich.progress import (
         BarColumn,
@@ -156,6 +157,7 @@ def match_command(args: argparse.Namespace) -> int:
         if args.resume is not None:
             from daihinmin.server.matchlog import read_match_log
 
+            refuse_resume_flags(args)
             players = read_match_log(args.resume).header.ruleset().players
             lineup = resume_lineup(args.resume, args.bots, args.cmd, players)
         else:
@@ -173,7 +175,12 @@ def match_command(args: argparse.Namespace) -> int:
     except (RuleConfigError, ServerError, ValueError) as exc:
         print(f"daihinmin match: {exc}", file=sys.stderr)
         return USAGE
-    prepare_bots(lineup, quiet=args.json)
+    try:
+        prepare_bots(lineup)
+    except KeyboardInterrupt:
+        print("daihinmin match: interrupted while preparing the bots; nothing was played",
+              file=sys.stderr)
+        return INTERRUPTED
     progress = Progress(TextColumn("[bold]match[/]"), BarColumn(), MofNCompleteColumn(),
                         TextColumn("games"), TimeRemainingColumn(),
                         console=Console(stderr=True), disable=args.json, transient=True)
@@ -199,7 +206,7 @@ def match_command(args: argparse.Namespace) -> int:
                                                                         3)})
 
 
-def prepare_bots(lineup: Lineup, quiet: bool) -> None:
+def prepare_bots(lineup: Lineup) -> None:
     """Get each bundled bot kind ready before any player starts (the Monte-Carlo player
     compiles its Numba code on first use, which can take longer than the seating timeout),
     saying so on stderr while it does."""
@@ -209,11 +216,9 @@ def prepare_bots(lineup: Lineup, quiet: bool) -> None:
     for kind in kinds:
         if not needs_preparing(kind):
             continue
-        if not quiet:
-            print(f"daihinmin match: preparing {kind} (compiles on first use; this can take "
-                  "a few minutes)...", file=sys.stderr, flush=True)
+        print(f"daihinmin match: preparing {kind} (compiles on first use; this can take "
+              "a few minutes)...", file=sys.stderr, flush=True)
         started = time.perf_counter()
         prepare(kind)
-        if not quiet:
-            print(f"daihinmin match: {kind} ready in {time.perf_counter() - started:.1f} s",
-                  file=sys.stderr, flush=True)
+        print(f"daihinmin match: {kind} ready in {time.perf_counter() - started:.1f} s",
+              file=sys.stderr, flush=True)

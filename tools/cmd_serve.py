@@ -146,13 +146,26 @@ def _base_config(faults: dict[str, Any]) -> ServerConfig:
     return ServerConfig(**faults)
 
 
+def refuse_resume_flags(args: argparse.Namespace) -> None:
+    """``--resume`` takes the match from its log: options that would change it are refused."""
+    from daihinmin.server.errors import ServerConfigError
+
+    given = [flag for flag, value in (("--games", args.games), ("--seed", args.seed),
+                                      ("--rules", args.rules), ("--rule", args.rule),
+                                      ("--log", args.log), ("--no-log", args.no_log),
+                                      ("--overwrite", args.overwrite))
+             if value]
+    if given:
+        raise ServerConfigError(f"--resume takes the match from its log; drop "
+                                f"{', '.join(given)}")
+
+
 def config_from_args(args: argparse.Namespace, host: str, port: int,
                      coalesce_writes: bool = False,
                      lineup: tuple[tuple[tuple[str, str], ...], ...] = ()) -> ServerConfig:
     """The server config the options ask for (raises RuleConfigError/ServerError)."""
     from daihinmin.rules.ruleset import ruleset_from
     from daihinmin.server.config import ServerConfig
-    from daihinmin.server.errors import ServerConfigError
     from daihinmin.server.outfile import check_output_path
     from daihinmin.server.resume import config_for_resume
 
@@ -162,14 +175,7 @@ def config_from_args(args: argparse.Namespace, host: str, port: int,
               "illegal_counts": args.illegal_counts, "on_fault": args.on_fault,
               "fallback": args.fallback, "durable": not args.no_fsync}
     if args.resume is not None:
-        given = [flag for flag, value in (("--games", args.games), ("--seed", args.seed),
-                                          ("--rules", args.rules), ("--rule", args.rule),
-                                          ("--log", args.log), ("--no-log", args.no_log),
-                                          ("--overwrite", args.overwrite))
-                 if value]
-        if given:
-            raise ServerConfigError(f"--resume takes the match from its log; drop "
-                                    f"{', '.join(given)}")
+        refuse_resume_flags(args)
         check_output_path(args.resume, what="match log", existing=True)
         return config_for_resume(args.resume, ServerConfig(
             host=host, port=port, coalesce_writes=coalesce_writes, lineup=lineup,
