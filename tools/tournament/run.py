@@ -103,6 +103,10 @@ class Dispatcher:
             self.summary.matches += 1
             if self.tally is not None:
                 self.tally.matches_done += 1
+        elif kind == "faults":
+            self.store.record_faults(msg[1], msg[2])
+            if self.tally is not None:
+                self.tally.add_faults(self.store.lineup(msg[1]), msg[2])
         elif kind == "exit":
             self.summary.cpu_workers += msg[2]
             self.summary.workers_reported += 1
