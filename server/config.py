@@ -66,6 +66,7 @@ class ServerConfig:
     handshake_slack: int = HANDSHAKE_SLACK
     durable: bool = True
     resume: bool = False
+    human_seats: bool = True  # a seat whose profile says a person plays has no deadlines
     overwrite_log: bool = False  # replace an existing log file (else it is refused)
     make_log_folder: bool = False  # create the log's folder if missing (the default logs/)
     # How each player was started ({"bot": kind} or {"cmd": command}), logged in the header

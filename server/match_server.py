@@ -46,7 +46,7 @@ from .errors import HandshakeError, plain_reason
 from .extension import refuse, wire_refusal
 from .faults import OnFault, SeatReport, SeatStatus
 from .game_play import play_game
-from .handshake import profile_version
+from .handshake import profile_person, profile_version
 from .matchlog import (
     GameRecord,
     MatchEnd,
@@ -97,6 +97,7 @@ class _Profile:
     stream: trio.SocketStream
     version: int
     name: str
+    person: bool = False  # the profile says a person plays (no move deadline)
 
 
 @dataclass
@@ -171,7 +172,8 @@ class MatchServer:
                 with trio.CancelScope(shield=True):
                     await listener.aclose()
             started = time.perf_counter()  # the match clock starts when every seat is taken
-            self.seats = seats = SeatTable.of(conns, config, point.banks if point else None)
+            self.seats = seats = SeatTable.of(conns, config, point.banks if point else None,
+                                              persons=[p.person for p in self.players])
             if point is not None:
                 await seats.restore(point.reports)
             for number, why in self._stand_in_seats.items():
@@ -343,7 +345,7 @@ class MatchServer:
                 self.rejections.append((SeatStatus.MALFORMED, refusal))
                 await refuse(stream, version)
                 return
-            ready.send_nowait(_Profile(stream, version, name))
+            ready.send_nowait(_Profile(stream, version, name, profile_person(raw)))
             seated = True
         except trio.TooSlowError:
             log.warning("connection closed: no profile within %g s", timeout)
@@ -376,7 +378,11 @@ class MatchServer:
         limit_send_buffer(item.stream)
         conn = PlayerConnection(item.stream, number, item.name or f"player{number}",
                                 item.version, send_timeout=c.send_timeout)
-        info = PlayerInfo(number, conn.name, item.version)
+        person = item.person and c.human_seats
+        if item.person and not person:
+            log.warning("player %d (%r) says a person plays it; this server gives people "
+                        "the usual deadlines (--no-human-seats)", number, conn.name)
+        info = PlayerInfo(number, conn.name, item.version, person=person)
         self.players.append(info)
         log.info("player %d joined: %r (protocol %d)", number, conn.name, item.version)
         self.observer.player_joined(info)

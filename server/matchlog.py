@@ -52,17 +52,21 @@ class PlayerInfo:
     name: str  # from the profile: data only, never part of a path
     protocol: int
     stand_in: str | None = None  # the seat was played by a stand-in from the start
+    person: bool = False  # a person played it, without move deadlines (its profile said so)
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {"number": self.number, "name": self.name,
                              "protocol": self.protocol}
         if self.stand_in is not None:
             d["stand_in"] = self.stand_in
+        if self.person:
+            d["person"] = True
         return d
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> PlayerInfo:
-        return cls(int(d["number"]), str(d["name"]), int(d["protocol"]), d.get("stand_in"))
+        return cls(int(d["number"]), str(d["name"]), int(d["protocol"]), d.get("stand_in"),
+                   bool(d.get("person", False)))
 
 
 @dataclass

@@ -22,6 +22,7 @@ import os
 import secrets
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -319,7 +320,8 @@ def serve_report(config: ServerConfig, quiet: bool,
         def player_joined(self, info: PlayerInfo) -> None:
             if standings is not None:
                 standings.name_players([info])
-            say(f"player {info.number}: {info.name} (protocol {info.protocol})")
+            person = ", a person: no move deadline" if info.person else ""
+            say(f"player {info.number}: {info.name} (protocol {info.protocol}{person})")
 
         def game_finished(self, record: GameRecord) -> None:
             if standings is not None:
@@ -339,6 +341,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("serve", help="run the match server (players connect over TCP)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on")
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help="port (0 = any free port)")
+    p.add_argument("--no-human-seats", action="store_true",
+                   help="give seats whose profile says a person plays them (daihinmin bot "
+                        "human) the usual deadlines too (default: no move deadline)")
     p.add_argument("--coalesce", action="store_true",
                    help="write each player's messages in one write per wait (same bytes, "
                         "fewer writes; clients must read exact message sizes)")
@@ -357,6 +362,8 @@ def serve_command(args: argparse.Namespace) -> int:
     setup_logging(args.verbose)
     try:
         config = config_from_args(args, args.host, args.port, args.coalesce)
+        if args.no_human_seats:
+            config = replace(config, human_seats=False)
         standings = start_standings(config)
     except OutputRefusedError as exc:
         print(f"daihinmin serve: {exc}", file=sys.stderr)
