@@ -30,6 +30,7 @@ from .cmd_serve import (
     setup_logging,
     start_standings,
 )
+from .prepare import prepare_kinds
 
 if TYPE_CHECKING:
     from daihinmin.rules.ruleset import RuleSet
@@ -176,7 +177,8 @@ def match_command(args: argparse.Namespace) -> int:
         print(f"daihinmin match: {exc}", file=sys.stderr)
         return USAGE
     try:
-        prepare_bots(lineup)
+        prepare_kinds((entry[0][1] for entry in lineup if entry[0][0] == "bot"),
+                      "daihinmin match")
     except KeyboardInterrupt:
         print("daihinmin match: interrupted while preparing the bots; nothing was played",
               file=sys.stderr)
@@ -205,20 +207,3 @@ def match_command(args: argparse.Namespace) -> int:
                           {"wall_seconds": wall, "match_seconds": round(outcome.wall_seconds,
                                                                         3)})
 
-
-def prepare_bots(lineup: Lineup) -> None:
-    """Get each bundled bot kind ready before any player starts (the Monte-Carlo player
-    compiles its Numba code on first use, which can take longer than the seating timeout),
-    saying so on stderr while it does."""
-    from daihinmin.players.registry import needs_preparing, prepare
-
-    kinds = dict.fromkeys(entry[0][1] for entry in lineup if entry[0][0] == "bot")
-    for kind in kinds:
-        if not needs_preparing(kind):
-            continue
-        print(f"daihinmin match: preparing {kind} (compiles on first use; this can take "
-              "a few minutes)...", file=sys.stderr, flush=True)
-        started = time.perf_counter()
-        prepare(kind)
-        print(f"daihinmin match: {kind} ready in {time.perf_counter() - started:.1f} s",
-              file=sys.stderr, flush=True)
