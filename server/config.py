@@ -68,7 +68,7 @@ class ServerConfig:
     resume: bool = False
     human_seats: bool = True  # a seat whose profile says a person plays has no deadlines
     overwrite_log: bool = False  # replace an existing log file (else it is refused)
-    make_log_folder: bool = False  # create the log's folder if missing (the default logs/)
+    make_log_folder: bool = True  # create a missing folder (the CLI: only its default logs/)
     # How each player was started ({"bot": kind} or {"cmd": command}), logged in the header
     # so that --resume seats the same lineup.
     lineup: tuple[tuple[tuple[str, str], ...], ...] = ()
