@@ -76,7 +76,8 @@ class LiveTally:
                     f"[{self.transport}]" + (f"  failed matches: {self.failures}"
                                              if self.failures else ""))
         bar = ProgressBar(total=max(self.total_games, 1), completed=done)
-        table = Table(show_edge=False, pad_edge=False, box=box.SIMPLE_HEAD)
+        table = Table(show_edge=False, pad_edge=False, box=box.SIMPLE_HEAD,
+                      padding=(0, 1), collapse_padding=True)  # 80 columns
         faulty = any(f.counts for f in self.faults)
         cols = ["participant", "seat-games", "mean pts", "1st %", "mu", "sigma"]
         for col in cols + (["faults"] if faulty else []):
