@@ -172,7 +172,8 @@ class ClientProtocol:
         if self._started:
             raise RuntimeError("the profile was already sent")
         self._started = True
-        return build_profile(self.name, self.version).to_bytes(PROTOCOL_20070)
+        person = bool(getattr(self.bot, "person", False))  # e.g. HumanBot: no move deadline
+        return build_profile(self.name, self.version, person).to_bytes(PROTOCOL_20070)
 
     def receive(self, data: bytes) -> list[bytes]:
         """Consume one whole message (``expecting.size`` bytes); return the replies to send."""

@@ -1,8 +1,9 @@
 """``human``: a person at the terminal plays the seat (``daihinmin bot human``, ``daihinmin play``).
 
-On a server, start it without move deadlines so the person has time to think, e.g.
-``daihinmin serve --rules web --move-time 0 --exchange-time 0``, then
-``daihinmin bot human --rules web --port P`` (protocol 20260 where the rules need it).
+On a server: ``daihinmin serve --rules web``, then ``daihinmin bot human --rules web --port
+P`` (protocol 20260 where the rules need it).  Its profile says a person plays the seat
+(``person``), and ``daihinmin serve`` then gives the seat no move or exchange deadline (unless
+it runs with ``--no-human-seats``); another server needs its deadlines turned off.
 
 At each turn the person sees the players, the field, the state flags, their hand and the
 legal moves numbered; they answer with a number, ``p``/``pass``, or the cards themselves
@@ -138,6 +139,7 @@ class HumanBot(Bot):
     ``infer_notes`` adds what the flags tell (revolution, lock, a player out)."""
 
     name = "human"
+    person = True  # the profile says so: a server may then give the seat no move deadline
 
     def __init__(self, seed: int | None = None, *, console: Console | None = None,
                  input_func: Callable[[str], str] | None = None,

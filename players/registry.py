@@ -93,4 +93,23 @@ def make_bot(name: str, **options: Any) -> Bot:
     return bot
 
 
-__all__ = ["BotFactory", "UnknownBotError", "make_bot", "names", "register", "resolve"]
+def _prepare_hook(name: str) -> Callable[[], None] | None:
+    hook = getattr(resolve(name), "prepare", None)
+    return hook if callable(hook) else None
+
+
+def needs_preparing(name: str) -> bool:
+    """The player has work to do once before it can play (its factory's ``prepare``,
+    e.g. compiling), which a launcher should do before seating it."""
+    return _prepare_hook(name) is not None
+
+
+def prepare(name: str) -> None:
+    """Do that work now, in this process (a compile cache makes later starts fast)."""
+    hook = _prepare_hook(name)
+    if hook is not None:
+        hook()
+
+
+__all__ = ["BotFactory", "UnknownBotError", "make_bot", "names", "needs_preparing", "prepare",
+           "register", "resolve"]

@@ -68,12 +68,28 @@ def read_state(t: Table) -> TableState:
 
 
 # --- profile ---------------------------------------------------------------------------
-def build_profile(name: str, version: int = PROTOCOL_20070) -> Table:
-    """Profile table: version at [0][0], name one char code per cell of row 1 (<= 14 chars)."""
+PERSON_CELL = (2, 0)  # 1: a person plays this seat (docs/PROTOCOL_EXTENSION.md, "People")
+
+
+def build_profile(name: str, version: int = PROTOCOL_20070, person: bool = False) -> Table:
+    """Profile table: version at [0][0], name one char code per cell of row 1 (<= 14 chars);
+    ``person`` sets [2][0] = 1 (the seat asks for no move deadline; other servers ignore
+    the cell, as the reference server ignores everything but [0][0] and row 1)."""
     codes = [ord(ch) for ch in name[: NAME_CELLS - 1]]
     cells = {(0, 0): version}
     cells.update({(1, i): c for i, c in enumerate(codes)})
+    if person:
+        cells[PERSON_CELL] = 1
     return Table.zeros().with_cells(cells)
+
+
+def declares_person(t: Table) -> bool:
+    """The profile says a person plays the seat ([2][0] = 1).
+
+    >>> declares_person(build_profile("me", person=True)), declares_person(build_profile("b"))
+    (True, False)
+    """
+    return t[PERSON_CELL] == 1
 
 
 def read_profile(t: Table) -> tuple[int, str]:
@@ -199,6 +215,7 @@ __all__ = [
     "build_profile",
     "build_turn",
     "check_ownership",
+    "declares_person",
     "decode_exchange_table",
     "decode_move_table",
     "hand_cells",

@@ -43,7 +43,8 @@ class ServerConfig:
     ``illegal_counts`` counts rejected tables too.  ``coalesce_writes`` sends the same bytes
     per connection in fewer writes (see :mod:`daihinmin.server.outbox`).  ``durable`` fsyncs
     the log after every game.  ``resume`` continues the match logged at ``log_path`` (rules,
-    seed and games are then those of the log).
+    seed and games are then those of the log).  A new log is created exclusively (an
+    existing file is refused unless ``overwrite_log``) and locked while it is written.
     """
 
     rules: RuleSet = UECDA
@@ -65,6 +66,12 @@ class ServerConfig:
     handshake_slack: int = HANDSHAKE_SLACK
     durable: bool = True
     resume: bool = False
+    human_seats: bool = True  # a seat whose profile says a person plays has no deadlines
+    overwrite_log: bool = False  # replace an existing log file (else it is refused)
+    make_log_folder: bool = True  # create a missing folder (the CLI: only its default logs/)
+    # How each player was started ({"bot": kind} or {"cmd": command}), logged in the header
+    # so that --resume seats the same lineup.
+    lineup: tuple[tuple[tuple[str, str], ...], ...] = ()
 
     def validate(self) -> ServerConfig:
         self.rules.validate()

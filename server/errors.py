@@ -52,3 +52,25 @@ def leaf_errors(exc: BaseException) -> list[BaseException]:
             out.extend(leaf_errors(inner))
         return out
     return [exc]
+
+
+CTRL_C = "interrupted by the user (Ctrl-C)"
+
+
+def plain_reason(exc: BaseException) -> str:
+    """Why a run stopped, in words (for the log's end record and messages): the user's
+    Ctrl-C or a signal before any error the stop caused inside the nursery."""
+    errors = leaf_errors(exc)
+    if any(isinstance(e, KeyboardInterrupt) for e in errors):
+        return CTRL_C
+    for e in errors:
+        if isinstance(e, MatchInterruptedError):
+            return str(e)
+    for e in errors:  # trio.Cancelled: the reason the launcher gave when it cancelled
+        reason = getattr(e, "reason", None) if type(e).__name__ == "Cancelled" else None
+        if reason:
+            return CTRL_C if "KeyboardInterrupt" in reason else str(reason)
+    real = [e for e in errors if type(e).__name__ != "Cancelled"] or errors
+    first = real[0]
+    text = f"{type(first).__name__}: {first}" if str(first) else type(first).__name__
+    return text + (f" (and {len(real) - 1} more errors)" if len(real) > 1 else "")

@@ -19,7 +19,7 @@ daihinmin.server.errors.HandshakeError: unsupported protocol version 1234 in the
 
 from __future__ import annotations
 
-from daihinmin.protocol.codec import read_profile
+from daihinmin.protocol.codec import declares_person, read_profile
 from daihinmin.protocol.table import (
     PROTOCOL_20060,
     PROTOCOL_20070,
@@ -47,3 +47,11 @@ def profile_version(raw: bytes) -> tuple[int, str]:
         raise HandshakeError(f"unsupported protocol version {big} in the profile")
     version, name = read_profile(table)
     return version, name[:NAME_CHARS]
+
+
+def profile_person(raw: bytes) -> bool:
+    """The profile (20070 and later) declares that a person plays the seat."""
+    if len(raw) != TABLE_BYTES or int.from_bytes(raw[:4], "big") not in (
+            PROTOCOL_20070, PROTOCOL_20140, PROTOCOL_20260):
+        return False
+    return declares_person(Table.from_bytes(raw, PROTOCOL_20070))

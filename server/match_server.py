@@ -42,11 +42,11 @@ from .connection import (
     seconds,
     set_nodelay,
 )
-from .errors import HandshakeError
+from .errors import HandshakeError, plain_reason
 from .extension import refuse, wire_refusal
 from .faults import OnFault, SeatReport, SeatStatus
 from .game_play import play_game
-from .handshake import profile_version
+from .handshake import profile_person, profile_version
 from .matchlog import (
     GameRecord,
     MatchEnd,
@@ -97,6 +97,7 @@ class _Profile:
     stream: trio.SocketStream
     version: int
     name: str
+    person: bool = False  # the profile says a person plays (no move deadline)
 
 
 @dataclass
@@ -147,12 +148,19 @@ class MatchServer:
     async def run(self, *, task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED
                   ) -> MatchOutcome:
         config = self.config
-        point = load_resume(config.log_path) if config.resume and config.log_path else None
-        listeners = await trio.open_tcp_listeners(config.port, host=config.host)
+        # The log is claimed (created exclusively, locked) before anyone is seated, and
+        # before a resumed log is read: a second writer is refused here.
+        writer = self._claim_log()
+        started_log = False
+        try:
+            point = load_resume(config.log_path) if config.resume and config.log_path else None
+            listeners = await trio.open_tcp_listeners(config.port, host=config.host)
+        except BaseException:
+            self._release_log(writer, started_log)
+            raise
         self.port = listeners[0].socket.getsockname()[1]
         self.observer.listening(config.host, self.port)
         task_status.started(self.port)
-        writer: MatchLogWriter | None = None
         outcome = MatchOutcome(players=self.players, log_path=config.log_path)
         if point is not None:
             outcome.games = list(point.log.games)
@@ -164,12 +172,14 @@ class MatchServer:
                 with trio.CancelScope(shield=True):
                     await listener.aclose()
             started = time.perf_counter()  # the match clock starts when every seat is taken
-            self.seats = seats = SeatTable.of(conns, config, point.banks if point else None)
+            self.seats = seats = SeatTable.of(conns, config, point.banks if point else None,
+                                              persons=[p.person for p in self.players])
             if point is not None:
                 await seats.restore(point.reports)
             for number, why in self._stand_in_seats.items():
                 seats.seat_stand_in(number, why.status, why.detail)
-            writer = self._open_log(point)
+            self._start_log(writer, point)
+            started_log = True
             match = point.match if point is not None else MatchState(
                 config.rules, seed=config.seed, games=config.games)
             async with trio.open_nursery() as nursery:
@@ -192,16 +202,15 @@ class MatchServer:
                                           wall_seconds=round(outcome.wall_seconds, 3),
                                           seats=outcome.seats, events=seats.take_events()))
         except BaseException as exc:
-            if writer is not None:
+            if writer is not None and started_log:
                 totals = outcome.games[-1].totals if outcome.games else []
                 writer.write_end(MatchEnd(len(outcome.games), totals, status="aborted",
-                                          error=f"{type(exc).__name__}: {exc}",
+                                          error=plain_reason(exc),
                                           wall_seconds=round(time.perf_counter() - started, 3),
                                           seats=self.seats.reports() if self.seats else []))
             raise
         finally:
-            if writer is not None:
-                writer.close()
+            self._release_log(writer, started_log)
             if self.seats is not None:
                 await self.seats.close_all()
             for listener in listeners:
@@ -210,18 +219,33 @@ class MatchServer:
         self.outcome = outcome
         return outcome
 
-    def _open_log(self, point: ResumePoint | None) -> MatchLogWriter | None:
+    def _claim_log(self) -> MatchLogWriter | None:
         c = self.config
         if c.log_path is None:
             return None
+        return MatchLogWriter.open(c.log_path, durable=c.durable, append=c.resume,
+                                   overwrite=c.overwrite_log, make_folder=c.make_log_folder)
+
+    def _release_log(self, writer: MatchLogWriter | None, started: bool) -> None:
+        """Close the log; a new one that never got its header is removed again."""
+        if writer is None:
+            return
+        writer.close()
+        if not started and not self.config.resume and self.config.log_path is not None:
+            self.config.log_path.unlink(missing_ok=True)
+
+    def _start_log(self, writer: MatchLogWriter | None, point: ResumePoint | None) -> None:
+        c = self.config
+        if writer is None or c.log_path is None:
+            return
         now = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
         if point is None:
-            writer = MatchLogWriter.open(c.log_path, durable=c.durable)
             writer.write_header(MatchHeader(
                 rules=ruleset_to_dict(c.rules), seed=c.seed, games=c.games,
                 players=list(self.players), started=now,
-                write_mode="coalesced" if c.coalesce_writes else "exact", policy=c.policy()))
-            return writer
+                write_mode="coalesced" if c.coalesce_writes else "exact", policy=c.policy(),
+                lineup=[dict(p) for p in c.lineup] or None))
+            return
         dropped = drop_torn_tail(c.log_path)
         if dropped:
             log.warning("%s: dropped a last line written only in part (%d bytes)", c.log_path,
@@ -230,9 +254,7 @@ class MatchServer:
         if [p.name for p in self.players] != named:
             log.warning("resuming with players %s; the match was played by %s",
                         [p.name for p in self.players], named)
-        writer = MatchLogWriter.open(c.log_path, durable=c.durable, append=True)
         writer.write_resume(ResumeRecord(point.games_done, list(self.players), now, c.policy()))
-        return writer
 
     # --- seating --------------------------------------------------------------------------
     async def _seat_players(self, listeners: list[trio.SocketListener],
@@ -323,7 +345,7 @@ class MatchServer:
                 self.rejections.append((SeatStatus.MALFORMED, refusal))
                 await refuse(stream, version)
                 return
-            ready.send_nowait(_Profile(stream, version, name))
+            ready.send_nowait(_Profile(stream, version, name, profile_person(raw)))
             seated = True
         except trio.TooSlowError:
             log.warning("connection closed: no profile within %g s", timeout)
@@ -356,7 +378,11 @@ class MatchServer:
         limit_send_buffer(item.stream)
         conn = PlayerConnection(item.stream, number, item.name or f"player{number}",
                                 item.version, send_timeout=c.send_timeout)
-        info = PlayerInfo(number, conn.name, item.version)
+        person = item.person and c.human_seats
+        if item.person and not person:
+            log.warning("player %d (%r) says a person plays it; this server gives people "
+                        "the usual deadlines (--no-human-seats)", number, conn.name)
+        info = PlayerInfo(number, conn.name, item.version, person=person)
         self.players.append(info)
         log.info("player %d joined: %r (protocol %d)", number, conn.name, item.version)
         self.observer.player_joined(info)

@@ -52,17 +52,21 @@ class PlayerInfo:
     name: str  # from the profile: data only, never part of a path
     protocol: int
     stand_in: str | None = None  # the seat was played by a stand-in from the start
+    person: bool = False  # a person played it, without move deadlines (its profile said so)
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {"number": self.number, "name": self.name,
                              "protocol": self.protocol}
         if self.stand_in is not None:
             d["stand_in"] = self.stand_in
+        if self.person:
+            d["person"] = True
         return d
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> PlayerInfo:
-        return cls(int(d["number"]), str(d["name"]), int(d["protocol"]), d.get("stand_in"))
+        return cls(int(d["number"]), str(d["name"]), int(d["protocol"]), d.get("stand_in"),
+                   bool(d.get("person", False)))
 
 
 @dataclass
@@ -75,6 +79,7 @@ class MatchHeader:
     schema: str = SCHEMA
     write_mode: str = "exact"  # or "coalesced" (server.outbox): same bytes, fewer writes
     policy: dict[str, Any] | None = None  # deadlines and fault policy (schema 2)
+    lineup: list[dict[str, str]] | None = None  # how each player was started (``match``)
 
     def ruleset(self) -> RuleSet:
         return ruleset_from_dict(self.rules).validate()
@@ -86,14 +91,19 @@ class MatchHeader:
                              "players": [p.to_json() for p in self.players]}
         if self.policy is not None:
             d["policy"] = self.policy
+        if self.lineup is not None:
+            d["lineup"] = self.lineup
         return d
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> MatchHeader:
         players = [PlayerInfo.from_json(p) for p in d["players"]]
+        lineup = d.get("lineup")
         return cls(dict(d["rules"]), int(d["seed"]), int(d["games"]), players,
                    str(d.get("started", "")), str(d["schema"]), str(d.get("write_mode", "exact")),
-                   d.get("policy"))
+                   d.get("policy"),
+                   None if lineup is None else [{str(k): str(v) for k, v in dict(p).items()}
+                                                for p in lineup])
 
 
 @dataclass
@@ -295,10 +305,17 @@ class MatchLogWriter:
         self.durable = durable
 
     @classmethod
-    def open(cls, path: Path, durable: bool = True, append: bool = False) -> MatchLogWriter:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        created = not path.exists()
-        writer = cls(path.open("a" if append else "w", encoding="utf-8"), durable)
+    def open(cls, path: Path, durable: bool = True, append: bool = False,
+             overwrite: bool = False, make_folder: bool = False) -> MatchLogWriter:
+        """Created exclusively (an existing file is refused unless ``overwrite``) or, with
+        ``append``, an existing log; locked for as long as it is open (one writer at a
+        time; :mod:`daihinmin.server.outfile`)."""
+        from .outfile import claim_output
+
+        created = not append
+        out = claim_output(path, what="match log", overwrite=overwrite, append=append,
+                           make_folder=make_folder)
+        writer = cls(out, durable)
         if durable and created:
             sync_folder(path.parent)  # the new file's name must survive a crash too
         return writer

@@ -22,7 +22,7 @@ import trio
 
 from .bots import PlayerSpec, run_player_process, stderr_tail
 from .config import CONNECT_TIMEOUT_SECONDS, ServerConfig
-from .errors import MatchInterruptedError, ServerConfigError
+from .errors import CTRL_C, MatchInterruptedError, ServerConfigError
 from .faults import SeatStatus
 from .match_server import MatchObserver, MatchOutcome, MatchServer
 from .matchlog import GameRecord, PlayerInfo
@@ -45,15 +45,18 @@ def exit_text(code: int) -> str:
     return f"exited with code {code}"
 
 
-async def stop_on_signals() -> None:
+async def stop_on_signals(scope: trio.CancelScope) -> None:
     """Turn SIGTERM/SIGHUP into an error, so the match unwinds and stops its players
-    (Ctrl-C already arrives as KeyboardInterrupt).  Signals can only be caught on the
-    main thread; elsewhere this does nothing."""
+    (Ctrl-C already arrives as KeyboardInterrupt).  ``scope`` is cancelled first with the
+    reason, which the server writes in the log's end record.  Signals can only be caught on
+    the main thread; elsewhere this does nothing."""
     if threading.current_thread() is not threading.main_thread():
         return
     with trio.open_signal_receiver(signal.SIGTERM, signal.SIGHUP) as signals:
         async for signum in signals:
-            raise MatchInterruptedError(f"stopped by {signal.Signals(signum).name}")
+            reason = f"stopped by {signal.Signals(signum).name}"
+            scope.cancel(reason=reason)
+            raise MatchInterruptedError(reason)
 
 
 class _Seating(MatchObserver):
@@ -158,13 +161,17 @@ async def run_headless_match(config: ServerConfig, specs: list[PlayerSpec], *,
                 await seating.changed.wait()
 
     async with trio.open_nursery() as nursery:
-        nursery.start_soon(stop_on_signals)
-        port = await nursery.start(serve)
-        for number, spec in enumerate(specs):
-            if server_done.is_set():
-                break
-            await seat_or_stand_in(number, spec, port, nursery)
-        await server_done.wait()
+        nursery.start_soon(stop_on_signals, nursery.cancel_scope)
+        try:
+            port = await nursery.start(serve)
+            for number, spec in enumerate(specs):
+                if server_done.is_set():
+                    break
+                await seat_or_stand_in(number, spec, port, nursery)
+            await server_done.wait()
+        except KeyboardInterrupt:  # the reason the server writes in the log's end record
+            nursery.cancel_scope.cancel(reason=CTRL_C)
+            raise
         with trio.move_on_after(exit_grace):
             for done in players_done:
                 await done.wait()

@@ -37,6 +37,7 @@ class Seat:
     crashed: str | None = None  # set when the player's process is known to have crashed
     restored: bool = False  # handed over before a restart: the server closed this connection
     games_seen: set[int] = field(default_factory=set)  # games the stand-in was told about
+    person: bool = False  # a person plays (its profile said so): no move/exchange deadline
 
     @property
     def live(self) -> bool:
@@ -44,6 +45,8 @@ class Seat:
 
     def deadline(self, base: float | None) -> float | None:
         """Seconds the player has for this request (None: no deadline)."""
+        if self.person:
+            return None
         return base + self.bank if base else None
 
     def charge(self, base: float | None, elapsed: float) -> None:
@@ -65,9 +68,10 @@ class SeatTable:
 
     @classmethod
     def of(cls, conns: list[PlayerConnection | None], config: ServerConfig,
-           banks: list[float] | None = None) -> SeatTable:
+           banks: list[float] | None = None, persons: list[bool] | None = None) -> SeatTable:
         seats = [Seat(p, conn, SeatReport(p),
-                      bank=banks[p] if banks is not None else config.time_bank)
+                      bank=banks[p] if banks is not None else config.time_bank,
+                      person=bool(persons and p < len(persons) and persons[p]))
                  for p, conn in enumerate(conns)]
         return cls(seats, config)
 

@@ -83,7 +83,7 @@ def test_crash_mid_game_hands_the_seat_to_the_fallback(
         standings.add_game(g)
     standings.apply_reports(outcome.seats)
     me = standings.players[2]
-    assert me.stand_in_games == GAMES and "CRASHED -> fallback from game 1" in me.status_text()
+    assert me.stand_in_games == GAMES and "CRASHED, fallback from game 1" in me.status_text()
     capsys.readouterr()
     assert main(["replay", str(tmp_path / "match.jsonl"), "--verify"]) == 0
     assert "stand-in turns" in capsys.readouterr().out

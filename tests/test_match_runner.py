@@ -19,7 +19,7 @@ import pytest
 from daihinmin.server.matchlog import read_match_log
 from daihinmin.server.replay import verify_log
 from daihinmin.tools.cli import main
-from daihinmin.tools.cmd_match import DEFAULT_TABLE, player_specs
+from daihinmin.tools.cmd_match import DEFAULT_TABLE, lineup_of, player_specs
 
 
 def probe_cmd(i: int, marker: str) -> str:
@@ -75,7 +75,7 @@ def test_a_player_that_fails_gets_a_stand_in_and_no_process_is_left(
             "--cmd", probe_cmd(0, "leftprobe"), "--cmd", probe_cmd(1, "leftprobe"),
             "--cmd", failing, "--cmd", probe_cmd(3, "leftprobe"),
             "--cmd", probe_cmd(4, "leftprobe")]
-    assert main(args) == 0
+    assert main(args) == 3  # exit code 3: a stand-in played (docs/RESULTS.md)
     out = capsys.readouterr()
     report = json.loads(out.out)
     seat = report["players"][2]
@@ -88,15 +88,15 @@ def test_a_player_that_fails_gets_a_stand_in_and_no_process_is_left(
 
 
 def test_player_specs_fill_and_order() -> None:
-    specs = player_specs([], ["prog {port}"], 5)
+    specs = player_specs(lineup_of([], ["prog {port}"], 5))
     assert [s.label for s in specs] == ["prog {port}", *DEFAULT_TABLE[:4]]
     assert specs[0].resolve("127.0.0.1", 4321) == ["prog", "4321"]
-    bundled = player_specs(["random"] * 5, [], 5)[0].resolve("127.0.0.1", 99)
+    bundled = player_specs(lineup_of(["random"] * 5, [], 5))[0].resolve("127.0.0.1", 99)
     assert bundled[-6:] == ["bot", "random", "--host", "127.0.0.1", "--port", "99"]
     with pytest.raises(ValueError, match="6 players given"):
-        player_specs(["random"] * 6, [], 5)
+        lineup_of(["random"] * 6, [], 5)
     with pytest.raises(ValueError, match="3 players given"):
-        player_specs(["random"] * 3, [], 5)
+        lineup_of(["random"] * 3, [], 5)
 
 
 def test_bad_options_exit_2(capsys: pytest.CaptureFixture[str]) -> None:

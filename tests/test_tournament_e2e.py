@@ -118,7 +118,7 @@ def test_existing_db_needs_resume_and_a_matching_tournament(tmp_path: Path) -> N
     first = run_cli(*args)
     assert first["games"] == 50  # rounded up to a whole round: 2 tables x 5 rotations x 5
     again = subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=60)
-    assert again.returncode == 2 and "--resume" in again.stderr
+    assert again.returncode == 5 and "--resume" in again.stderr  # 5: output refused
     other = subprocess.run([*CLI, *args, "--resume", "--seed", "99"], capture_output=True,
                            text=True, timeout=60)
     assert other.returncode == 2 and "different tournament" in other.stderr

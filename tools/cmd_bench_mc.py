@@ -18,6 +18,9 @@ def register_bench_mc(bench_sub: argparse._SubParsersAction) -> None:  # type: i
 def bench_mc(args: argparse.Namespace) -> int:
     from daihinmin.tools.mc_bench import run_bench  # Numba loads only when asked
 
+    from .prepare import prepare_kinds
+
+    prepare_kinds(["mc"], "daihinmin bench mc")  # the first compile, not timed
     result = run_bench(decisions=args.decisions, time_ms=args.time_ms, seed=args.seed)
     if args.json:
         print(json.dumps({"bench": "mc", **result.as_dict()}))

@@ -107,9 +107,9 @@ def run_bot_command(args: argparse.Namespace) -> int:
     except ExtensionRequiredError as exc:
         return _fail(label, exc, EXIT_PROTOCOL)
     except ServerClosedError as exc:
-        return _fail(label, exc, EXIT_CLOSED)
+        return _fail(label, exc, EXIT_CLOSED, getattr(bot, "person", False))
     except ServerTimeoutError as exc:
-        return _fail(label, exc, EXIT_TIMEOUT)
+        return _fail(label, exc, EXIT_TIMEOUT, getattr(bot, "person", False))
     except ProtocolError as exc:
         return _fail(label, exc, EXIT_PROTOCOL)
     if not args.quiet:
@@ -119,6 +119,15 @@ def run_bot_command(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _fail(label: str, exc: Exception, code: int) -> int:
+HUMAN_HINT = ("the server stopped waiting for you (its move deadline ran out and it handed "
+              "your seat to a stand-in, or it stopped).  A person needs a seat without "
+              "deadlines: 'daihinmin serve' gives one to 'daihinmin bot human' unless it runs "
+              "with --no-human-seats; any other server needs --move-time 0 --exchange-time 0 "
+              "(or its own way to turn deadlines off)")
+
+
+def _fail(label: str, exc: Exception, code: int, person: bool = False) -> int:
     print(f"daihinmin bot {label}: {exc}", file=sys.stderr)
+    if person and code in (EXIT_CLOSED, EXIT_TIMEOUT):
+        print(f"daihinmin bot {label}: {HUMAN_HINT}", file=sys.stderr)
     return code

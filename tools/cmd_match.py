@@ -5,15 +5,16 @@ Bundled bots are named (``default``, ``random``, ``greedy``, ...) and run as
 Player numbers follow the order given: BOT arguments first, then the ``--cmd`` programs.
 The deadline and fault options are those of ``daihinmin serve``: a player that crashes,
 hangs or misbehaves is handed to the stand-in and the match finishes; the standings show
-each seat's status.  ``--resume LOG`` (with the same players) continues a stopped match.
+each seat's status, and the exit code is 3 when a stand-in played (docs/RESULTS.md).
+``--resume LOG`` continues a stopped match with the lineup of its log.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from daihinmin.server.config import CONNECT_TIMEOUT_SECONDS
@@ -21,12 +22,15 @@ from daihinmin.server.config import CONNECT_TIMEOUT_SECONDS
 from .cmd_serve import (
     add_match_options,
     config_from_args,
-    print_standings,
+    interrupted,
+    refuse_resume_flags,
     report_errors,
+    report_interrupted,
+    report_outcome,
     setup_logging,
-    standings_json,
-    standings_of,
+    start_standings,
 )
+from .prepare import prepare_kinds
 
 if TYPE_CHECKING:
     from daihinmin.rules.ruleset import RuleSet
@@ -54,36 +58,71 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.set_defaults(func=match_command)
 
 
-def player_specs(bots: list[str], commands: list[str], players: int,
-                 rules: RuleSet | None = None, seed: int | None = None) -> list[PlayerSpec]:
+Lineup = tuple[tuple[tuple[str, str], ...], ...]  # per player: (("bot", kind),) or cmd
+
+
+def lineup_of(bots: list[str], commands: list[str], players: int) -> Lineup:
     """BOT arguments, then the commands; missing seats come from the default table (repeated
-    for six players).  Bundled bots get ``rules`` as options, so they list legal moves with
-    the match's rules and speak protocol 20260 when those need it, and a seed derived from
-    the match seed, so the same match seed replays the same match."""
+    for six players) when no BOT is named."""
+    lineup = [(("bot", kind),) for kind in bots] + [(("cmd", c),) for c in commands]
+    if len(lineup) > players:
+        raise ValueError(f"{len(lineup)} players given; the rules seat {players}")
+    if not bots:
+        lineup += [(("bot", DEFAULT_TABLE[i % len(DEFAULT_TABLE)]),)
+                   for i in range(players - len(lineup))]
+    if len(lineup) != players:
+        raise ValueError(f"{len(lineup)} players given; the rules seat {players}")
+    return tuple(lineup)
+
+
+def describe(entry: tuple[tuple[str, str], ...]) -> str:
+    kind, value = entry[0]
+    return value if kind == "bot" else f"--cmd {value!r}"
+
+
+def resume_lineup(log_path: Path, bots: list[str], commands: list[str], players: int
+                  ) -> Lineup:
+    """The lineup of the logged match; one given on the command line must be the same."""
+    from daihinmin.server.errors import ServerConfigError
+    from daihinmin.server.matchlog import read_match_log
+
+    logged = read_match_log(log_path).header.lineup
+    if logged is None:
+        if not bots and not commands:
+            raise ServerConfigError(f"{log_path} does not say how its players were started "
+                                    "(written by serve, or by an older version); name them")
+        return lineup_of(bots, commands, players)
+    lineup: Lineup = tuple(tuple(sorted(entry.items())) for entry in logged)
+    if not bots and not commands:
+        return lineup
+    given = lineup_of(bots, commands, players)
+    diffs = [f"player {i}: the log has {describe(a)}, the command line {describe(b)}"
+             for i, (a, b) in enumerate(zip(lineup, given, strict=True)) if a != b]
+    if diffs:
+        raise ServerConfigError("--resume goes on with the logged lineup; " + "; ".join(diffs)
+                                + " (give no players to use the log's)")
+    return lineup
+
+
+def player_specs(lineup: Lineup, rules: RuleSet | None = None, seed: int | None = None
+                 ) -> list[PlayerSpec]:
+    """One spec per player.  Bundled bots get ``rules`` as options, so they list legal moves
+    with the match's rules and speak protocol 20260 when those need it, and a seed derived
+    from the match seed, so the same match seed replays the same match."""
     from daihinmin.rules.extension_rules import rule_args
     from daihinmin.server.bots import PlayerSpec
 
     extra = tuple(rule_args(rules)) if rules is not None else ()
-
-    def bundled(kind: str) -> PlayerSpec:
-        spec = PlayerSpec.bundled(kind)
-        bot_seed = () if seed is None else ("--seed", str(seed * 1000 + len(specs)))
-        return PlayerSpec(spec.label, spec.argv + extra + bot_seed)
-
     specs: list[PlayerSpec] = []
-    for kind in bots:
-        specs.append(bundled(kind))
-    specs += [PlayerSpec.command(c) for c in commands]
-    if len(specs) > players:
-        raise ValueError(f"{len(specs)} players given; the rules seat {players}")
-    if not bots:
-        for i in range(players - len(specs)):
-            specs.append(bundled(DEFAULT_TABLE[i % len(DEFAULT_TABLE)]))
-    if len(specs) != players:
-        raise ValueError(f"{len(specs)} players given; the rules seat {players}")
+    for entry in lineup:
+        kind, value = entry[0]
+        if kind == "cmd":
+            specs.append(PlayerSpec.command(value))
+            continue
+        spec = PlayerSpec.bundled(value)
+        bot_seed = () if seed is None else ("--seed", str(seed * 1000 + len(specs)))
+        specs.append(PlayerSpec(spec.label, spec.argv + extra + bot_seed))
     return specs
-
-
 def check_bot_names(bots: list[str]) -> None:
     """Fail early on an unknown bundled bot (when the player registry is available)."""
     try:
@@ -98,10 +137,12 @@ def check_bot_names(bots: list[str]) -> None:
 
 def match_command(args: argparse.Namespace) -> int:
     import trio
-    from daihinmin.rules.ruleset import RuleConfigError
+    from daihinmin.rules.ruleset import RuleConfigError, ruleset_from
     from daihinmin.server.errors import ServerError
     from daihinmin.server.matchlog import GameRecord
+    from daihinmin.server.outfile import OutputRefusedError
     from daihinmin.server.runner import run_headless_match
+    from daihinmin.tools.exit_codes import INTERRUPTED, OUTPUT_REFUSED, USAGE
     from rich.console import Console
     from rich.progress import (
         BarColumn,
@@ -113,40 +154,56 @@ def match_command(args: argparse.Namespace) -> int:
 
     setup_logging(args.verbose)
     try:
-        exact = args.exact_writes or bool(args.cmd)
-        config = config_from_args(args, "127.0.0.1", 0, coalesce_writes=not exact)
         check_bot_names(args.bots)
-        specs = player_specs(args.bots, args.cmd, config.rules.players, config.rules,
-                             config.seed)
+        if args.resume is not None:
+            from daihinmin.server.matchlog import read_match_log
+
+            refuse_resume_flags(args)
+            players = read_match_log(args.resume).header.ruleset().players
+            lineup = resume_lineup(args.resume, args.bots, args.cmd, players)
+        else:
+            players = ruleset_from(args.rules or "uecda", args.rule).players
+            lineup = lineup_of(args.bots, args.cmd, players)
+        has_cmd = any(entry[0][0] == "cmd" for entry in lineup)
+        exact = args.exact_writes or has_cmd
+        config = config_from_args(args, "127.0.0.1", 0, coalesce_writes=not exact,
+                                  lineup=lineup)
+        specs = player_specs(lineup, config.rules, config.seed)
+        standings = start_standings(config, [s.label for s in specs])
+    except OutputRefusedError as exc:
+        print(f"daihinmin match: {exc}", file=sys.stderr)
+        return OUTPUT_REFUSED
     except (RuleConfigError, ServerError, ValueError) as exc:
         print(f"daihinmin match: {exc}", file=sys.stderr)
-        return 2
+        return USAGE
+    try:
+        prepare_kinds((entry[0][1] for entry in lineup if entry[0][0] == "bot"),
+                      "daihinmin match")
+    except KeyboardInterrupt:
+        print("daihinmin match: interrupted while preparing the bots; nothing was played",
+              file=sys.stderr)
+        return INTERRUPTED
     progress = Progress(TextColumn("[bold]match[/]"), BarColumn(), MofNCompleteColumn(),
                         TextColumn("games"), TimeRemainingColumn(),
                         console=Console(stderr=True), disable=args.json, transient=True)
 
     def on_game(record: GameRecord) -> None:
+        standings.add_game(record)
         progress.advance(task)
 
-    done = 0
-    if config.resume and config.log_path is not None:
-        from daihinmin.server.matchlog import read_match_log
-
-        done = len(read_match_log(config.log_path).games)
-    task = progress.add_task("match", total=config.games, completed=done)
+    task = progress.add_task("match", total=config.games, completed=standings.games)
     started = time.perf_counter()
     try:
         with progress:
             outcome = trio.run(lambda: run_headless_match(
                 config, specs, on_game=on_game, connect_timeout=args.connect_timeout))
     except (Exception, KeyboardInterrupt, BaseExceptionGroup) as exc:
+        if interrupted(exc):
+            report_interrupted(standings, config, "daihinmin match",
+                               time.perf_counter() - started)
         return report_errors(exc, "daihinmin match")
-    labels = [s.label for s in specs]
-    standings = standings_of(outcome, labels)
-    if args.json:
-        wall = round(time.perf_counter() - started, 3)  # with starting and stopping players
-        print(json.dumps(standings_json(outcome, config, standings, {
-            "wall_seconds": wall, "match_seconds": round(outcome.wall_seconds, 3)})))
-    else:
-        print_standings(standings, outcome, Console())
-    return 0
+    wall = round(time.perf_counter() - started, 3)  # with starting and stopping players
+    return report_outcome(args, config, standings, outcome, "daihinmin match",
+                          {"wall_seconds": wall, "match_seconds": round(outcome.wall_seconds,
+                                                                        3)})
+

@@ -125,7 +125,9 @@ def print_summary(log: MatchLog) -> None:
           + (f", {log.end.status}" if log.end else ", no end record"))
     for info in h.players:
         print(f"  p{info.number} {info.name} (protocol {info.protocol})")
-    standings = Standings(h.players)
+    from daihinmin.rules.scoring import lower_is_better
+
+    standings = Standings(h.players, lower_is_better=lower_is_better(h.ruleset()))
     resumes = {r.after_game: r for r in log.resumes}
     for rec in log.games:
         if rec.game - 1 in resumes:
@@ -138,13 +140,17 @@ def print_summary(log: MatchLog) -> None:
               f"{len(rec.turns):3d} turns  totals {rec.totals}{stand_in}")
     if log.end is not None:
         standings.apply_reports(log.end.seats)
-    print("standings:")
+    print("standings:" + (" (fewer points are better)" if standings.lower_is_better else ""))
     for s in standings.ranked():
-        print(f"  p{s.number} {s.name:<16} {s.points:6d} points  mean place "
+        own = (f" ({s.own_games} own games, {s.stand_in_games} by a stand-in)"
+               if s.stand_in_games else "")
+        print(f"  p{s.number} {s.name:<16} {s.points:6d} points{own}  mean place "
               f"{s.mean_place:.2f}  {s.mean_move_ms:.2f} ms/move  {s.status_text()}")
     for s in standings.players:
         if s.status != "OK" and s.detail:
             print(f"  p{s.number}: {s.detail}")
+    if standings.stand_in_games:
+        print("  points and places count only the games a player played itself")
     if log.end is not None and log.end.error:
         print(f"match aborted: {log.end.error}")
     if log.torn:

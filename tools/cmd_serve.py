@@ -18,8 +18,11 @@ import argparse
 import datetime
 import json
 import logging
+import os
 import secrets
 import sys
+import time
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -39,7 +42,6 @@ if TYPE_CHECKING:
     from daihinmin.server.config import ServerConfig
     from daihinmin.server.match_server import MatchObserver, MatchOutcome
     from daihinmin.server.standings import Standings
-    from rich.console import Console
 
 DEFAULT_GAMES = 10
 LOG_FOLDER = Path("logs")
@@ -55,6 +57,11 @@ def add_match_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--log", type=Path, default=None, metavar="FILE",
                    help="match log (default: logs/match-<time>-<seed>.jsonl)")
     p.add_argument("--no-log", action="store_true", help="write no match log")
+    p.add_argument("--overwrite", action="store_true",
+                   help="replace an existing --log file (without it an existing file is "
+                        "refused, exit code 5)")
+    p.add_argument("--allow-stand-ins", action="store_true",
+                   help="exit 0 even if a stand-in played for a player (default: exit 3)")
     p.add_argument("--resume", type=Path, default=None, metavar="LOG",
                    help="continue the match of LOG from its last finished game (rules, seed "
                         "and games come from the log; the games are appended to it)")
@@ -88,19 +95,79 @@ def add_fault_options(p: argparse.ArgumentParser) -> None:
                         "(passes every turn, ranked last)")
     g.add_argument("--fallback", default="default", metavar="BOT",
                    help="bundled bot that plays a handed-over seat (default: default)")
+    p.set_defaults(option_defaults={d: p.get_default(d) for d in POLICY_FLAGS.values()})
 
 
 def default_log_path(seed: int) -> Path:
-    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
-    return LOG_FOLDER / f"match-{stamp}-{seed}.jsonl"
+    """``logs/match-<date>-<time>.<microseconds>-<seed>-<pid>.jsonl``: two matches started
+    at the same moment get different files (and the log is created exclusively anyway)."""
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S.%f")
+    return LOG_FOLDER / f"match-{stamp}-{seed}-{os.getpid()}.jsonl"
+
+
+# The deadline and fault options, by the key the log's policy records them under.
+POLICY_FLAGS = {"profile_timeout": "profile_time", "move_timeout": "move_time",
+                "exchange_timeout": "exchange_time", "time_bank": "time_bank",
+                "send_timeout": "send_time", "fault_limit": "fault_limit",
+                "illegal_counts": "illegal_counts", "on_fault": "on_fault",
+                "fallback": "fallback"}
+
+
+def resumed_faults(args: argparse.Namespace, faults: dict[str, Any]) -> dict[str, Any]:
+    """The deadlines and fault policy of the logged match: an option left at its default
+    takes the log's value; one given with another value than the log's is refused."""
+    from daihinmin.server.errors import ServerConfigError
+    from daihinmin.server.matchlog import read_match_log
+    from daihinmin.server.resume import config_for_resume
+
+    config_for_resume(args.resume, _base_config(faults))  # a clear error for a bad log
+    log = read_match_log(args.resume)
+    policy = (log.resumes[-1].policy if log.resumes and log.resumes[-1].policy
+              else log.header.policy) or {}
+    defaults = args.option_defaults
+    changed = []
+    out = dict(faults)
+    for key, dest in POLICY_FLAGS.items():
+        if key not in policy:
+            continue
+        logged, given = policy[key], getattr(args, dest)
+        if given == defaults[dest]:
+            out[key] = type(given)(logged)
+        elif given != logged:
+            changed.append(f"--{dest.replace('_', '-')} {given} (the log has {logged})")
+    if changed:
+        raise ServerConfigError("--resume goes on with the logged match's deadlines and "
+                                "fault policy; drop " + ", ".join(changed))
+    return out
+
+
+def _base_config(faults: dict[str, Any]) -> ServerConfig:
+    from daihinmin.server.config import ServerConfig
+
+    return ServerConfig(**faults)
+
+
+def refuse_resume_flags(args: argparse.Namespace) -> None:
+    """``--resume`` takes the match from its log: options that would change it are refused."""
+    from daihinmin.server.errors import ServerConfigError
+
+    given = [flag for flag, value in (("--games", args.games), ("--seed", args.seed),
+                                      ("--rules", args.rules), ("--rule", args.rule),
+                                      ("--log", args.log), ("--no-log", args.no_log),
+                                      ("--overwrite", args.overwrite))
+             if value]
+    if given:
+        raise ServerConfigError(f"--resume takes the match from its log; drop "
+                                f"{', '.join(given)}")
 
 
 def config_from_args(args: argparse.Namespace, host: str, port: int,
-                     coalesce_writes: bool = False) -> ServerConfig:
+                     coalesce_writes: bool = False,
+                     lineup: tuple[tuple[tuple[str, str], ...], ...] = ()) -> ServerConfig:
     """The server config the options ask for (raises RuleConfigError/ServerError)."""
     from daihinmin.rules.ruleset import ruleset_from
     from daihinmin.server.config import ServerConfig
-    from daihinmin.server.errors import ServerConfigError
+    from daihinmin.server.outfile import check_output_path
     from daihinmin.server.resume import config_for_resume
 
     faults = {"profile_timeout": args.profile_time, "move_timeout": args.move_time,
@@ -109,21 +176,22 @@ def config_from_args(args: argparse.Namespace, host: str, port: int,
               "illegal_counts": args.illegal_counts, "on_fault": args.on_fault,
               "fallback": args.fallback, "durable": not args.no_fsync}
     if args.resume is not None:
-        given = [flag for flag, value in (("--games", args.games), ("--seed", args.seed),
-                                          ("--rules", args.rules), ("--rule", args.rule),
-                                          ("--log", args.log), ("--no-log", args.no_log))
-                 if value]
-        if given:
-            raise ServerConfigError(f"--resume takes the match from its log; drop "
-                                    f"{', '.join(given)}")
+        refuse_resume_flags(args)
+        check_output_path(args.resume, what="match log", existing=True)
         return config_for_resume(args.resume, ServerConfig(
-            host=host, port=port, coalesce_writes=coalesce_writes, **faults))
+            host=host, port=port, coalesce_writes=coalesce_writes, lineup=lineup,
+            **resumed_faults(args, faults)))
     rules = ruleset_from(args.rules or "uecda", args.rule)
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     log_path = None if args.no_log else (args.log or default_log_path(seed))
+    if log_path is not None:  # refused now, before any player is started or seated
+        check_output_path(log_path, what="match log", overwrite=args.overwrite,
+                          make_folder=args.log is None)
     games = args.games if args.games is not None else DEFAULT_GAMES
     return ServerConfig(rules=rules, games=games, seed=seed, host=host, port=port,
-                        log_path=log_path, coalesce_writes=coalesce_writes, **faults).validate()
+                        log_path=log_path, coalesce_writes=coalesce_writes,
+                        overwrite_log=args.overwrite, make_log_folder=args.log is None,
+                        lineup=lineup, **faults).validate()
 
 
 def setup_logging(verbose: bool) -> None:
@@ -135,77 +203,105 @@ def report_errors(exc: BaseException, prog: str) -> int:
     """Print each error of a failed match: exit code 1, 2 for a match that cannot start
     (e.g. a log that cannot be resumed), or 130 when interrupted (Ctrl-C)."""
     from daihinmin.server.errors import ServerConfigError, leaf_errors
+    from daihinmin.server.outfile import OutputRefusedError
+    from daihinmin.tools.exit_codes import FAILED, INTERRUPTED, OUTPUT_REFUSED, USAGE
 
     errors = leaf_errors(exc)
-    if any(isinstance(err, KeyboardInterrupt) for err in errors):
-        print(f"{prog}: interrupted", file=sys.stderr)
-        return 130
-    if all(isinstance(err, ServerConfigError) for err in errors):
-        for err in errors:
-            print(f"{prog}: {err}", file=sys.stderr)
-        return 2
+    if interrupted(exc):
+        return INTERRUPTED  # the standings so far and the resume hint are already printed
+    for kind, code in ((OutputRefusedError, OUTPUT_REFUSED), (ServerConfigError, USAGE)):
+        if all(isinstance(err, kind) for err in errors):
+            for err in errors:
+                print(f"{prog}: {err}", file=sys.stderr)
+            return code
     for err in errors:
         print(f"{prog}: {type(err).__name__}: {err}", file=sys.stderr)
-    return 1
+    return FAILED
 
 
-def standings_of(outcome: MatchOutcome, labels: list[str] | None = None) -> Standings:
+def interrupted(exc: BaseException) -> bool:
+    """Stopped by the user (Ctrl-C), possibly inside an exception group."""
+    from daihinmin.server.errors import leaf_errors
+
+    return any(isinstance(err, KeyboardInterrupt) for err in leaf_errors(exc))
+
+
+def start_standings(config: ServerConfig, labels: list[str] | None = None) -> Standings:
+    """Standings to build up game by game (names are filled in as players are seated); a
+    resumed match starts from its logged games."""
+    from daihinmin.rules.scoring import lower_is_better
+    from daihinmin.server.matchlog import PlayerInfo, read_match_log
     from daihinmin.server.standings import Standings
 
-    standings = Standings(outcome.players, labels)
-    for record in outcome.games:
-        standings.add_game(record)
+    n = config.rules.players
+    standings = Standings([PlayerInfo(i, labels[i] if labels else f"player{i}", 0)
+                           for i in range(n)], labels,
+                          lower_is_better=lower_is_better(config.rules))
+    if config.resume and config.log_path is not None:
+        for record in read_match_log(config.log_path).games:
+            standings.add_game(record)
+    return standings
+
+
+def finish_standings(standings: Standings, outcome: MatchOutcome) -> Standings:
+    standings.name_players(outcome.players)
     standings.apply_reports(outcome.seats)
     return standings
 
 
-def standings_json(outcome: MatchOutcome, config: ServerConfig, standings: Standings,
-                   extra: dict[str, Any] | None = None) -> dict[str, Any]:
-    return {"games": standings.games, "seed": config.seed, "rules": config.rules.name,
-            "players": [p.to_json() for p in sorted(standings.players, key=lambda s: s.number)],
-            "totals": outcome.totals, "resumed_after": outcome.resumed_after,
-            "log": str(outcome.log_path) if outcome.log_path else None,
-            "wall_seconds": round(outcome.wall_seconds, 3), **(extra or {})}
+def result_code(standings: Standings, allow_stand_ins: bool) -> int:
+    """0, or 3 when a stand-in played some game for a player (unless the user allowed it)."""
+    from daihinmin.tools.exit_codes import OK, STAND_IN
+
+    replaced = standings.stand_in_games or any(s.replaced for s in standings.players)
+    return STAND_IN if replaced and not allow_stand_ins else OK
 
 
-def print_standings(standings: Standings, outcome: MatchOutcome, console: Console) -> None:
-    from rich.markup import escape
-    from rich.table import Table as RichTable
+def report_outcome(args: argparse.Namespace, config: ServerConfig, standings: Standings,
+                   outcome: MatchOutcome, prog: str,
+                   extra: dict[str, Any] | None = None) -> int:
+    """Print the final standings (a table, or one JSON object) and return the exit code."""
+    from rich.console import Console
 
-    n = len(standings.players)
-    table = RichTable(title=f"Standings after {standings.games} games")
-    table.add_column("rank", justify="right")
-    table.add_column("player")
-    table.add_column("points", justify="right")
-    table.add_column("mean place", justify="right")
-    for place in range(n):
-        table.add_column(f"{place + 1}.", justify="right")
-    table.add_column("ms/move", justify="right")
-    faulty = any(s.status != "OK" for s in standings.players)
-    if faulty:
-        table.add_column("status")
-    for rank, s in enumerate(standings.ranked(), 1):
-        # Names come from the players' profiles: shown as text, never as markup.
-        who = f"#{s.number} {s.name}" + (f" ({s.label})" if s.label and s.label != s.name
-                                         else "")
-        row = [str(rank), escape(who), str(s.points), f"{s.mean_place:.2f}",
-               *[str(k) for k in s.places], f"{s.mean_move_ms:.2f}"]
-        if faulty:
-            row.append(escape(s.status_text()))
-        table.add_row(*row)
-    console.print(table)
-    for s in standings.players:
-        if s.status != "OK" and s.detail:
-            console.print(f"#{s.number}: {escape(s.detail)}", highlight=False)
-    rate = standings.games / outcome.wall_seconds if outcome.wall_seconds else 0.0
-    resumed = (f" (resumed after game {outcome.resumed_after})" if outcome.resumed_after
-               else "")
-    console.print(f"{standings.games} games in {outcome.wall_seconds:.1f} s "
-                  f"({rate:.1f} games/s){resumed}" +
-                  (f"; log: {escape(str(outcome.log_path))}" if outcome.log_path else ""))
+    from .standings_report import print_standings, standings_json
+
+    finish_standings(standings, outcome)
+    code = result_code(standings, args.allow_stand_ins)
+    if args.json:
+        print(json.dumps(standings_json(
+            standings, config, log_path=outcome.log_path, wall_seconds=outcome.wall_seconds,
+            resumed_after=outcome.resumed_after, totals=outcome.totals,
+            extra={"exit_code": code, **(extra or {})})))
+    else:
+        print_standings(standings, Console(), wall_seconds=outcome.wall_seconds,
+                        resumed_after=outcome.resumed_after, log_path=outcome.log_path)
+    if code:
+        print(f"{prog}: a stand-in played for a player (exit code {code}; "
+              f"--allow-stand-ins to accept that)", file=sys.stderr)
+    return code
 
 
-def serve_report(config: ServerConfig, quiet: bool) -> MatchObserver:
+def report_interrupted(standings: Standings, config: ServerConfig, prog: str,
+                       wall_seconds: float) -> None:
+    """After Ctrl-C: the standings so far and how to go on."""
+    from rich.console import Console
+
+    from .standings_report import print_standings
+
+    print_standings(standings, Console(stderr=True), wall_seconds=wall_seconds,
+                    log_path=config.log_path,
+                    title=f"Standings so far: {standings.games} of {config.games} games "
+                          "(interrupted)")
+    if config.log_path is not None:
+        print(f"{prog}: interrupted; continue with: {prog} --resume {config.log_path}",
+              file=sys.stderr)
+    else:
+        print(f"{prog}: interrupted (no log was written, so it cannot be resumed)",
+              file=sys.stderr)
+
+
+def serve_report(config: ServerConfig, quiet: bool,
+                 standings: Standings | None = None) -> MatchObserver:
     """Lines on stderr: where it listens; unless ``quiet``, players joining and each game."""
     from daihinmin.server.match_server import MatchObserver
     from daihinmin.server.matchlog import GameRecord, PlayerInfo
@@ -222,9 +318,14 @@ def serve_report(config: ServerConfig, quiet: bool) -> MatchObserver:
                 + (f", resuming {c.log_path}" if c.resume else ""), always=True)
 
         def player_joined(self, info: PlayerInfo) -> None:
-            say(f"player {info.number}: {info.name} (protocol {info.protocol})")
+            if standings is not None:
+                standings.name_players([info])
+            person = ", a person: no move deadline" if info.person else ""
+            say(f"player {info.number}: {info.name} (protocol {info.protocol}{person})")
 
         def game_finished(self, record: GameRecord) -> None:
+            if standings is not None:
+                standings.add_game(record)
             for e in record.events:  # seats handed over: always worth a line
                 say(f"game {e.game} turn {e.turn}: player {e.player} {e.status} ({e.detail})"
                     + (f"; the {e.action} stand-in plays from now on"
@@ -240,6 +341,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("serve", help="run the match server (players connect over TCP)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on")
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help="port (0 = any free port)")
+    p.add_argument("--no-human-seats", action="store_true",
+                   help="give seats whose profile says a person plays them (daihinmin bot "
+                        "human) the usual deadlines too (default: no move deadline)")
     p.add_argument("--coalesce", action="store_true",
                    help="write each player's messages in one write per wait (same bytes, "
                         "fewer writes; clients must read exact message sizes)")
@@ -252,22 +356,28 @@ def serve_command(args: argparse.Namespace) -> int:
     from daihinmin.rules.ruleset import RuleConfigError
     from daihinmin.server.errors import ServerError
     from daihinmin.server.match_server import MatchServer
-    from rich.console import Console
+    from daihinmin.server.outfile import OutputRefusedError
+    from daihinmin.tools.exit_codes import OUTPUT_REFUSED, USAGE
 
     setup_logging(args.verbose)
     try:
         config = config_from_args(args, args.host, args.port, args.coalesce)
+        if args.no_human_seats:
+            config = replace(config, human_seats=False)
+        standings = start_standings(config)
+    except OutputRefusedError as exc:
+        print(f"daihinmin serve: {exc}", file=sys.stderr)
+        return OUTPUT_REFUSED
     except (RuleConfigError, ServerError) as exc:
         print(f"daihinmin serve: {exc}", file=sys.stderr)
-        return 2
-    server = MatchServer(config, serve_report(config, quiet=args.json))
+        return USAGE
+    server = MatchServer(config, serve_report(config, quiet=args.json, standings=standings))
+    started = time.perf_counter()
     try:
         outcome = trio.run(server.run)
     except (Exception, KeyboardInterrupt, BaseExceptionGroup) as exc:
+        if interrupted(exc):
+            report_interrupted(standings, config, "daihinmin serve",
+                               time.perf_counter() - started)
         return report_errors(exc, "daihinmin serve")
-    standings = standings_of(outcome)
-    if args.json:
-        print(json.dumps(standings_json(outcome, config, standings)))
-    else:
-        print_standings(standings, outcome, Console())
-    return 0
+    return report_outcome(args, config, standings, outcome, "daihinmin serve")

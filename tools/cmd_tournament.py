@@ -58,6 +58,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     out.add_argument("--json", action="store_true", help="print one JSON summary object")
     out.add_argument("--csv", metavar="FILE", help="write the standings as CSV")
     out.add_argument("--report-json", metavar="FILE", help="write the full report as JSON")
+    out.add_argument("--overwrite", action="store_true",
+                     help="replace existing --csv / --report-json files (else refused)")
     p.set_defaults(func=cmd_tournament)
 
 
@@ -107,10 +109,14 @@ def db_path(args: argparse.Namespace) -> Path:
 
 def open_store(args: argparse.Namespace, cfg: TournamentConfig | None
                ) -> tuple[TournamentStore, TournamentConfig]:
+    from daihinmin.server.outfile import check_output_path
     from daihinmin.tools.tournament.config import TournamentConfigError
     from daihinmin.tools.tournament.store import StoreError, TournamentStore
 
     path = db_path(args)
+    # A directory, a device or a missing folder is refused here; an existing database is
+    # refused by create() unless --resume.
+    check_output_path(path, what="results database", existing=path.exists())
     if args.report:
         if not path.exists():
             raise StoreError(f"{path} does not exist")
@@ -137,8 +143,12 @@ def open_store(args: argparse.Namespace, cfg: TournamentConfig | None
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
+    from daihinmin.rules.scoring import lower_is_better
+    from daihinmin.server.outfile import OutputRefusedError, check_output_path
+    from daihinmin.tools.exit_codes import FAILED, INTERRUPTED, OK, OUTPUT_REFUSED, USAGE
     from daihinmin.tools.tournament.config import TournamentConfigError
     from daihinmin.tools.tournament.report import (
+        planned_note,
         print_report,
         summary_dict,
         write_csv,
@@ -150,33 +160,59 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     try:
+        for out in (args.csv, args.report_json):  # every output is checked before playing
+            if out:
+                check_output_path(Path(out), what="report file", overwrite=args.overwrite)
         cfg = config_from_args(args)
         if cfg is not None and not args.report:
             preflight(cfg)  # before a database is created for a tournament that cannot run
         store, run_cfg = open_store(args, cfg)
+    except OutputRefusedError as exc:
+        print(f"daihinmin tournament: {exc}", file=sys.stderr)
+        return OUTPUT_REFUSED
     except (TournamentConfigError, StoreError) as exc:
         print(f"daihinmin tournament: {exc}", file=sys.stderr)
-        return 2
+        return USAGE
     summary: RunSummary | None = None
+    code = OK
     if not args.report:
+        if not args.json:
+            print(planned_note(store), file=sys.stderr)
         try:
             summary = play(store, run_cfg, live=not args.json and sys.stdout.isatty())
-        except (TournamentConfigError, TournamentAbortedError) as exc:
+        except TournamentConfigError as exc:
             print(f"daihinmin tournament: {exc}", file=sys.stderr)
-            return 2
+            return USAGE
+        except TournamentAbortedError as exc:
+            print(f"daihinmin tournament: {exc}", file=sys.stderr)
+            code = FAILED
+        except KeyboardInterrupt:
+            print(f"daihinmin tournament: interrupted; continue with: daihinmin tournament "
+                  f"--resume --db {store.path}", file=sys.stderr)
+            code = INTERRUPTED
+    lower = lower_is_better(run_cfg.ruleset())
     stats = compute_stats(store.games(), store.participant_names(),
-                          run_cfg.ruleset().players)
+                          run_cfg.ruleset().players, lower_is_better=lower)
     report = summary_dict(stats, store, summary)
-    if args.csv:
-        write_csv(args.csv, stats)
-    if args.report_json:
-        write_json(args.report_json, report)
+    try:
+        if args.csv:
+            write_csv(args.csv, stats, store.participant_faults(), overwrite=args.overwrite)
+        if args.report_json:
+            write_json(args.report_json, report, overwrite=args.overwrite)
+    except OutputRefusedError as exc:
+        print(f"daihinmin tournament: {exc}", file=sys.stderr)
+        code = code or OUTPUT_REFUSED
     if args.json:
         print(json.dumps(report))
     else:
         print_report(Console(), stats, store, summary)
+    failed = store.counts().get("failed", 0)
     unfinished = sum(n for state, n in store.counts().items() if state != "done")
-    return 1 if unfinished else 0
+    if failed and code == OK:
+        print(f"daihinmin tournament: {failed} match(es) failed and keep no games (the "
+              "report says why); --resume retries them", file=sys.stderr)
+    store.close()
+    return code or (FAILED if unfinished else OK)
 
 
 def play(store: TournamentStore, cfg: TournamentConfig, live: bool) -> RunSummary:
@@ -185,7 +221,10 @@ def play(store: TournamentStore, cfg: TournamentConfig, live: bool) -> RunSummar
 
     if not live:
         return run_tournament(store, cfg)
+    from daihinmin.rules.scoring import lower_is_better
+
     tally = LiveTally(store.participant_names(), store.total_games(),
-                      store.game_count(done_only=True), cfg.transport)
+                      store.game_count(done_only=True), cfg.transport,
+                      lower_is_better(cfg.ruleset()))
     with LiveDisplay(tally):
         return run_tournament(store, cfg, tally)

@@ -106,6 +106,12 @@ class MCBot(Bot):
 
     name = "mc"
 
+    @staticmethod
+    def prepare() -> None:
+        """Compile (or load from Numba's cache) before the first game: ``daihinmin match``
+        calls it before seating, so a slow first compile never costs the seat."""
+        warm_up()
+
     def __init__(self, time_ms: float = 250.0, playouts: int = 0, seed: int | None = None,
                  worlds: int = 256, proposals: int = 4096, eps: float = 0.3, beta: float = 0.5,
                  window: int = 40, c_explore: float = 0.5, min_visits: int = 4,

@@ -8,19 +8,26 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from typing import Any
 
 from openskill.models import PlackettLuce
+from rich import box
 from rich.console import Console, Group, RenderableType
 from rich.live import Live
 from rich.progress_bar import ProgressBar
 from rich.table import Table
 from rich.text import Text
 
+from .stats import game_ranks
+from .store import ParticipantFaults
+
 
 class LiveTally:
     def __init__(self, names: Sequence[str], total_games: int, done_games: int,
-                 transport: str) -> None:
+                 transport: str, lower_is_better: bool = False) -> None:
         self.names = list(names)
+        self.lower_is_better = lower_is_better
+        self.faults = [ParticipantFaults() for _ in names]
         self.total_games = total_games
         self.done_before = done_games
         self.transport = transport
@@ -44,9 +51,16 @@ class LiveTally:
             self.wins[i] += places[p] == 0
         teams = [[self.model.rating(mu=self.ratings[i][0], sigma=self.ratings[i][1])]
                  for i in lineup]
-        new = self.model.rate(teams, ranks=list(places))
+        new = self.model.rate(teams, ranks=game_ranks(places, points, self.lower_is_better))
         for i, team in zip(lineup, new, strict=True):  # copies: the last one wins (live only)
             self.ratings[i] = (team[0].mu, team[0].sigma)
+
+    def add_faults(self, lineup: Sequence[int], rows: Sequence[tuple[Any, ...]]) -> None:
+        for player, status, counts, by, _ in rows:
+            f = self.faults[lineup[player]]
+            for kind, k in (counts or {status: 1}).items():
+                f.counts[kind] = f.counts.get(kind, 0) + int(k)
+            f.replaced_matches += by is not None
 
     @property
     def games_per_second(self) -> float:
@@ -62,16 +76,22 @@ class LiveTally:
                     f"[{self.transport}]" + (f"  failed matches: {self.failures}"
                                              if self.failures else ""))
         bar = ProgressBar(total=max(self.total_games, 1), completed=done)
-        table = Table(show_edge=False, pad_edge=False)
-        for col in ("participant", "seat-games", "mean pts", "1st %", "mu", "sigma"):
-            table.add_column(col, justify="left" if col == "participant" else "right")
+        table = Table(show_edge=False, pad_edge=False, box=box.SIMPLE_HEAD,
+                      padding=(0, 1), collapse_padding=True)  # 80 columns
+        faulty = any(f.counts for f in self.faults)
+        cols = ["participant", "seat-games", "mean pts", "1st %", "mu", "sigma"]
+        for col in cols + (["faults"] if faulty else []):
+            table.add_column(col, justify="left" if col in ("participant", "faults")
+                             else "right", no_wrap=True,
+                             overflow="ellipsis", max_width=24 if col == "participant"
+                             else None)
         order = sorted(range(len(self.names)), key=lambda i: -self.ratings[i][0])
         for i in order:
             g = self.seat_games[i]
-            table.add_row(self.names[i], f"{g:,}",
-                          f"{self.points[i] / g:.3f}" if g else "-",
-                          f"{100 * self.wins[i] / g:.1f}" if g else "-",
-                          f"{self.ratings[i][0]:.2f}", f"{self.ratings[i][1]:.2f}")
+            row = [self.names[i], f"{g:,}", f"{self.points[i] / g:.3f}" if g else "-",
+                   f"{100 * self.wins[i] / g:.1f}" if g else "-",
+                   f"{self.ratings[i][0]:.2f}", f"{self.ratings[i][1]:.2f}"]
+            table.add_row(*row, *([self.faults[i].text()] if faulty else []))
         return Group(head, bar, table)
 
 

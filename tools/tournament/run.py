@@ -30,7 +30,10 @@ class TournamentAbortedError(RuntimeError):
 def preflight(cfg: TournamentConfig) -> None:
     """Make every bundled bot once with its options, so a typo fails now, not per match."""
     from daihinmin.players.registry import make_bot
+    from daihinmin.tools.prepare import prepare_kinds
 
+    prepare_kinds((p.bot for p in cfg.participants if p.bot is not None),
+                  "daihinmin tournament")  # before any bot process must be seated in time
     for p in cfg.participants:
         if p.bot is None:
             continue
@@ -103,6 +106,10 @@ class Dispatcher:
             self.summary.matches += 1
             if self.tally is not None:
                 self.tally.matches_done += 1
+        elif kind == "faults":
+            self.store.record_faults(msg[1], msg[2])
+            if self.tally is not None:
+                self.tally.add_faults(self.store.lineup(msg[1]), msg[2])
         elif kind == "exit":
             self.summary.cpu_workers += msg[2]
             self.summary.workers_reported += 1

@@ -9,6 +9,8 @@
   fewer than ``MIN_CLUSTERS`` deal sets the cluster is the *deal* (one game number of one
   deal set, over its rotations); the report says which unit it used.
 * Head-to-head: for every game where A and B both sat (A ≠ B), whether A finished above B.
+* Under card scoring (13th floor, fewer points are better) a game's ranks come from its
+  points, not its finishing places (:func:`game_ranks`).
 
 A participant may sit at a table more than once (fewer participants than seats): every
 copy counts as one seat-game; its rating moves by the mean of the copies' updates.
@@ -76,21 +78,38 @@ class TournamentStats:
     cluster_unit: str  # "deal set" or "deal"
     table_size: int
     notes: list[str] = field(default_factory=list)
+    lower_is_better: bool = False  # card scoring: fewer points are better
 
     def ranking(self) -> list[int]:
-        """Participant indices, best rating first (ties: mean points)."""
+        """Participant indices, best rating first (ties: mean points, more first, or fewer
+        under card scoring)."""
+        sign = 1 if self.lower_is_better else -1
         return sorted(range(len(self.participants)),
                       key=lambda i: (-self.participants[i].mu,
-                                     -self.participants[i].mean_points))
+                                     sign * self.participants[i].mean_points))
 
 
-def rate_games(rows: Sequence[GameRow], n: int) -> list[tuple[float, float]]:
+def game_ranks(places: Sequence[int], points: Sequence[int], lower_is_better: bool
+               ) -> list[int]:
+    """Who did better in one game, 0 = best: the finishing places, or under card scoring
+    (13th floor: fewer points are better) the points, ties sharing a rank.
+
+    >>> game_ranks((0, 1, 2, 3), (-30, 12, 12, 4), lower_is_better=True)
+    [0, 2, 2, 1]
+    """
+    if not lower_is_better:
+        return list(places)
+    return [sum(q < p for q in points) for p in points]
+
+
+def rate_games(rows: Sequence[GameRow], n: int, lower_is_better: bool = False
+               ) -> list[tuple[float, float]]:
     """(mu, sigma) per participant after feeding the games in order."""
     model = PlackettLuce()
     state = [(model.mu, model.sigma) for _ in range(n)]
     for row in rows:
         teams = [[model.rating(mu=state[i][0], sigma=state[i][1])] for i in row.lineup]
-        new = model.rate(teams, ranks=list(row.places))
+        new = model.rate(teams, ranks=game_ranks(row.places, row.points, lower_is_better))
         sums: dict[int, list[float]] = {}
         for i, team in zip(row.lineup, new, strict=True):
             acc = sums.setdefault(i, [0.0, 0.0, 0.0])
@@ -102,8 +121,8 @@ def rate_games(rows: Sequence[GameRow], n: int) -> list[tuple[float, float]]:
     return state
 
 
-def cluster_features(rows: Sequence[GameRow], n: int, table_size: int, by_deal: bool
-                     ) -> np.ndarray:
+def cluster_features(rows: Sequence[GameRow], n: int, table_size: int, by_deal: bool,
+                     lower_is_better: bool = False) -> np.ndarray:
     """Per cluster: seat-games, points, place counts, head-to-head above and meetings."""
     keys: dict[tuple[int, ...], int] = {}
     width = n + n + n * table_size + n * n + n * n
@@ -118,6 +137,7 @@ def cluster_features(rows: Sequence[GameRow], n: int, table_size: int, by_deal: 
             c = keys[key] = len(data)
             data.append(np.zeros(width))
         v = data[c]
+        ranks = game_ranks(row.places, row.points, lower_is_better)
         for p, i in enumerate(row.lineup):
             v[i] += 1
             v[off_pts + i] += row.points[p]
@@ -125,7 +145,7 @@ def cluster_features(rows: Sequence[GameRow], n: int, table_size: int, by_deal: 
             for q, j in enumerate(row.lineup):
                 if i != j:
                     v[off_me + i * n + j] += 1
-                    if row.places[p] < row.places[q]:
+                    if ranks[p] < ranks[q]:
                         v[off_ab + i * n + j] += 1
     return np.array(data) if data else np.zeros((0, width))
 
@@ -148,14 +168,17 @@ def ratio_interval(num: np.ndarray, den: np.ndarray) -> tuple[float, float]:
 
 
 def compute_stats(rows: Sequence[GameRow], names: Sequence[str], table_size: int,
-                  resamples: int = BOOTSTRAP_RESAMPLES) -> TournamentStats:
+                  resamples: int = BOOTSTRAP_RESAMPLES, lower_is_better: bool = False
+                  ) -> TournamentStats:
+    """``lower_is_better``: card scoring (13th floor), where fewer points rank higher in a
+    game, in the ratings, head to head and the ranking."""
     n = len(names)
     deal_sets = len({r.deal_set for r in rows})
     by_deal = deal_sets < MIN_CLUSTERS
-    x = cluster_features(rows, n, table_size, by_deal)
+    x = cluster_features(rows, n, table_size, by_deal, lower_is_better)
     total = x.sum(axis=0) if len(x) else np.zeros(x.shape[1])
     boot = bootstrap_totals(x, resamples, BOOTSTRAP_SEED) if len(x) >= 2 else None
-    ratings = rate_games(rows, n)
+    ratings = rate_games(rows, n, lower_is_better)
     off_pts, off_pl = n, 2 * n
     off_ab = off_pl + n * table_size
     off_me = off_ab + n * n
@@ -188,4 +211,4 @@ def compute_stats(rows: Sequence[GameRow], names: Sequence[str], table_size: int
         notes.append("fewer than 2 clusters: no bootstrap intervals")
     return TournamentStats(parts, Pairwise(above, meet, ci), games=len(rows),
                            clusters=len(x), cluster_unit="deal" if by_deal else "deal set",
-                           table_size=table_size, notes=notes)
+                           table_size=table_size, notes=notes, lower_is_better=lower_is_better)

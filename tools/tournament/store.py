@@ -30,12 +30,15 @@ are in the OS cache); only a power cut may lose the last commits.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
+
+from daihinmin.server.outfile import OutputRefusedError
 
 from .config import TournamentConfig, config_from_dict
 from .schedule import MatchSpec, build_schedule
@@ -64,6 +67,11 @@ CREATE TABLE IF NOT EXISTS results (
     place INTEGER NOT NULL, points INTEGER NOT NULL,
     PRIMARY KEY (match_id, game, player),
     FOREIGN KEY (match_id, game) REFERENCES games(match_id, game));
+CREATE TABLE IF NOT EXISTS seat_faults (      -- seats that met a fault, every attempt kept
+    match_id INTEGER NOT NULL REFERENCES matches(id), attempt INTEGER NOT NULL,
+    player INTEGER NOT NULL, participant INTEGER NOT NULL REFERENCES participants(id),
+    status TEXT NOT NULL, faults TEXT NOT NULL, stand_in TEXT, detail TEXT,
+    PRIMARY KEY (match_id, attempt, player));
 CREATE TABLE IF NOT EXISTS runs (
     id INTEGER PRIMARY KEY, started_at REAL NOT NULL, finished_at REAL, transport TEXT,
     jobs INTEGER, tables INTEGER, games INTEGER, wall_seconds REAL,
@@ -73,6 +81,10 @@ CREATE TABLE IF NOT EXISTS runs (
 
 class StoreError(RuntimeError):
     """The results database cannot be used as asked."""
+
+
+class DatabaseExistsError(StoreError, OutputRefusedError):
+    """A new tournament was asked for on a database that already holds one (exit 5)."""
 
 
 class ResumeMismatchError(StoreError):
@@ -92,8 +104,11 @@ class GameRow:
 
 
 class TournamentStore:
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, writer: bool = False) -> None:
         self.path = Path(path)
+        self._lock: IO[bytes] | None = None
+        if writer:  # one writing process per database: an OS lock, refused at once
+            self._lock = lock_database(self.path)
         # The dispatcher is the only writer; isolation_level=None: explicit transactions.
         self.con = sqlite3.connect(self.path, isolation_level=None, timeout=30)
         self.use_wal()
@@ -114,9 +129,23 @@ class TournamentStore:
     # -- creating and resuming ---------------------------------------------------------
     @classmethod
     def create(cls, path: str | Path, cfg: TournamentConfig) -> TournamentStore:
-        if Path(path).exists() and Path(path).stat().st_size > 0:
-            raise StoreError(f"{path} exists; pass --resume to continue it")
-        store = cls(path)
+        """A new database: the file is created exclusively (an existing one is refused,
+        :class:`~daihinmin.server.outfile.OutputRefusedError`) and locked."""
+        from daihinmin.server.outfile import check_output_path
+
+        path = Path(path)
+        check_output_path(path, what="results database", existing=path.exists())
+        try:
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
+        except FileExistsError:
+            if path.stat().st_size > 0:
+                raise DatabaseExistsError(f"results database {path} exists; pass --resume "
+                                          "to continue it") from None
+        store = cls(path, writer=True)
+        if store.stored_config() is not None:  # filled by another process meanwhile
+            store.close()
+            raise DatabaseExistsError(f"results database {path} exists; pass --resume to "
+                                      "continue it")
         store.write_tournament(cfg)
         return store
 
@@ -127,7 +156,10 @@ class TournamentStore:
             if cfg is None:
                 raise StoreError(f"{path} does not exist and no tournament was given")
             return cls.create(path, cfg)
-        store = cls(path)
+        from daihinmin.server.outfile import check_output_path
+
+        check_output_path(Path(path), what="results database", existing=True)
+        store = cls(path, writer=True)
         stored = store.stored_config()
         if stored is None:
             raise StoreError(f"{path} holds no tournament")
@@ -186,6 +218,9 @@ class TournamentStore:
 
     def close(self) -> None:
         self.con.close()
+        if self._lock is not None:
+            self._lock.close()  # releases the lock
+            self._lock = None
 
     # -- scheduling state --------------------------------------------------------------
     def reset_unfinished(self, retry_failed: bool = True) -> int:
@@ -278,6 +313,32 @@ class TournamentStore:
             self.con.execute("UPDATE matches SET status = 'failed', error = ?,"
                              " finished_at = ? WHERE id = ?", (error, time.time(), match_id))
 
+    def record_faults(self, match_id: int, rows: list[tuple[Any, ...]]) -> None:
+        """The seats of this attempt of the match that met a fault (kept when the match is
+        retried, so the report shows every fault)."""
+        lineup = self.lineup(match_id)
+        with self.transaction():
+            (attempt,) = self.con.execute("SELECT attempts FROM matches WHERE id = ?",
+                                          (match_id,)).fetchone()
+            self.con.executemany(
+                "INSERT OR REPLACE INTO seat_faults (match_id, attempt, player, participant,"
+                " status, faults, stand_in, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [(match_id, attempt, p, lineup[p], status, json.dumps(counts, sort_keys=True),
+                  by, detail) for p, status, counts, by, detail in rows])
+
+    def participant_faults(self) -> list[ParticipantFaults]:
+        """Per participant (by index): fault counts by kind, and matches a stand-in played
+        for it (those failed: none of their games count)."""
+        out = [ParticipantFaults() for _ in self.participant_names()]
+        for part, status, counts, by in self.con.execute(
+                "SELECT participant, status, faults, stand_in FROM seat_faults"):
+            f = out[part]
+            for kind, k in (json.loads(counts) or {status: 1}).items():
+                f.counts[kind] = f.counts.get(kind, 0) + int(k)
+            if by is not None:
+                f.replaced_matches += 1
+        return out
+
     def failures(self) -> list[tuple[int, str]]:
         return [(r[0], r[1]) for r in self.con.execute(
             "SELECT id, error FROM matches WHERE status = 'failed' ORDER BY id")]
@@ -321,6 +382,33 @@ class TournamentStore:
                                    (mid, game)).fetchall()
             out.append((mid, game, seats, tuple(res)))
         return out
+
+
+@dataclass
+class ParticipantFaults:
+    counts: dict[str, int] = field(default_factory=dict)  # kind -> count, over all attempts
+    replaced_matches: int = 0  # match attempts a stand-in played for it (they failed)
+
+    def text(self) -> str:
+        """``CRASHED 2, TIMEOUT 1`` (most first), or ``-``."""
+        parts = sorted(self.counts.items(), key=lambda kv: (-kv[1], kv[0]))
+        return ", ".join(f"{k} {v}" for k, v in parts) or "-"
+
+
+def lock_database(path: Path) -> IO[bytes]:
+    """The exclusive OS lock of a results database (a lock on the file itself, which
+    SQLite's own POSIX locks do not touch)."""
+    from daihinmin.server.outfile import OutputLockedError, lock_file
+
+    f = path.open("rb")
+    try:
+        lock_file(f, path, "results database")
+    except OutputLockedError:
+        f.close()
+        raise OutputLockedError(f"results database {path} is in use by another tournament "
+                                "process; wait for it to finish (one writer at a time)"
+                                ) from None
+    return f
 
 
 def group_games(rows: Any) -> Iterator[GameRow]:

@@ -14,6 +14,8 @@ import trio
 from daihinmin.rules.ruleset import RuleSet
 from daihinmin.server.bots import PlayerSpec
 from daihinmin.server.config import ServerConfig
+from daihinmin.server.errors import leaf_errors
+from daihinmin.server.faults import SeatReport
 from daihinmin.server.matchlog import GameRecord
 from daihinmin.server.runner import run_headless_match
 
@@ -57,17 +59,66 @@ def player_spec(cfg: TournamentConfig, spec: MatchSpec, player: int) -> PlayerSp
     return PlayerSpec(p.name, tuple(argv))
 
 
+class StandInPlayedError(RuntimeError):
+    """A stand-in played for a participant (it could not start, crashed, timed out): the
+    match fails and keeps no games (docs/RESULTS.md); ``--resume`` retries it."""
+
+    def __init__(self, message: str, faults: list[FaultRow]) -> None:
+        super().__init__(message)
+        self.faults = faults
+
+
+FaultRow = tuple[int, str, dict[str, int], str | None, str]  # player, status, counts, by, why
+
+
+def fault_rows(reports: list[SeatReport]) -> list[FaultRow]:
+    return [(r.player, str(r.status), dict(r.faults), r.stand_in, r.detail[:500])
+            for r in reports if not r.pristine]
+
+
+def stand_in_error(cfg: TournamentConfig, spec: MatchSpec, record: GameRecord
+                   ) -> StandInPlayedError:
+    """What the game's seat reports (or hand-over events) say about the seats a stand-in
+    played."""
+    rows: dict[int, FaultRow] = {}
+    for e in record.events:
+        if e.player in record.stand_in:
+            rows[e.player] = (e.player, str(e.status), {str(e.status): 1}, e.action,
+                              e.detail[:500])
+    for row in fault_rows(record.reports):
+        if row[0] in record.stand_in:
+            rows[row[0]] = row
+    for p in record.stand_in:
+        rows.setdefault(p, (p, "CRASHED", {}, "fallback", "a stand-in played the seat"))
+    names = [f"{cfg.participants[spec.lineup[p]].name} (player {p}) {status}: {why}"
+             for p, status, _, _, why in rows.values()]
+    return StandInPlayedError(f"a stand-in played in game {record.game} for "
+                              + "; ".join(names), list(rows.values()))
+
+
 async def play_tcp(cfg: TournamentConfig, rules: RuleSet, spec: MatchSpec,
                    results: Any) -> None:
     def on_game(record: GameRecord) -> None:
         if not dispatcher_alive():
             os._exit(1)  # bots see the sockets close and stop; the match is replayed later
+        if record.stand_in:  # never credited to the participant: the match fails
+            raise stand_in_error(cfg, spec, record)
         results.put(("game", spec.index, record.game, tuple(record.seats),
                      tuple(record.places), tuple(record.points), len(record.turns)))
 
     specs = [player_spec(cfg, spec, p) for p in range(len(spec.lineup))]
     config = ServerConfig(rules=rules, games=spec.games, seed=spec.seed, port=0)
-    await run_headless_match(config, specs, on_game=on_game)
+    outcome = await run_headless_match(config, specs, on_game=on_game)
+    faults = fault_rows(outcome.seats)  # faults short of a hand-over (a timeout or two)
+    if faults:
+        results.put(("faults", spec.index, faults))
+
+
+def stand_in_failure(exc: BaseException) -> StandInPlayedError | None:
+    for leaf in leaf_errors(exc):
+        if isinstance(leaf, StandInPlayedError):
+            return leaf
+    return None
 
 
 def flatten(exc: BaseException) -> BaseException:
@@ -87,7 +138,12 @@ async def table_slot(cfg: TournamentConfig, rules: RuleSet, tasks: Any, results:
             results.put(("failed", spec.index, f"match timeout ({cfg.match_timeout} s)"))
             continue
         except Exception as exc:  # one broken match must not stop the tournament
-            results.put(("failed", spec.index, describe_error(flatten(exc))))
+            stand_in = stand_in_failure(exc)
+            if stand_in is not None:
+                results.put(("faults", spec.index, stand_in.faults))
+                results.put(("failed", spec.index, str(stand_in)))
+            else:
+                results.put(("failed", spec.index, describe_error(flatten(exc))))
             continue
         results.put(("done", spec.index, None))  # CPU is shared by concurrent tables
 

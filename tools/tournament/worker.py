@@ -3,6 +3,8 @@
 Messages (tuples, in order per worker):
 ``("started", match)``, ``("game", match, game, seats, places, points, turns)``,
 ``("done", match, cpu_seconds)``, ``("failed", match, error)``,
+``("faults", match, [(player, status, counts, stand_in, detail), ...])`` (TCP: the seats
+that met a fault; sent before the match's ``done`` or ``failed``),
 ``("exit", worker, cpu_seconds_of_worker_and_its_children)``.
 
 In process, a worker plays one match at a time (it is CPU-bound).  Over TCP it runs
@@ -12,6 +14,7 @@ A worker whose dispatcher died stops by itself (checked between games and while 
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
 import os
 import queue
@@ -58,6 +61,9 @@ def is_stop(exc: BaseException) -> bool:
 
 def worker_main(worker: int, cfg: TournamentConfig, tasks: Any, results: Any,
                 slots: int) -> None:
+    # Seat faults reach the dispatcher as messages (stored, in the live view and the
+    # report); the server's warnings on stderr would only scroll the live view away.
+    logging.getLogger("daihinmin.server").setLevel(logging.ERROR)
     try:
         if cfg.transport == "in-process":
             local_loop(cfg, tasks, results)
