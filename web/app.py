@@ -11,6 +11,7 @@ when the token is a seat's, else a spectator).
 
 from __future__ import annotations
 
+import itertools
 import json
 import logging
 from importlib.resources import files
@@ -290,6 +291,7 @@ async def replay_upload(request: Request) -> JSONResponse:
 
 
 async def serve(host: str, port: int, *, cpu_delay: float = 0.6, log_dir: Path | None = None,
+                seed: int | None = None,
                 task_status: trio.TaskStatus[str] = trio.TASK_STATUS_IGNORED) -> None:
     """Serve until cancelled; ``task_status`` gets the address (``http://host:port``)."""
     from hypercorn.config import Config
@@ -301,6 +303,9 @@ async def serve(host: str, port: int, *, cpu_delay: float = 0.6, log_dir: Path |
     config.accesslog = None
     async with trio.open_nursery() as nursery:
         lobby = Lobby(nursery, cpu_delay=cpu_delay, log_dir=log_dir)
+        if seed is not None:
+            seeds = itertools.count(seed)
+            lobby.seed_source = lambda: next(seeds)
         binds = await nursery.start(hypercorn_serve, build_app(lobby), config)
         task_status.started(binds[0])
 

@@ -58,8 +58,8 @@ def frames(log: MatchLog) -> dict[str, Any]:
             for number, turn in enumerate(record.turns, 1):
                 step = replay_turn(record.game, number, game, turn)
                 notes = event_notes(step.events, names)
-                text = f"{names[turn.player]}: {turn.move}" + (f" [{turn.by}]" if turn.by
-                                                                else "")
+                text = f"{names[turn.player]}: {move_text(step.move).plain}" + (
+                    f" [{turn.by}]" if turn.by else "")
                 shown.append({"turn": number, "player": turn.player, "text": text,
                               "notes": notes, **_table(game)})
             result = match.finish_game(game)

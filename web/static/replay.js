@@ -57,7 +57,7 @@ const Replay = (() => {
       return b;
     }
     const frames = () => data.games[g].frames;
-    button("⏮ First game", "replay-first", () => { g = 0; t = 0; });
+    button("|◀ First game", "replay-first", () => { g = 0; t = 0; });
     button("◀◀ Previous game", "replay-prev-game", () => { if (g > 0) { g--; t = 0; } });
     button("◀ Previous turn", "replay-prev", () => {
       if (t > 0) t--; else if (g > 0) { g--; t = frames().length - 1; } });
