@@ -77,10 +77,23 @@ def toggle_fields(rules: RuleSet) -> list[dict[str, Any]]:
     return out
 
 
+def player_counts(rules: RuleSet) -> list[int]:
+    """The table sizes the preset plays as it stands (uecda's 5/4/3/2/1 points name no
+    sixth place, so uecda offers 3-5 although the engine seats 6 with other points)."""
+    counts = []
+    for n in range(rules.min_players, rules.max_players + 1):
+        try:
+            rules.with_rules(players=n).validate()
+        except RuleConfigError:
+            continue
+        counts.append(n)
+    return counts
+
+
 def presets_json() -> dict[str, Any]:
     """Everything the menu needs to offer every preset."""
-    return {name: {"players": rules.players, "min_players": rules.min_players,
-                   "max_players": rules.max_players, "rounds": list(ROUNDS.get(name, ())),
+    return {name: {"players": rules.players, "player_counts": player_counts(rules),
+                   "rounds": list(ROUNDS.get(name, ())),
                    "scoring": rules.scoring.value, "toggles": toggle_fields(rules)}
             for name, rules in PRESETS.items()}
 
@@ -130,5 +143,5 @@ def table_games(settings: dict[str, Any]) -> int:
     return games
 
 
-__all__ = ["LEVELS", "MAIN_TOGGLES", "ROUNDS", "level_bot", "presets_json", "table_games",
-           "table_rules", "toggle_fields"]
+__all__ = ["LEVELS", "MAIN_TOGGLES", "ROUNDS", "level_bot", "player_counts", "presets_json",
+           "table_games", "table_rules", "toggle_fields"]

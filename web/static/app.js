@@ -44,7 +44,7 @@ function fillPreset() {
   const p = PRESETS[$("preset").value];
   const players = $("players");
   players.replaceChildren();
-  for (let n = p.min_players; n <= p.max_players; n++) {
+  for (const n of p.player_counts) {
     players.append(el("option", {value: n, selected: n === p.players}, n));
   }
   const box = $("rounds-box");
