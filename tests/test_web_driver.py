@@ -172,3 +172,22 @@ def test_doctests(module: str) -> None:
 
     result = doctest.testmod(importlib.import_module(module))
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_web_command_refuses_a_bad_port_and_a_port_in_use() -> None:
+    import socket
+    import subprocess
+    import sys
+
+    bad = subprocess.run([sys.executable, "-m", "daihinmin.tools", "web", "--port", "70000"],
+                         capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "--port" in bad.stderr
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        busy = subprocess.run([sys.executable, "-m", "daihinmin.tools", "web", "--port",
+                               str(port)], capture_output=True, text=True, timeout=60)
+    assert busy.returncode == 1
+    assert busy.stderr.strip().splitlines() == [
+        f"daihinmin web: cannot listen on 127.0.0.1:{port}: Address already in use"]

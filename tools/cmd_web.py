@@ -32,12 +32,18 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="pause after each CPU play so people can follow (default 0.6)")
     p.add_argument("--log-dir", type=Path, default=None, metavar="DIR",
                    help="write a match log of every browser match into DIR")
+    p.add_argument("--seed", type=int, default=None,
+                   help="seed of the first table's match, the next tables count up from it "
+                        "(default: random seeds)")
     p.set_defaults(func=web_command)
 
 
 def is_loopback(host: str) -> bool:
-    """>>> is_loopback("127.0.0.1"), is_loopback("::1"), is_loopback("0.0.0.0")
-    (True, True, False)"""
+    """Is ``host`` a loopback address (only this machine can connect)?
+
+    >>> is_loopback("127.0.0.1"), is_loopback("::1"), is_loopback("0.0.0.0")
+    (True, True, False)
+    """
     if host == "localhost":
         return True
     try:
@@ -62,7 +68,7 @@ def web_command(args: argparse.Namespace) -> int:
         async with trio.open_nursery() as nursery:
             url = await nursery.start(lambda task_status: serve(
                 args.host, args.port, cpu_delay=args.cpu_delay, log_dir=args.log_dir,
-                task_status=task_status))
+                seed=args.seed, task_status=task_status))
             print(f"daihinmin web: serving on {url}/ (Ctrl-C stops)", flush=True)
 
     try:
@@ -70,8 +76,22 @@ def web_command(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print("daihinmin web: stopped", file=sys.stderr)
         return INTERRUPTED
+    except BaseExceptionGroup as group:  # the server's nursery: report what stopped it
+        first = group.exceptions[0]
+        while isinstance(first, BaseExceptionGroup):
+            first = first.exceptions[0]
+        if isinstance(first, KeyboardInterrupt):
+            return INTERRUPTED
+        return failed(args, first)
     except OSError as exc:
-        print(f"daihinmin web: cannot listen on {args.host}:{args.port}: {exc}",
-              file=sys.stderr)
-        return FAILED
+        return failed(args, exc)
     return OK
+
+
+def failed(args: argparse.Namespace, exc: BaseException) -> int:
+    if isinstance(exc, OSError):
+        print(f"daihinmin web: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}",
+              file=sys.stderr)
+    else:
+        print(f"daihinmin web: stopped by an error: {exc!r}", file=sys.stderr)
+    return FAILED
