@@ -432,3 +432,39 @@ def test_replay_page_opens_a_log(server: tuple[str, Path], browser: WebDriver,
     wait(browser, lambda d: "✗" in d.find_element(By.ID, "replay-message").text)
 
 
+
+
+def test_spectator_follows_a_live_match(server: tuple[str, Path], browser: WebDriver,
+                                        tmp_path: Path) -> None:
+    """``daihinmin match --publish`` shows its table in the web app as it plays: the
+    spectator page gets turn after turn, the standings at the end, and no hand."""
+    base, _logs = server
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent)}
+    match = subprocess.Popen(
+        [sys.executable, "-m", "daihinmin.tools", "match", *["web_slow_bot:SlowBot"] * 5,
+         "--games", "1", "--seed", "8", "--log", str(tmp_path / "m.jsonl"), "--publish", base],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        browser.get(base + "/watch")
+        live = wait(browser, lambda d: [a for a in d.find_elements(
+            By.PARTIAL_LINK_TEXT, "live match") if "playing" in a.find_element(
+                By.XPATH, "..").text], timeout=30)
+        live[0].click()
+        wait(browser, lambda d: state(d).get("mode") == "watch")
+        wait(browser, lambda d: len(state(d).get("recent", [])) >= 3)
+        shot(browser, "watch-live")
+        s = wait(browser, lambda d: state(d).get("status") == "over" and state(d), timeout=60)
+    finally:
+        _out, err = match.communicate(timeout=60)
+    assert match.returncode == 0, err
+    received = [m for m in messages(browser) if m.get("type") == "state"]
+    playing = {len(m["recent"]) + m.get("recent_from", 1) for m in received
+               if m["status"] == "playing" and m.get("recent")}
+    assert len(playing) >= 5  # turn after turn while the match ran
+    assert len(s["scores"]) == 1 and sum(s["totals"]) == 5 + 4 + 3 + 2 + 1
+    log = [json.loads(line) for line in (tmp_path / "m.jsonl").read_text().splitlines()]
+    assert s["totals"] == log[-1]["totals"]
+    for m in received:
+        assert secret_cards(m) == [] and all("hand" not in seat for seat in m["seats"])
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#scores tr")) == 3
+    assert "hands hidden" in browser.find_element(By.ID, "status-line").text

@@ -191,3 +191,26 @@ def test_web_command_refuses_a_bad_port_and_a_port_in_use() -> None:
     assert busy.returncode == 1
     assert busy.stderr.strip().splitlines() == [
         f"daihinmin web: cannot listen on 127.0.0.1:{port}: Address already in use"]
+
+
+def test_published_tables_never_show_hands_unless_the_host_allows() -> None:
+    from daihinmin.web.feeds import Feed, FeedError
+
+    hello = {"type": "hello", "source": "match", "rules": "uecda", "players": 3, "games": 1}
+    snapshot_ = {"type": "state", "status": "playing", "hand": [{"id": 4}],
+                 "prompt": {"id": 1}, "you": 2,
+                 "seats": [{"player": p, "hand": [{"id": 8 + p}]} for p in range(3)]}
+    hidden = Feed.from_hello("a", json.dumps(hello))
+    hidden.update(json.dumps(snapshot_))
+    assert "hand" not in hidden.latest and "prompt" not in hidden.latest
+    assert hidden.latest["you"] is None and hidden.latest["mode"] == "watch"
+    assert all("hand" not in seat for seat in hidden.latest["seats"])
+    shown = Feed.from_hello("b", json.dumps({**hello, "hands_shown": True}))
+    shown.update(json.dumps(snapshot_))
+    assert [seat["hand"] for seat in shown.latest["seats"]] == [[{"id": 8}], [{"id": 9}],
+                                                                [{"id": 10}]]
+    for bad in ("[1]", "{", json.dumps({"type": "state", "seats": [{}]})):
+        with pytest.raises(FeedError):
+            hidden.update(bad)
+    with pytest.raises(FeedError):
+        Feed.from_hello("c", json.dumps({"type": "hello", "players": 9, "games": 1}))

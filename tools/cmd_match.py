@@ -22,6 +22,7 @@ from .cmd_serve import (
     add_match_options,
     config_from_args,
     print_standings,
+    publisher_for,
     report_errors,
     setup_logging,
     standings_json,
@@ -29,8 +30,11 @@ from .cmd_serve import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Awaitable
+
     from daihinmin.rules.ruleset import RuleSet
     from daihinmin.server.bots import PlayerSpec
+    from daihinmin.server.match_server import MatchOutcome
 
 DEFAULT_TABLE = ("default", "default", "default", "random", "greedy")
 
@@ -118,6 +122,7 @@ def match_command(args: argparse.Namespace) -> int:
         check_bot_names(args.bots)
         specs = player_specs(args.bots, args.cmd, config.rules.players, config.rules,
                              config.seed)
+        publisher = publisher_for(args, config, "match")
     except (RuleConfigError, ServerError, ValueError) as exc:
         print(f"daihinmin match: {exc}", file=sys.stderr)
         return 2
@@ -137,8 +142,13 @@ def match_command(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     try:
         with progress:
-            outcome = trio.run(lambda: run_headless_match(
-                config, specs, on_game=on_game, connect_timeout=args.connect_timeout))
+            def match() -> Awaitable[MatchOutcome]:
+                return run_headless_match(config, specs, on_game=on_game,
+                                          connect_timeout=args.connect_timeout,
+                                          watcher=publisher)
+
+            outcome = trio.run(match if publisher is None
+                               else lambda: publisher.publishing(match()))
     except (Exception, KeyboardInterrupt, BaseExceptionGroup) as exc:
         return report_errors(exc, "daihinmin match")
     labels = [s.label for s in specs]

@@ -5,8 +5,9 @@ AnyIO) and Hypercorn serves it with its Trio worker, so the tables, the bots' wo
 and the connections all live in one Trio nursery, like the match server.
 
 Routes: ``/`` (the menu and the table page), ``/t/ID`` (a table), ``/watch`` (live tables),
-``/replay`` (open a match log), ``/api/...`` and ``/ws/ID?token=T`` (a page of a table: a seat
-when the token is a seat's, else a spectator).
+``/replay`` (open a match log), ``/api/...``, ``/ws/ID?token=T`` (a page of a table: a seat
+when the token is a seat's, else a spectator) and ``/ws/publish`` (a running serve/match
+publishing its table, see :mod:`daihinmin.web.publish`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import itertools
 import json
 import logging
+import secrets
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -28,6 +30,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from .feeds import MAX_PUBLISHED, Feed, FeedError
 from .seats import BadAnswerError, cards_of
 from .settings import level_bot, presets_json, table_games, table_rules
 from .snapshot import snapshot
@@ -70,7 +73,8 @@ class WebApp:
 
     # --- HTTP ---------------------------------------------------------------------------------
     async def table_page(self, request: Request) -> Response:
-        if self.lobby.get(request.path_params["table"]) is None:
+        table_id = request.path_params["table"]
+        if self.lobby.get(table_id) is None and table_id not in self.lobby.feeds:
             return HTMLResponse(NOT_FOUND_PAGE, status_code=404)
         return page()
 
@@ -78,7 +82,8 @@ class WebApp:
         return JSONResponse(presets_json())
 
     async def tables(self, request: Request) -> JSONResponse:
-        return JSONResponse({"tables": self.lobby.listing()})
+        feeds = [f.listing() for f in self.lobby.feeds.values()]
+        return JSONResponse({"tables": feeds + self.lobby.listing()})
 
     async def create(self, request: Request) -> JSONResponse:
         try:
@@ -106,8 +111,55 @@ class WebApp:
         return JSONResponse({"table": table.id, "token": place.token, "player": place.number})
 
     # --- the websocket ------------------------------------------------------------------------
+    async def publish(self, ws: WebSocket) -> None:
+        """A running serve/match publishing its table (``--publish``)."""
+        await ws.accept()
+        try:
+            feed = Feed.from_hello(secrets.token_urlsafe(6), await ws.receive_text())
+        except (FeedError, WebSocketDisconnect, KeyError, RuntimeError) as exc:
+            await refuse(ws, f"not a publisher: {exc}", CLOSE_NOT_FOUND)
+            return
+        self.lobby.feeds[feed.id] = feed
+        try:
+            while True:
+                try:
+                    text = await ws.receive_text()
+                except (WebSocketDisconnect, KeyError, RuntimeError):
+                    return
+                try:
+                    feed.update(text)
+                except FeedError as exc:
+                    await ws.send_json({"type": "error", "text": str(exc)})
+        finally:
+            feed.ended()
+
+    async def watch_feed(self, ws: WebSocket, feed: Feed) -> None:
+        """A spectator of a published table: every new snapshot, nothing taken in."""
+        async with trio.open_nursery() as nursery:
+            async def send_states() -> None:
+                seen = -1
+                while True:
+                    await feed.wait_change(seen)
+                    seen = feed.version
+                    if feed.latest:
+                        await ws.send_json(feed.latest)
+
+            nursery.start_soon(send_states)
+            while True:
+                try:
+                    await ws.receive_text()
+                except (WebSocketDisconnect, KeyError, RuntimeError):
+                    break
+                await ws.send_json({"type": "error",
+                                    "text": "you are watching this table: you hold no seat"})
+            nursery.cancel_scope.cancel()
+
     async def socket(self, ws: WebSocket) -> None:
         await ws.accept()
+        feed = self.lobby.feeds.get(ws.path_params["table"])
+        if feed is not None:
+            await self.watch_feed(ws, feed)
+            return
         table = self.lobby.get(ws.path_params["table"])
         if table is None:
             await refuse(ws, "there is no such table (it may have ended with the server)",
@@ -274,6 +326,7 @@ def build_app(lobby: Lobby) -> Starlette:
         Route("/api/tables/new", app.create, methods=["POST"]),
         Route("/api/tables/{table}/join", app.join, methods=["POST"]),
         Route("/api/replay", replay_upload, methods=["POST"]),
+        WebSocketRoute("/ws/publish", app.publish),
         WebSocketRoute("/ws/{table}", app.socket),
         Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
     ])
@@ -299,7 +352,7 @@ async def serve(host: str, port: int, *, cpu_delay: float = 0.6, log_dir: Path |
 
     config = Config()
     config.bind = [f"[{host}]:{port}" if ":" in host else f"{host}:{port}"]
-    config.websocket_max_message_size = MAX_MESSAGE * 4
+    config.websocket_max_message_size = MAX_PUBLISHED
     config.accesslog = None
     async with trio.open_nursery() as nursery:
         lobby = Lobby(nursery, cpu_delay=cpu_delay, log_dir=log_dir)

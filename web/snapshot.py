@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from daihinmin.client.view import GameView
+from daihinmin.client.engine_views import ExchangeFacts, deal_view, engine_view
+from daihinmin.client.view import Observed
 from daihinmin.players.human_render import card_label, class_label, event_notes, move_text
 from daihinmin.players.human_render import sort_key as card_order
 from daihinmin.protocol.cards import CardSet
 from daihinmin.protocol.moves import Move
-from daihinmin.rules.ruleset import Scoring
+from daihinmin.rules.game import GameState
+from daihinmin.rules.match import GameSetup, MatchState
+from daihinmin.rules.ruleset import RuleSet, Scoring
 from daihinmin.rules.scoring import TITLES_JA, class_titles, lower_is_better
 
 from .seats import Prompt
@@ -34,10 +37,10 @@ def move_json(move: Move | None) -> dict[str, Any] | None:
     return {"text": move_text(move).plain, "cards": cards_json(move.hand_cards())}
 
 
-def place_title(table: Table, place: int) -> str:
-    if table.rules.scoring is not Scoring.PLACE:
+def place_title(rules: RuleSet, place: int) -> str:
+    if rules.scoring is not Scoring.PLACE:
         return f"#{place + 1}"
-    titles = class_titles(table.rules)
+    titles = class_titles(rules)
     title = titles[place] if place < len(titles) else f"#{place + 1}"
     return f"{TITLES_JA.get(title, title)} ({title})"
 
@@ -70,63 +73,76 @@ def recent_lines(table: Table, names: list[str]) -> list[str]:
     return lines
 
 
+def game_json(rules: RuleSet, names: list[str], setup: GameSetup, state: GameState | None,
+              last: Observed | None = None, exchanging: int | None = None) -> dict[str, Any]:
+    """The public part of a game (no hand): per seat its count, class, pass and place, the
+    field, the last play and the state flags.  ``state`` None: the exchange."""
+    view = (deal_view(setup, 0, ExchangeFacts()) if state is None
+            else engine_view(state, 0, setup, (), ExchangeFacts()))
+    places = state.places() if state is not None else [-1] * rules.players
+    counts = [len(h) for h in setup.hands] if state is None else list(state.counts())
+    seats = []
+    for p in range(rules.players):
+        asked = state is not None and state.pending is not None and state.pending.player == p
+        seats.append({
+            "player": p, "name": names[p], "count": counts[p], "class": class_label(view, p),
+            "passed": bool(state is not None and state.passed >> p & 1),
+            "place": places[p] + 1 if places[p] >= 0 else None,
+            "title": place_title(rules, places[p]) if places[p] >= 0 else None,
+            "turn": asked or exchanging == p or bool(
+                state is not None and not state.over and state.turn == p
+                and state.pending is None)})
+    return {
+        "seats": seats,
+        "phase": "exchange" if state is None else "over" if state.over else "play",
+        "field": move_json(state.field) if state is not None else None,
+        "last": None if last is None else {"player": last.player, "name": names[last.player],
+                                           **(move_json(last.move) or {})},
+        "flags": {"revolution": view.revolution, "eleven_back": view.eleven_back,
+                  "lock": view.lock and view.field is not None, "geki": view.geki,
+                  "reversed": view.reversed, "backwards": view.direction == -1,
+                  "pile": view.pile_count if rules.hand_size else None}}
+
+
+def match_json(rules: RuleSet, games: int, match: MatchState | None) -> dict[str, Any]:
+    """Game number, the per-round score table, totals and standings."""
+    results = match.results if match else []
+    out: dict[str, Any] = {
+        "rules": rules.name, "players": rules.players, "games": games,
+        "lower_is_better": lower_is_better(rules),
+        "game": min(match.game, games) if match else 0,
+        "scores": [{"game": r.game, "points": list(r.points),
+                    "places": [p + 1 for p in r.places]} for r in results],
+        "totals": list(match.points) if match else [0] * rules.players}
+    if match and match.results:
+        out["standings"] = match.standings()
+    return out
+
+
 def snapshot(table: Table, player: int | None, curtain: bool = False) -> dict[str, Any]:
     """The table as ``player`` may see it (None: no hand at all)."""
     names = [p.name or "(open)" for p in table.places]
     out: dict[str, Any] = {
         "type": "state", "table": table.id, "mode": table.mode, "status": table.status,
-        "error": table.error, "rules": table.rules.name, "players": table.rules.players,
-        "games": table.games, "level": table.level, "cpu": table.cpu_kind, "you": player,
-        "curtain": curtain, "lower_is_better": lower_is_better(table.rules),
-        "log": str(table.log_path) if table.log_path else None}
-    match = table.match
-    out["game"] = min(match.game, table.games) if match else 0
-    out["scores"] = [{"game": r.game, "points": list(r.points),
-                      "places": [p + 1 for p in r.places]} for r in (match.results if match
-                                                                      else [])]
-    out["totals"] = list(match.points) if match else [0] * table.rules.players
-    if match and match.results:
-        out["standings"] = match.standings()
+        "error": table.error, "level": table.level, "cpu": table.cpu_kind, "you": player,
+        "curtain": curtain, "log": str(table.log_path) if table.log_path else None,
+        **match_json(table.rules, table.games, table.match)}
     live = table.live
-    view: GameView | None = live.view(0) if live is not None else None
     state = live.state if live is not None else None
-    places = state.places() if state is not None else [-1] * table.rules.players
-    seats = []
-    for place in table.places:
-        p = place.number
-        person = place.person
-        seat: dict[str, Any] = {
-            "player": p, "name": names[p], "cpu": place.cpu is not None,
-            "open": place.open, "connected": place.connections > 0,
-            "stand_in": person is not None and not person.connected,
-            "count": view.counts[p] if view is not None else None,
-            "class": class_label(view, p) if view is not None else "-",
-            "passed": bool(state is not None and state.passed >> p & 1),
-            "place": places[p] + 1 if places[p] >= 0 else None,
-            "title": place_title(table, places[p]) if places[p] >= 0 else None,
-            "turn": bool(state is not None and not state.over and state.turn == p
-                         and state.pending is None) or (
-                state is not None and state.pending is not None
-                and state.pending.player == p) or (
-                live is not None and live.exchanging == p),
-        }
-        seats.append(seat)
-    out["seats"] = seats
     if live is not None:
-        out["phase"] = ("exchange" if state is None else "over" if state.over else "play")
-        out["field"] = move_json(state.field) if state is not None else None
-        last = live.last_play
-        out["last"] = None if last is None else {
-            "player": last.player, "name": names[last.player], **(move_json(last.move) or {})}
-        out["flags"] = {"revolution": bool(view and view.revolution),
-                        "eleven_back": bool(view and view.eleven_back),
-                        "lock": bool(view and view.lock and view.field is not None),
-                        "geki": bool(view and view.geki),
-                        "reversed": bool(view and view.reversed),
-                        "backwards": bool(view and view.direction == -1),
-                        "pile": view.pile_count if view and table.rules.hand_size else None}
+        out.update(game_json(table.rules, names, live.setup, state, live.last_play,
+                             live.exchanging))
         out["recent"] = recent_lines(table, names)
         out["recent_from"] = max(1, len(live.history) - RECENT_TURNS + 1)
+    else:
+        out["seats"] = [{"player": p.number, "name": names[p.number], "count": None,
+                         "class": "-", "passed": False, "place": None, "title": None,
+                         "turn": False} for p in table.places]
+    for place, seat in zip(table.places, out["seats"], strict=True):
+        person = place.person
+        seat.update({"cpu": place.cpu is not None, "open": place.open,
+                     "connected": place.connections > 0,
+                     "stand_in": person is not None and not person.connected})
     if player is not None and live is not None and not curtain:
         hand = live.setup.hands[player] if state is None else state.hands[player]
         out["hand"] = cards_json(hand)
@@ -136,4 +152,4 @@ def snapshot(table: Table, player: int | None, curtain: bool = False) -> dict[st
     return out
 
 
-__all__ = ["cards_json", "snapshot"]
+__all__ = ["cards_json", "game_json", "match_json", "move_json", "snapshot"]

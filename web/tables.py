@@ -33,6 +33,7 @@ from daihinmin.server.matchlog import (
 )
 
 from .driver import LiveGame, Seat, play_game
+from .feeds import Feed
 from .seats import CpuSeat, PersonSeat
 
 log = logging.getLogger("daihinmin.web")
@@ -215,6 +216,7 @@ class Lobby:
         self.log_dir = log_dir
         self.seed_source = seed_source
         self.tables: dict[str, Table] = {}
+        self.feeds: dict[str, Feed] = {}  # tables published by serve/match (--publish)
 
     def create(self, mode: str, rules: RuleSet, games: int, level: str, cpu_kind: str,
                name: str) -> tuple[Table, Place]:

@@ -182,9 +182,11 @@ function draw(s) {
   if (promptChanged) T.selected.clear();
   const statusText = s.status === "lobby" ? "Waiting for the host to start"
     : s.status === "over" ? "Match over" : s.status === "failed" ? s.error
+    : s.status === "ended" ? `the ${s.source} stopped publishing`
     : `Game ${s.game} of ${s.games}`;
   $("status-line").textContent = `${s.rules} · ${s.players} players · ${s.mode} · ${statusText}`
-    + (s.you === null && !s.curtain && s.mode !== "hotseat" ? " · watching" : "");
+    + (s.you === null && !s.curtain && s.mode !== "hotseat" ? " · watching" : "")
+    + (s.mode === "watch" ? (s.hands_shown ? " · hands shown by the host" : " · hands hidden") : "");
   // lobby
   $("lobby").hidden = s.mode !== "room" || s.status !== "lobby";
   const mine = s.you !== null ? s.seats[s.you] : null;
@@ -210,7 +212,8 @@ function draw(s) {
       el("span", {class: "count"}, x.count === null ? "" : `${x.count} cards`),
       el("span", {}, `class ${x.class}`),
       el("span", {class: "tags"}, tags.join(" · ")),
-      el("span", {class: "points"}, `${s.totals[x.player]} pts`));
+      el("span", {class: "points"}, `${s.totals[x.player]} pts`),
+      ...(x.hand ? [el("div", {class: "cards seat-hand"}, ...cardsView(x.hand))] : []));
   }));
   // flags, field, last play
   const flags = $("flags");
@@ -223,7 +226,7 @@ function draw(s) {
   renderScores(s);
   $("recent").start = s.recent_from || 1;
   $("recent").replaceChildren(...(s.recent || []).map((line) => el("li", {}, line)));
-  if (s.status === "over") {
+  if (s.status === "over" && s.seats.length) {
     const best = s.standings ? s.seats[s.standings[0]].name : "";
     say(`Match over: ${best} wins.`);
   }
@@ -330,9 +333,10 @@ async function showWatch() {
   const data = await api("/api/tables");
   const list = $("watch-list");
   list.replaceChildren(...data.tables.map((t) => el("li", {},
-    el("a", {href: "/t/" + t.id}, `${t.rules}: ${t.players.join(", ")}`),
-    ` — ${t.mode}, ${t.status}, game ${t.game} of ${t.games}`)));
+    el("a", {href: "/t/" + t.id, "data-table": t.id}, `${t.mode} · ${t.rules}: ${t.players.join(", ")}`),
+    ` — ${t.status}, game ${t.game} of ${t.games}`)));
   if (!data.tables.length) list.append(el("li", {}, "No tables yet."));
+  setTimeout(showWatch, 2000);  // tables come and go: keep the list fresh
 }
 
 // ---- replay --------------------------------------------------------------------------------
