@@ -468,3 +468,30 @@ def test_spectator_follows_a_live_match(server: tuple[str, Path], browser: WebDr
         assert secret_cards(m) == [] and all("hand" not in seat for seat in m["seats"])
     assert len(browser.find_elements(By.CSS_SELECTOR, "#scores tr")) == 3
     assert "hands hidden" in browser.find_element(By.ID, "status-line").text
+
+
+def test_tournament_report_html_draws_ratings_and_intervals(tmp_path: Path,
+                                                            browser: WebDriver) -> None:
+    page, summary = tmp_path / "report.html", tmp_path / "report.json"
+    run = [sys.executable, "-m", "daihinmin.tools", "tournament", "--bot", "random",
+           "--bot", "weakest", "--bot", "greedy", "--games", "30", "--in-process", "--jobs",
+           "1", "--db", str(tmp_path / "t.sqlite"), "--json", "--report-json", str(summary),
+           "--report-html", str(page)]
+    done = subprocess.run(run, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    again = subprocess.run([*run[:-1], str(page)], capture_output=True, text=True)
+    assert again.returncode == 5 and "exists" in again.stderr
+    report = json.loads(summary.read_text())
+    browser.get(page.as_uri())
+    shot(browser, "tournament-report")
+    charts = browser.find_elements(By.CSS_SELECTOR, "svg.chart")
+    assert len(charts) == 2
+    for chart in charts:
+        assert len(chart.find_elements(By.CSS_SELECTOR, "circle.estimate")) == 3
+        bars = chart.find_elements(By.CSS_SELECTOR, "line.interval")
+        assert len(bars) == 3 and all(float(b.get_attribute("x2")) > float(
+            b.get_attribute("x1")) for b in bars)
+    rows = browser.find_elements(By.CSS_SELECTOR, "table.standings tr")[1:]
+    for row, p in zip(rows, report["participants"], strict=True):
+        cells = row.find_elements(By.CSS_SELECTOR, "td, th")
+        assert cells[1].text == p["name"] and cells[5].text == f"{p['rating']:.2f}"

@@ -18,6 +18,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .exit_codes import OUTPUT_REFUSED
+
 if TYPE_CHECKING:  # the real imports are inside the functions: `daihinmin bot` starts fast
     from daihinmin.tools.tournament.config import TournamentConfig
     from daihinmin.tools.tournament.run import RunSummary
@@ -58,6 +60,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     out.add_argument("--json", action="store_true", help="print one JSON summary object")
     out.add_argument("--csv", metavar="FILE", help="write the standings as CSV")
     out.add_argument("--report-json", metavar="FILE", help="write the full report as JSON")
+    out.add_argument("--report-html", metavar="FILE", type=Path,
+                     help="write the report as one HTML page with the ratings and intervals "
+                          "drawn (an existing FILE is refused before anything is played)")
     p.set_defaults(func=cmd_tournament)
 
 
@@ -149,6 +154,10 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     from daihinmin.tools.tournament.store import StoreError
     from rich.console import Console
 
+    if args.report_html is not None and args.report_html.exists():
+        print(f"daihinmin tournament: {args.report_html} exists already; choose another name",
+              file=sys.stderr)
+        return OUTPUT_REFUSED
     try:
         cfg = config_from_args(args)
         if cfg is not None and not args.report:
@@ -171,6 +180,16 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         write_csv(args.csv, stats)
     if args.report_json:
         write_json(args.report_json, report)
+    if args.report_html is not None:
+        from daihinmin.web.output import write_new_file
+        from daihinmin.web.tournament_html import tournament_page
+
+        try:
+            write_new_file(args.report_html, tournament_page(report))
+        except OSError as exc:
+            print(f"daihinmin tournament: cannot write {args.report_html}: {exc}",
+                  file=sys.stderr)
+            return OUTPUT_REFUSED
     if args.json:
         print(json.dumps(report))
     else:

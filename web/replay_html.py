@@ -3,22 +3,18 @@
 The page's stylesheet and the replay script are inlined with the frames (see
 :mod:`daihinmin.web.replay_frames`), so the file opens from disk in any browser with no
 server and no network.  The file is written next to its final name and moved into place, and
-an existing file is never overwritten.
+an existing file is never overwritten (:func:`daihinmin.web.output.write_new_file`).
 """
 
 from __future__ import annotations
 
 import html
-import os
 from pathlib import Path
 from typing import Any
 
 from .app import STATIC
+from .output import write_new_file
 from .replay_frames import frames_script
-
-
-class OutputExistsError(FileExistsError):
-    """The HTML file to write exists already."""
 
 
 def replay_page(data: dict[str, Any]) -> str:
@@ -42,15 +38,7 @@ def replay_page(data: dict[str, Any]) -> str:
 
 def write_replay_html(data: dict[str, Any], path: Path) -> None:
     """Write the page to ``path``; refuses (:class:`OutputExistsError`) if it exists."""
-    text = replay_page(data)
-    temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    temp.write_text(text, encoding="utf-8")
-    try:
-        os.link(temp, path)  # fails if the name exists: never clobbers another file
-    except FileExistsError:
-        raise OutputExistsError(f"{path} exists already; choose another name") from None
-    finally:
-        temp.unlink()
+    write_new_file(path, replay_page(data))
 
 
-__all__ = ["OutputExistsError", "replay_page", "write_replay_html"]
+__all__ = ["replay_page", "write_replay_html"]
