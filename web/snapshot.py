@@ -124,7 +124,8 @@ def snapshot(table: Table, player: int | None, curtain: bool = False) -> dict[st
     names = [p.name or "(open)" for p in table.places]
     out: dict[str, Any] = {
         "type": "state", "table": table.id, "mode": table.mode, "status": table.status,
-        "error": table.error, "level": table.level, "cpu": table.cpu_kind, "you": player,
+        "error": table.error, "notice": table.notice, "level": table.level,
+        "cpu": table.cpu_kind, "you": player,
         "curtain": curtain, "log": str(table.log_path) if table.log_path else None,
         **match_json(table.rules, table.games, table.match)}
     live = table.live

@@ -77,6 +77,7 @@ class Table:
     host_token: str = ""
     status: str = "lobby"  # lobby, playing, over, failed
     error: str | None = None
+    notice: str | None = None  # what the table is waiting for, when it is not a person
     match: MatchState | None = None
     live: LiveGame | None = None
     records: list[GameRecord] = field(default_factory=list)
@@ -151,6 +152,14 @@ class Table:
         while self.status == "lobby":
             await self.wait_change(self.version)
         seats = self._seats()
+        if self.cpu_kind == "mc":
+            from daihinmin.players.mc.bot import warm_up
+
+            self.notice = ("the advanced CPU is compiling its simulator (about a minute the "
+                           "first time on this machine, then cached)")
+            self.changed()
+            await trio.to_thread.run_sync(warm_up)
+            self.notice = None
         self.match = MatchState(self.rules, seed=self.seed, games=self.games)
         writer = self._open_log()
         try:

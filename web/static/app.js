@@ -186,6 +186,7 @@ function draw(s) {
     : `Game ${s.game} of ${s.games}`;
   $("status-line").textContent = `${s.rules} · ${s.players} players · ${s.mode} · ${statusText}`
     + (s.you === null && !s.curtain && s.mode !== "hotseat" ? " · watching" : "")
+    + (s.notice ? " · " + s.notice : "")
     + (s.mode === "watch" ? (s.hands_shown ? " · hands shown by the host" : " · hands hidden") : "");
   // lobby
   $("lobby").hidden = s.mode !== "room" || s.status !== "lobby";
