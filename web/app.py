@@ -35,6 +35,7 @@ from .seats import BadAnswerError, cards_of
 from .settings import level_bot, presets_json, table_games, table_rules
 from .snapshot import snapshot
 from .tables import Lobby, Table, TableError
+from .watched import json_object
 
 log = logging.getLogger("daihinmin.web")
 
@@ -247,18 +248,14 @@ class Page:
                 reply = self.handle(text)
             except (BadAnswerError, TableError) as exc:
                 reply = {"type": "error", "text": str(exc)}
+            except Exception:  # a bug answering one page must not cost it its seat
+                log.exception("table %s: cannot answer %r", self.table.id, text[:200])
+                reply = {"type": "error", "text": "the server could not answer that message"}
             if reply is not None:
                 await self.send(reply)
 
     def handle(self, text: str) -> dict[str, Any] | None:
-        if len(text) > MAX_MESSAGE:
-            raise BadAnswerError("the message is too long")
-        try:
-            message = json.loads(text)
-        except ValueError:
-            raise BadAnswerError("the message is not JSON") from None
-        if not isinstance(message, dict):
-            raise BadAnswerError("the message must be a JSON object")
+        message = json_object(text, MAX_MESSAGE, BadAnswerError)
         kind = message.get("type")
         table = self.table
         if kind == "start":

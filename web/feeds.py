@@ -7,11 +7,10 @@ hand unless the publisher said in its hello that the hands are shown (``--publis
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
-import trio
+from .watched import Watched, json_object
 
 MAX_PUBLISHED = 256 * 1024  # bytes of one snapshot (six hands shown fit many times over)
 
@@ -21,7 +20,7 @@ class FeedError(ValueError):
 
 
 @dataclass
-class Feed:
+class Feed(Watched):
     id: str
     source: str
     rules: str
@@ -30,8 +29,6 @@ class Feed:
     hands_shown: bool
     latest: dict[str, Any] = field(default_factory=dict)
     status: str = "playing"  # playing, over, ended (the publisher went away first)
-    version: int = 0
-    _changed: trio.Event = field(default_factory=trio.Event)
 
     @classmethod
     def from_hello(cls, feed_id: str, text: str) -> Feed:
@@ -75,15 +72,6 @@ class Feed:
             self.latest = {**self.latest, "status": "ended"}
         self.changed()
 
-    def changed(self) -> None:
-        self.version += 1
-        self._changed.set()
-        self._changed = trio.Event()
-
-    async def wait_change(self, seen: int) -> None:
-        while self.version == seen:
-            await self._changed.wait()
-
     def listing(self) -> dict[str, Any]:
         names = [s.get("name", "?") for s in self.latest.get("seats", [])
                  if isinstance(s, dict)]
@@ -93,15 +81,7 @@ class Feed:
 
 
 def _object(text: str) -> dict[str, Any]:
-    if len(text) > MAX_PUBLISHED:
-        raise FeedError("the message is too large")
-    try:
-        value = json.loads(text)
-    except ValueError:
-        raise FeedError("the message is not JSON") from None
-    if not isinstance(value, dict):
-        raise FeedError("the message must be a JSON object")
-    return value
+    return json_object(text, MAX_PUBLISHED, FeedError)
 
 
 __all__ = ["Feed", "FeedError"]

@@ -131,6 +131,7 @@ def snapshot(table: Table, player: int | None, curtain: bool = False) -> dict[st
     live = table.live
     state = live.state if live is not None else None
     if live is not None:
+        out["game"] = live.setup.game  # the game shown (the match counts on when it ends)
         out.update(game_json(table.rules, names, live.setup, state, live.last_play,
                              live.exchanging))
         out["recent"] = recent_lines(table, names)

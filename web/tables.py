@@ -35,6 +35,7 @@ from daihinmin.server.matchlog import (
 from .driver import LiveGame, Seat, play_game
 from .feeds import Feed
 from .seats import CpuSeat, PersonSeat
+from .watched import Watched
 
 log = logging.getLogger("daihinmin.web")
 
@@ -63,7 +64,7 @@ class Place:
 
 
 @dataclass
-class Table:
+class Table(Watched):
     id: str
     mode: str
     rules: RuleSet
@@ -83,18 +84,6 @@ class Table:
     records: list[GameRecord] = field(default_factory=list)
     revealed: int | None = None  # hot-seat: the player whose hand the curtain shows
     log_path: Path | None = None
-    version: int = 0
-    _changed: trio.Event = field(default_factory=trio.Event)
-
-    # --- change notification ------------------------------------------------------------------
-    def changed(self) -> None:
-        self.version += 1
-        self._changed.set()
-        self._changed = trio.Event()
-
-    async def wait_change(self, seen: int) -> None:
-        while self.version == seen:
-            await self._changed.wait()
 
     # --- seats -------------------------------------------------------------------------------
     def place_of(self, token: str | None) -> Place | None:
@@ -149,7 +138,10 @@ class Table:
 
     async def run(self) -> None:
         """Wait for the start, then play every game (and write the log when asked)."""
-        while self.status == "lobby":
+        # A room waits for its host's start; a CPU or hot-seat table for its device, so
+        # that nobody's first turns are played by the stand-in.
+        while self.status == "lobby" or (self.mode != "room"
+                                         and not self.places[0].connections):
             await self.wait_change(self.version)
         seats = self._seats()
         if self.cpu_kind == "mc":

@@ -271,7 +271,7 @@ function updateActions() {
   const matching = isPlay ? matchingMoves() : [];
   $("play").hidden = !!prompt && !isPlay;
   $("pass").hidden = !!prompt && !isPlay;
-  $("play").disabled = !isPlay || matching.length === 0;
+  $("play").disabled = !isPlay || matching.length !== 1;  // several: the joker's place first
   $("pass").disabled = !isPlay || !prompt.moves.some((m) => m.pass);
   const choosing = prompt && !isPlay;
   $("give").hidden = !choosing;
@@ -281,7 +281,8 @@ function updateActions() {
     : prompt.choice === "give" ? `Give ${n} card(s)` : `Discard ${n} card(s)`;
   const options = $("joker-options");
   options.replaceChildren(...(matching.length > 1 ? matching.map((m) =>
-    el("button", {type: "button", onclick: () => sendMove(m.index)}, "Play " + m.text)) : []));
+    el("button", {type: "button", "data-move": m.index, onclick: () => sendMove(m.index)},
+       "Play " + m.text)) : []));
 }
 
 function toggleCard(id) {
