@@ -15,6 +15,7 @@ by a stand-in gets no messages and its stand-in answers the requests
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from daihinmin.protocol.moves import PASS, Cell, MoveKind
 from daihinmin.protocol.shapes import move_to_cells
@@ -34,6 +35,10 @@ log = logging.getLogger("daihinmin.server")
 REJECTED = 8  # the answer to a move table that is not a legal move
 
 END_CONTINUE, END_GAME, END_MATCH = 0, 1, 2
+
+#: Told the game after the exchange (turn None) and after every turn, e.g. to show it live;
+#: it must not change the state.
+TurnHook = Callable[[GameSetup, GameState, "TurnRecord | None"], None]
 
 
 def raw_cells(cells: dict[Cell, int]) -> RawCells:
@@ -71,8 +76,10 @@ async def run_exchange(setup: GameSetup, outbox: Outbox, requests: GameRequests
 class GameSession:
     """One game on the wire: deal, exchange, then turns until the engine says it is over."""
 
-    def __init__(self, match: MatchState, seats: SeatTable, config: ServerConfig) -> None:
+    def __init__(self, match: MatchState, seats: SeatTable, config: ServerConfig,
+                 on_turn: TurnHook | None = None) -> None:
         self.match = match
+        self.on_turn = on_turn
         self.seats = seats
         self.config = config
         self.outbox = Outbox(seats, config.coalesce_writes)
@@ -100,10 +107,14 @@ class GameSession:
         game = setup.start()
         record.hands = [str(h) for h in game.hands]
         record.first = game.turn
+        if self.on_turn is not None:
+            self.on_turn(setup, game, None)
         while not game.over:
             seats.at(setup.game, game.turns + 1)
             await seats.check()
             record.turns.append(await self.turn(game))
+            if self.on_turn is not None:
+                self.on_turn(setup, game, record.turns[-1])
         await self.outbox.flush()
         result = self.match.finish_game(game)
         self.requests.game_over(game, result.places)
@@ -158,10 +169,12 @@ class GameSession:
                           choices=choices)
 
 
-async def play_game(match: MatchState, seats: SeatTable, config: ServerConfig) -> GameRecord:
+async def play_game(match: MatchState, seats: SeatTable, config: ServerConfig,
+                    on_turn: TurnHook | None = None) -> GameRecord:
     """Play the match's next game over ``seats`` (index = player number)."""
-    return await GameSession(match, seats, config).play()
+    return await GameSession(match, seats, config, on_turn).play()
 
 
-__all__ = ["END_CONTINUE", "END_GAME", "END_MATCH", "REJECTED", "GameSession", "play_game",
+__all__ = ["END_CONTINUE", "END_GAME", "END_MATCH", "REJECTED", "GameSession", "TurnHook",
+           "play_game",
            "raw_cells", "read_exchange", "read_move", "run_exchange"]

@@ -31,7 +31,8 @@ from pathlib import Path
 import trio
 from daihinmin.protocol.errors import ProtocolError
 from daihinmin.protocol.table import TABLE_BYTES, encode_int
-from daihinmin.rules.match import MatchState
+from daihinmin.rules.game import GameState
+from daihinmin.rules.match import GameSetup, MatchState
 from daihinmin.rules.ruleset import ruleset_to_dict
 
 from .config import ServerConfig
@@ -54,6 +55,7 @@ from .matchlog import (
     MatchLogWriter,
     PlayerInfo,
     ResumeRecord,
+    TurnRecord,
     drop_torn_tail,
 )
 from .resume import ResumePoint, load_resume
@@ -77,6 +79,10 @@ class MatchObserver:
 
     def game_finished(self, record: GameRecord) -> None:
         """A game ended (its record is already in the log)."""
+
+    def turn_played(self, setup: GameSetup, state: GameState, turn: TurnRecord | None) -> None:
+        """The game after its exchange (``turn`` None) and after each turn (to show it live;
+        the state must not be changed)."""
 
 
 @dataclass
@@ -188,7 +194,7 @@ class MatchServer:
                         nursery.start_soon(seat.conn.read_loop)
                         nursery.start_soon(seat.conn.watch_sends)
                 while not match.finished:
-                    record = await play_game(match, seats, config)
+                    record = await play_game(match, seats, config, self.observer.turn_played)
                     if writer is not None:
                         writer.write_game(record)  # on disk before the next deal
                     outcome.games.append(record)

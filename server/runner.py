@@ -19,13 +19,15 @@ from collections.abc import Callable
 from dataclasses import replace
 
 import trio
+from daihinmin.rules.game import GameState
+from daihinmin.rules.match import GameSetup
 
 from .bots import PlayerSpec, run_player_process, stderr_tail
 from .config import CONNECT_TIMEOUT_SECONDS, ServerConfig
 from .errors import CTRL_C, MatchInterruptedError, ServerConfigError
 from .faults import SeatStatus
 from .match_server import MatchObserver, MatchOutcome, MatchServer
-from .matchlog import GameRecord, PlayerInfo
+from .matchlog import GameRecord, PlayerInfo, TurnRecord
 
 log = logging.getLogger("daihinmin.server")
 
@@ -62,8 +64,10 @@ async def stop_on_signals(scope: trio.CancelScope) -> None:
 class _Seating(MatchObserver):
     """Tracks seated players and process exits so the launcher can wait on either."""
 
-    def __init__(self, on_game: Callable[[GameRecord], None] | None) -> None:
+    def __init__(self, on_game: Callable[[GameRecord], None] | None,
+                 watcher: MatchObserver | None = None) -> None:
         self.on_game = on_game
+        self.watcher = watcher or MatchObserver()  # e.g. publishing the tables live
         self.seated = 0
         self.exited: dict[int, tuple[int, str]] = {}  # player -> (exit code, stderr tail)
         self.changed = trio.Event()
@@ -75,22 +79,29 @@ class _Seating(MatchObserver):
     def player_joined(self, info: PlayerInfo) -> None:
         self.seated += 1
         self.notify()
+        self.watcher.player_joined(info)
 
     def game_finished(self, record: GameRecord) -> None:
         if self.on_game is not None:
             self.on_game(record)
+        self.watcher.game_finished(record)
+
+    def turn_played(self, setup: GameSetup, state: GameState, turn: TurnRecord | None) -> None:
+        self.watcher.turn_played(setup, state, turn)
 
 
 async def run_headless_match(config: ServerConfig, specs: list[PlayerSpec], *,
                              on_game: Callable[[GameRecord], None] | None = None,
                              connect_timeout: float = CONNECT_TIMEOUT_SECONDS,
-                             exit_grace: float = EXIT_GRACE_SECONDS) -> MatchOutcome:
-    """Serve ``config`` on 127.0.0.1 (ephemeral port) to one process per spec."""
+                             exit_grace: float = EXIT_GRACE_SECONDS,
+                             watcher: MatchObserver | None = None) -> MatchOutcome:
+    """Serve ``config`` on 127.0.0.1 (ephemeral port) to one process per spec; ``watcher``
+    is told what the server's observer is told (players, turns, games)."""
     if len(specs) != config.rules.players:
         raise ServerConfigError(f"the rules seat {config.rules.players} players; "
                                 f"{len(specs)} were given")
     config = replace(config, host="127.0.0.1", port=0)
-    seating = _Seating(on_game)
+    seating = _Seating(on_game, watcher)
     server = MatchServer(config, seating)
     server_done = trio.Event()
     players_done = [trio.Event() for _ in specs]

@@ -16,6 +16,7 @@ COMMAND_MODULES = [
     "daihinmin.tools.cmd_replay",
     "daihinmin.tools.cmd_tournament",
     "daihinmin.tools.cmd_play",
+    "daihinmin.tools.cmd_web",
 ]
 
 

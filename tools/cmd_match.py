@@ -23,6 +23,7 @@ from .cmd_serve import (
     add_match_options,
     config_from_args,
     interrupted,
+    publisher_for,
     refuse_resume_flags,
     report_errors,
     report_interrupted,
@@ -33,8 +34,11 @@ from .cmd_serve import (
 from .prepare import prepare_kinds
 
 if TYPE_CHECKING:
+    from collections.abc import Awaitable
+
     from daihinmin.rules.ruleset import RuleSet
     from daihinmin.server.bots import PlayerSpec
+    from daihinmin.server.match_server import MatchOutcome
 
 DEFAULT_TABLE = ("default", "default", "default", "random", "greedy")
 
@@ -170,6 +174,7 @@ def match_command(args: argparse.Namespace) -> int:
                                   lineup=lineup)
         specs = player_specs(lineup, config.rules, config.seed)
         standings = start_standings(config, [s.label for s in specs])
+        publisher = publisher_for(args, config, "match")
     except OutputRefusedError as exc:
         print(f"daihinmin match: {exc}", file=sys.stderr)
         return OUTPUT_REFUSED
@@ -195,8 +200,13 @@ def match_command(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     try:
         with progress:
-            outcome = trio.run(lambda: run_headless_match(
-                config, specs, on_game=on_game, connect_timeout=args.connect_timeout))
+            def match() -> Awaitable[MatchOutcome]:
+                return run_headless_match(config, specs, on_game=on_game,
+                                          connect_timeout=args.connect_timeout,
+                                          watcher=publisher)
+
+            outcome = trio.run(match if publisher is None
+                               else lambda: publisher.publishing(match()))
     except (Exception, KeyboardInterrupt, BaseExceptionGroup) as exc:
         if interrupted(exc):
             report_interrupted(standings, config, "daihinmin match",

@@ -25,6 +25,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--verify", action="store_true",
                    help="re-simulate every game and check the log agrees")
     p.add_argument("--game", type=int, default=None, metavar="N", help="print game N")
+    p.add_argument("--html", type=Path, default=None, metavar="FILE",
+                   help="write one self-contained HTML file that steps through the log "
+                        "(opens offline in a browser; an existing FILE is refused)")
     p.set_defaults(func=replay_command)
 
 
@@ -157,6 +160,26 @@ def print_summary(log: MatchLog) -> None:
         print("the last line was cut short (the writer was stopped) and is ignored")
 
 
+def write_html(source: Path, log: MatchLog, target: Path) -> int:
+    from daihinmin.web.replay_frames import LogFramesError, frames
+    from daihinmin.web.replay_html import write_replay_html
+
+    from .exit_codes import BAD_INPUT, OK, OUTPUT_REFUSED
+
+    try:
+        data = frames(log)
+    except LogFramesError as exc:
+        print(f"daihinmin replay: {source}: {exc}", file=sys.stderr)
+        return BAD_INPUT
+    try:
+        write_replay_html(data, target)
+    except OSError as exc:
+        print(f"daihinmin replay: cannot write {target}: {exc}", file=sys.stderr)
+        return OUTPUT_REFUSED
+    print(f"wrote {target}: {len(data['games'])} games to step through")
+    return OK
+
+
 def replay_command(args: argparse.Namespace) -> int:
     from daihinmin.server.errors import MatchLogError
     from daihinmin.server.matchlog import read_match_log
@@ -167,6 +190,8 @@ def replay_command(args: argparse.Namespace) -> int:
     except MatchLogError as exc:
         print(f"daihinmin replay: {exc}", file=sys.stderr)
         return 2
+    if args.html is not None:
+        return write_html(args.log, log, args.html)
     if args.verify:
         try:
             summary = verify_log(log)

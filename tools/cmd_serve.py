@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from daihinmin.server.config import ServerConfig
     from daihinmin.server.match_server import MatchObserver, MatchOutcome
     from daihinmin.server.standings import Standings
+    from daihinmin.web.publish import TablePublisher
 
 DEFAULT_GAMES = 10
 LOG_FOLDER = Path("logs")
@@ -69,6 +70,11 @@ def add_match_options(p: argparse.ArgumentParser) -> None:
                    help="do not fsync the log after each game (faster, less safe)")
     p.add_argument("--json", action="store_true", help="print one JSON object at the end")
     p.add_argument("-v", "--verbose", action="store_true", help="log every connection")
+    p.add_argument("--publish", default=None, metavar="URL",
+                   help="show the table live in a running `daihinmin web` at URL "
+                        "(e.g. http://127.0.0.1:8080); the match never waits for it")
+    p.add_argument("--publish-hands", action="store_true",
+                   help="with --publish: let the spectators see every hand")
     add_fault_options(p)
 
 
@@ -351,6 +357,19 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.set_defaults(func=serve_command)
 
 
+def publisher_for(args: argparse.Namespace, config: ServerConfig, source: str,
+                  inner: MatchObserver | None = None) -> TablePublisher | None:
+    """The ``--publish`` observer, or None (a bad URL is a usage error: ValueError)."""
+    if args.publish is None:
+        if args.publish_hands:
+            raise ValueError("--publish-hands needs --publish URL")
+        return None
+    from daihinmin.web.publish import TablePublisher
+
+    return TablePublisher(args.publish, config.rules, config.games, source,
+                          args.publish_hands, inner)
+
+
 def serve_command(args: argparse.Namespace) -> int:
     import trio
     from daihinmin.rules.ruleset import RuleConfigError
@@ -365,16 +384,19 @@ def serve_command(args: argparse.Namespace) -> int:
         if args.no_human_seats:
             config = replace(config, human_seats=False)
         standings = start_standings(config)
+        observer = serve_report(config, quiet=args.json, standings=standings)
+        publisher = publisher_for(args, config, "serve", observer)
     except OutputRefusedError as exc:
         print(f"daihinmin serve: {exc}", file=sys.stderr)
         return OUTPUT_REFUSED
-    except (RuleConfigError, ServerError) as exc:
+    except (RuleConfigError, ServerError, ValueError) as exc:
         print(f"daihinmin serve: {exc}", file=sys.stderr)
         return USAGE
-    server = MatchServer(config, serve_report(config, quiet=args.json, standings=standings))
+    server = MatchServer(config, publisher or observer)
     started = time.perf_counter()
     try:
-        outcome = trio.run(server.run)
+        outcome = trio.run(server.run if publisher is None
+                           else lambda: publisher.publishing(server.run()))
     except (Exception, KeyboardInterrupt, BaseExceptionGroup) as exc:
         if interrupted(exc):
             report_interrupted(standings, config, "daihinmin serve",

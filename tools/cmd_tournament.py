@@ -60,6 +60,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     out.add_argument("--report-json", metavar="FILE", help="write the full report as JSON")
     out.add_argument("--overwrite", action="store_true",
                      help="replace existing --csv / --report-json files (else refused)")
+    out.add_argument("--report-html", metavar="FILE", type=Path,
+                     help="write the report as one HTML page with the ratings and intervals "
+                          "drawn (an existing FILE is refused before anything is played)")
     p.set_defaults(func=cmd_tournament)
 
 
@@ -159,6 +162,10 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     from daihinmin.tools.tournament.store import StoreError
     from rich.console import Console
 
+    if args.report_html is not None and args.report_html.exists():
+        print(f"daihinmin tournament: {args.report_html} exists already; choose another name",
+              file=sys.stderr)
+        return OUTPUT_REFUSED
     try:
         for out in (args.csv, args.report_json):  # every output is checked before playing
             if out:
@@ -202,6 +209,16 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     except OutputRefusedError as exc:
         print(f"daihinmin tournament: {exc}", file=sys.stderr)
         code = code or OUTPUT_REFUSED
+    if args.report_html is not None:
+        from daihinmin.web.output import write_new_file
+        from daihinmin.web.tournament_html import tournament_page
+
+        try:
+            write_new_file(args.report_html, tournament_page(report))
+        except OSError as exc:
+            print(f"daihinmin tournament: cannot write {args.report_html}: {exc}",
+                  file=sys.stderr)
+            code = code or OUTPUT_REFUSED
     if args.json:
         print(json.dumps(report))
     else:

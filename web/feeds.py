@@ -1,0 +1,87 @@
+"""Tables published by a running ``serve``/``match`` (``--publish``), as spectators see them.
+
+A publisher sends a hello, then snapshots; each is checked and relayed to the feed's
+spectators.  Whatever the publisher sends, a spectator gets no seat, no question and no
+hand unless the publisher said in its hello that the hands are shown (``--publish-hands``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .watched import Watched, json_object
+
+MAX_PUBLISHED = 256 * 1024  # bytes of one snapshot (six hands shown fit many times over)
+
+
+class FeedError(ValueError):
+    """A publisher's message that is not a snapshot."""
+
+
+@dataclass
+class Feed(Watched):
+    id: str
+    source: str
+    rules: str
+    players: int
+    games: int
+    hands_shown: bool
+    latest: dict[str, Any] = field(default_factory=dict)
+    status: str = "playing"  # playing, over, ended (the publisher went away first)
+
+    @classmethod
+    def from_hello(cls, feed_id: str, text: str) -> Feed:
+        hello = _object(text)
+        if hello.get("type") != "hello":
+            raise FeedError("a publisher starts with a hello")
+        try:
+            players, games = int(hello["players"]), int(hello["games"])
+        except (KeyError, TypeError, ValueError):
+            raise FeedError("the hello needs players and games") from None
+        if not 3 <= players <= 6:
+            raise FeedError("players must be 3..6")
+        return cls(feed_id, str(hello.get("source", "match"))[:16],
+                   str(hello.get("rules", "?"))[:200], players, games,
+                   hello.get("hands_shown") is True)
+
+    def update(self, text: str) -> None:
+        state = _object(text)
+        seats = state.get("seats")
+        if state.get("type") != "state" or not isinstance(seats, list) \
+                or len(seats) != self.players:
+            raise FeedError("a snapshot is a state with one entry per seat")
+        for key in ("hand", "prompt"):
+            state.pop(key, None)
+        for seat in seats:
+            if not isinstance(seat, dict):
+                raise FeedError("each seat is an object")
+            if not self.hands_shown:
+                seat.pop("hand", None)
+        status = state.get("status")
+        self.status = status if status in ("playing", "over") else "playing"
+        state.update({"table": self.id, "mode": "watch", "you": None, "curtain": False,
+                      "source": self.source, "status": self.status,
+                      "hands_shown": self.hands_shown})
+        self.latest = state
+        self.changed()
+
+    def ended(self) -> None:
+        if self.status != "over":
+            self.status = "ended"
+            self.latest = {**self.latest, "status": "ended"}
+        self.changed()
+
+    def listing(self) -> dict[str, Any]:
+        names = [s.get("name", "?") for s in self.latest.get("seats", [])
+                 if isinstance(s, dict)]
+        return {"id": self.id, "mode": f"live {self.source}", "rules": self.rules,
+                "status": self.status, "game": self.latest.get("game", 0),
+                "games": self.games, "players": names}
+
+
+def _object(text: str) -> dict[str, Any]:
+    return json_object(text, MAX_PUBLISHED, FeedError)
+
+
+__all__ = ["Feed", "FeedError"]

@@ -1,0 +1,98 @@
+"""A match log as frames to step through: every game re-simulated by the engine, turn by turn.
+
+Each frame is the table after one turn (all hands face up: a log holds them all), with the
+move, who played it (a stand-in is named), what it caused and the state flags.  The engine's
+re-simulation checks the log on the way (the same checks as ``daihinmin replay --verify``),
+so a replay never shows a game the rules would not have produced.
+
+Cards are card numbers (jokers 60, 61); the page names them.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from daihinmin.players.human_render import event_notes, move_text
+from daihinmin.rules.game import GameState
+from daihinmin.server.errors import MatchLogError
+from daihinmin.server.matchlog import MatchLog, parse_lines, read_match_log
+from daihinmin.server.replay import LogMismatchError, new_match, replay_setup, replay_turn
+
+MAX_LOG_BYTES = 64 * 1024 * 1024
+
+
+class LogFramesError(ValueError):
+    """The log cannot be read or disagrees with the engine."""
+
+
+def _table(game: GameState) -> dict[str, Any]:
+    return {"hands": [list(h) for h in game.hands], "turn_player": game.turn,
+            "field": None if game.field is None else {"text": move_text(game.field).plain,
+                                                      "cards": list(game.field.hand_cards())},
+            "passed": [bool(game.passed >> p & 1) for p in range(game.n_players)],
+            "places": [p + 1 if p >= 0 else None for p in game.places()],
+            "flags": {"revolution": game.revolution, "eleven_back": game.eleven_back,
+                      "lock": game.lock and game.field is not None, "geki": game.geki,
+                      "reversed": game.reversed, "backwards": game.direction == -1},
+            "over": game.over}
+
+
+def frames(log: MatchLog) -> dict[str, Any]:
+    """Every game of ``log`` as frames (raises :class:`LogFramesError` on a mismatch)."""
+    header = log.header
+    match = new_match(log)
+    known = {i.number: i.name for i in log.players}
+    names = [f"p{p} {known.get(p, '?')}" for p in range(match.rules.players)]
+    games = []
+    try:
+        for record in log.games:
+            setup = replay_setup(match, record)
+            game = setup.start()
+            exchange = [f"{names[t.giver]} → {names[t.receiver]}: {t.cards}"
+                        + (" (automatic)" if t.automatic else "")
+                        + (f" [{t.by}]" if t.by else "") for t in record.transfers]
+            shown = [{"turn": 0, "text": "after the deal and exchange", "exchange": exchange,
+                      **_table(game)}]
+            for number, turn in enumerate(record.turns, 1):
+                step = replay_turn(record.game, number, game, turn)
+                notes = event_notes(step.events, names)
+                text = f"{names[turn.player]}: {move_text(step.move).plain}" + (
+                    f" [{turn.by}]" if turn.by else "")
+                shown.append({"turn": number, "player": turn.player, "text": text,
+                              "notes": notes, **_table(game)})
+            result = match.finish_game(game)
+            games.append({"game": record.game, "frames": shown, "points": list(result.points),
+                          "places": [p + 1 for p in result.places],
+                          "totals": list(match.points), "stand_in": record.stand_in})
+    except LogMismatchError as exc:
+        raise LogFramesError(f"the log disagrees with the engine: {exc}") from exc
+    return {"rules": header.rules.get("name", "?"), "seed": header.seed,
+            "games_planned": header.games, "names": names, "games": games,
+            "complete": log.end is not None and log.end.status == "complete"}
+
+
+def frames_from_text(text: str) -> dict[str, Any]:
+    if len(text) > MAX_LOG_BYTES:
+        raise LogFramesError("the log is too large")
+    try:
+        log = parse_lines(text.splitlines(keepends=True), "uploaded log")
+    except MatchLogError as exc:
+        raise LogFramesError(str(exc)) from exc
+    return frames(log)
+
+
+def frames_from_file(path: Path) -> dict[str, Any]:
+    try:
+        return frames(read_match_log(path))
+    except MatchLogError as exc:
+        raise LogFramesError(str(exc)) from exc
+
+
+def frames_script(data: dict[str, Any]) -> str:
+    """The frames as a JSON text safe inside a ``<script>`` element."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+
+
+__all__ = ["LogFramesError", "frames", "frames_from_file", "frames_from_text", "frames_script"]
