@@ -6,7 +6,7 @@ Run it in a nursery with ``nursery.start`` to learn the bound port once it liste
     async with trio.open_nursery() as nursery:
         port = await nursery.start(server.run)
         ...  # connect players to port
-    server.outcome  # totals, records, seat reports, log path
+    server.outcome  # totals, standings, seat reports, log path
 
 Seating: handshakes run side by side, each within ``profile_timeout``, so a connection that
 never speaks holds up nobody; players are numbered in the order their profiles complete.  At
@@ -58,6 +58,7 @@ from .matchlog import (
 )
 from .resume import ResumePoint, load_resume
 from .seats import SeatTable
+from .standings import Standings
 
 log = logging.getLogger("daihinmin.server")
 
@@ -81,9 +82,13 @@ class MatchObserver:
 
 @dataclass
 class MatchOutcome:
+    """What a match came to.  Game records are only in the log (and passed one by one to
+    :meth:`MatchObserver.game_finished`): memory stays flat however long the match."""
+
     players: list[PlayerInfo]
-    games: list[GameRecord] = field(default_factory=list)
-    totals: list[int] = field(default_factory=list)
+    games_played: int = 0  # games in the match so far, those before a resume included
+    totals: list[int] = field(default_factory=list)  # after the last game
+    standings: Standings | None = None  # every game so far, added up (None before seating)
     log_path: Path | None = None
     wall_seconds: float = 0.0
     seats: list[SeatReport] = field(default_factory=list)  # each seat at the end
@@ -155,8 +160,8 @@ class MatchServer:
         writer: MatchLogWriter | None = None
         outcome = MatchOutcome(players=self.players, log_path=config.log_path)
         if point is not None:
-            outcome.games = list(point.log.games)
-            outcome.resumed_after = point.games_done
+            outcome.games_played = outcome.resumed_after = point.games_done
+            outcome.totals = point.last_totals
         started = time.perf_counter()
         try:
             conns = await self._seat_players(listeners, point)
@@ -170,6 +175,7 @@ class MatchServer:
             for number, why in self._stand_in_seats.items():
                 seats.seat_stand_in(number, why.status, why.detail)
             writer = self._open_log(point)
+            standings = outcome.standings = self._standings(point)
             match = point.match if point is not None else MatchState(
                 config.rules, seed=config.seed, games=config.games)
             async with trio.open_nursery() as nursery:
@@ -181,20 +187,23 @@ class MatchServer:
                     record = await play_game(match, seats, config)
                     if writer is not None:
                         writer.write_game(record)  # on disk before the next deal
-                    outcome.games.append(record)
+                    del match.results[:-1]  # the engine keeps every result; one is enough
+                    outcome.games_played += 1
+                    outcome.totals = list(record.totals)
+                    standings.add_game(record)
                     self.observer.game_finished(record)
                 nursery.cancel_scope.cancel()
             outcome.totals = list(match.points)
             outcome.seats = seats.reports()
             outcome.wall_seconds = time.perf_counter() - started
             if writer is not None:
-                writer.write_end(MatchEnd(len(outcome.games), outcome.totals,
+                writer.write_end(MatchEnd(outcome.games_played, outcome.totals,
                                           wall_seconds=round(outcome.wall_seconds, 3),
                                           seats=outcome.seats, events=seats.take_events()))
         except BaseException as exc:
             if writer is not None:
-                totals = outcome.games[-1].totals if outcome.games else []
-                writer.write_end(MatchEnd(len(outcome.games), totals, status="aborted",
+                writer.write_end(MatchEnd(outcome.games_played, outcome.totals,
+                                          status="aborted",
                                           error=f"{type(exc).__name__}: {exc}",
                                           wall_seconds=round(time.perf_counter() - started, 3),
                                           seats=self.seats.reports() if self.seats else []))
@@ -226,13 +235,22 @@ class MatchServer:
         if dropped:
             log.warning("%s: dropped a last line written only in part (%d bytes)", c.log_path,
                         dropped)
-        named = [p.name for p in point.log.players]
+        named = [p.name for p in point.players]
         if [p.name for p in self.players] != named:
             log.warning("resuming with players %s; the match was played by %s",
                         [p.name for p in self.players], named)
         writer = MatchLogWriter.open(c.log_path, durable=c.durable, append=True)
         writer.write_resume(ResumeRecord(point.games_done, list(self.players), now, c.policy()))
         return writer
+
+    def _standings(self, point: ResumePoint | None) -> Standings:
+        """The standings to add each game to: those of the logged games when resuming."""
+        if point is None:
+            return Standings(self.players)
+        standings = point.standings
+        for s, info in zip(standings.players, self.players):  # (none: every game is logged)
+            s.name = info.name  # the names of this run's players, as the report shows them
+        return standings
 
     # --- seating --------------------------------------------------------------------------
     async def _seat_players(self, listeners: list[trio.SocketListener],

@@ -243,7 +243,7 @@ def test_bad_profiles_are_closed_and_the_seat_stays_free(tmp_path: Path) -> None
     players = trio.run(seat_and_play, server, hostile)
     assert answers == [b"", b"", b""]
     assert [p.record.number for p in players] == [0, 1, 2, 3, 4]
-    assert server.outcome is not None and len(server.outcome.games) == 1
+    assert server.outcome is not None and server.outcome.games_played == 1
 
 
 def test_hostile_names_are_data_in_the_log_and_never_paths(tmp_path: Path) -> None:

@@ -99,9 +99,10 @@ def check_bot_names(bots: list[str]) -> None:
 def match_command(args: argparse.Namespace) -> int:
     import trio
     from daihinmin.rules.ruleset import RuleConfigError
-    from daihinmin.server.errors import ServerError
+    from daihinmin.server.errors import ResumeLogError, ServerError
     from daihinmin.server.matchlog import GameRecord
     from daihinmin.server.runner import run_headless_match
+    from daihinmin.tools.exit_codes import BAD_INPUT, USAGE
     from rich.console import Console
     from rich.progress import (
         BarColumn,
@@ -120,20 +121,15 @@ def match_command(args: argparse.Namespace) -> int:
                              config.seed)
     except (RuleConfigError, ServerError, ValueError) as exc:
         print(f"daihinmin match: {exc}", file=sys.stderr)
-        return 2
+        return BAD_INPUT if isinstance(exc, ResumeLogError) else USAGE
     progress = Progress(TextColumn("[bold]match[/]"), BarColumn(), MofNCompleteColumn(),
                         TextColumn("games"), TimeRemainingColumn(),
                         console=Console(stderr=True), disable=args.json, transient=True)
 
     def on_game(record: GameRecord) -> None:
-        progress.advance(task)
+        progress.update(task, completed=record.game)  # (games before a resume included)
 
-    done = 0
-    if config.resume and config.log_path is not None:
-        from daihinmin.server.matchlog import read_match_log
-
-        done = len(read_match_log(config.log_path).games)
-    task = progress.add_task("match", total=config.games, completed=done)
+    task = progress.add_task("match", total=config.games)
     started = time.perf_counter()
     try:
         with progress:

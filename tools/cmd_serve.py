@@ -134,7 +134,8 @@ def setup_logging(verbose: bool) -> None:
 def report_errors(exc: BaseException, prog: str) -> int:
     """Print each error of a failed match: exit code 1, 2 for a match that cannot start
     (e.g. a log that cannot be resumed), or 130 when interrupted (Ctrl-C)."""
-    from daihinmin.server.errors import ServerConfigError, leaf_errors
+    from daihinmin.server.errors import ResumeLogError, ServerConfigError, leaf_errors
+    from daihinmin.tools.exit_codes import BAD_INPUT, USAGE
 
     errors = leaf_errors(exc)
     if any(isinstance(err, KeyboardInterrupt) for err in errors):
@@ -143,7 +144,7 @@ def report_errors(exc: BaseException, prog: str) -> int:
     if all(isinstance(err, ServerConfigError) for err in errors):
         for err in errors:
             print(f"{prog}: {err}", file=sys.stderr)
-        return 2
+        return BAD_INPUT if all(isinstance(e, ResumeLogError) for e in errors) else USAGE
     for err in errors:
         print(f"{prog}: {type(err).__name__}: {err}", file=sys.stderr)
     return 1
@@ -152,9 +153,10 @@ def report_errors(exc: BaseException, prog: str) -> int:
 def standings_of(outcome: MatchOutcome, labels: list[str] | None = None) -> Standings:
     from daihinmin.server.standings import Standings
 
-    standings = Standings(outcome.players, labels)
-    for record in outcome.games:
-        standings.add_game(record)
+    standings = outcome.standings or Standings(outcome.players)
+    if labels:
+        for s in standings.players:
+            s.label = labels[s.number]
     standings.apply_reports(outcome.seats)
     return standings
 
@@ -250,8 +252,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 def serve_command(args: argparse.Namespace) -> int:
     import trio
     from daihinmin.rules.ruleset import RuleConfigError
-    from daihinmin.server.errors import ServerError
+    from daihinmin.server.errors import ResumeLogError, ServerError
     from daihinmin.server.match_server import MatchServer
+    from daihinmin.tools.exit_codes import BAD_INPUT, USAGE
     from rich.console import Console
 
     setup_logging(args.verbose)
@@ -259,7 +262,7 @@ def serve_command(args: argparse.Namespace) -> int:
         config = config_from_args(args, args.host, args.port, args.coalesce)
     except (RuleConfigError, ServerError) as exc:
         print(f"daihinmin serve: {exc}", file=sys.stderr)
-        return 2
+        return BAD_INPUT if isinstance(exc, ResumeLogError) else USAGE
     server = MatchServer(config, serve_report(config, quiet=args.json))
     try:
         outcome = trio.run(server.run)
