@@ -25,7 +25,8 @@ EXCHANGE_TIMEOUT = 1.0
 TIME_BANK = 10.0  # per seat and match, drawn on once a request's own time is used up
 SEND_TIMEOUT = 10.0  # a write to a player that does not read fails after this long
 FAULT_LIMIT = 5  # counted faults (timeouts, malformed tables) before the stand-in takes over
-HANDSHAKE_SLACK = 3  # connections in the handshake beyond the free seats; more are closed
+# Connections in the handshake beyond the free seats; a newer one makes the oldest leave.
+HANDSHAKE_SLACK = 32
 
 
 @dataclass(frozen=True)
