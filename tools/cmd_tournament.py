@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sqlite3
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -108,16 +109,16 @@ def db_path(args: argparse.Namespace) -> Path:
 def open_store(args: argparse.Namespace, cfg: TournamentConfig | None
                ) -> tuple[TournamentStore, TournamentConfig]:
     from daihinmin.tools.tournament.config import TournamentConfigError
-    from daihinmin.tools.tournament.store import StoreError, TournamentStore
+    from daihinmin.tools.tournament.store import StoreReadError, TournamentStore
 
     path = db_path(args)
     if args.report:
         if not path.exists():
-            raise StoreError(f"{path} does not exist")
+            raise StoreReadError(f"{path} does not exist")
         store = TournamentStore(path)
         stored = store.stored_config()
         if stored is None:
-            raise StoreError(f"{path} holds no tournament")
+            raise StoreReadError(f"{path} holds no tournament")
         return store, stored
     if args.resume:
         store = TournamentStore.resume(path, cfg)
@@ -137,7 +138,8 @@ def open_store(args: argparse.Namespace, cfg: TournamentConfig | None
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
-    from daihinmin.tools.tournament.config import TournamentConfigError
+    from daihinmin.tools.exit_codes import BAD_INPUT, USAGE
+    from daihinmin.tools.tournament.config import ConfigFileError, TournamentConfigError
     from daihinmin.tools.tournament.report import (
         print_report,
         summary_dict,
@@ -146,7 +148,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     )
     from daihinmin.tools.tournament.run import TournamentAbortedError, preflight
     from daihinmin.tools.tournament.stats import compute_stats
-    from daihinmin.tools.tournament.store import StoreError
+    from daihinmin.tools.tournament.store import StoreError, StoreReadError
     from rich.console import Console
 
     try:
@@ -156,7 +158,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         store, run_cfg = open_store(args, cfg)
     except (TournamentConfigError, StoreError) as exc:
         print(f"daihinmin tournament: {exc}", file=sys.stderr)
-        return 2
+        bad_file = isinstance(exc, ConfigFileError | StoreReadError)
+        return BAD_INPUT if bad_file else USAGE
     summary: RunSummary | None = None
     if not args.report:
         try:
@@ -164,9 +167,13 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         except (TournamentConfigError, TournamentAbortedError) as exc:
             print(f"daihinmin tournament: {exc}", file=sys.stderr)
             return 2
-    stats = compute_stats(store.games(), store.participant_names(),
-                          run_cfg.ruleset().players)
-    report = summary_dict(stats, store, summary)
+    try:
+        stats = compute_stats(store.games(), store.participant_names(),
+                              run_cfg.ruleset().players)
+        report = summary_dict(stats, store, summary)
+    except (StoreReadError, sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+        print(f"daihinmin tournament: {db_path(args)}: cannot report: {exc}", file=sys.stderr)
+        return BAD_INPUT
     if args.csv:
         write_csv(args.csv, stats)
     if args.report_json:
