@@ -341,7 +341,9 @@ def sync_folder(folder: Path) -> None:
         os.close(fd)
 
 
-MAX_LINE_BYTES = 4 * 1024 * 1024  # a game record is tens of kilobytes; longer is no log
+# A game record is 5-20 KB; a longer line is no log.  Parsed, a line of tiny JSON objects
+# takes up to ~40 times its size, so this bounds a reader's memory to tens of megabytes.
+MAX_LINE_BYTES = 1024 * 1024
 LogRecord = MatchHeader | GameRecord | MatchEnd | ResumeRecord
 
 

@@ -116,6 +116,22 @@ def test_hostile_lines_and_cut_bytes(log_lines: list[str], tmp_path: Path,
     every_reader(path)
 
 
+@pytest.mark.parametrize("line", [*HOSTILE_LINES, "x" * (MAX_LINE_BYTES + 10) + "\n",
+                                  '{"type": "game", "turns": [' + "{}, " * 200_000 + "{}]}\n"])
+def test_memory_stays_bounded(log_lines: list[str], tmp_path: Path, line: str) -> None:
+    """Every reader over a hostile line stays within tens of megabytes (a line of tiny JSON
+    objects takes ~40 times its size once parsed; longer lines are refused unparsed)."""
+    path = tmp_path / "b.jsonl"
+    path.write_text(log_lines[0] + log_lines[1] + line + "".join(log_lines[2:]))
+    tracemalloc.start()
+    try:
+        every_reader(path)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 64 * MAX_LINE_BYTES
+
+
 def test_escape_sequences_in_names_are_shown_escaped(log_lines: list[str], tmp_path: Path,
                                                      capsys: pytest.CaptureFixture[str]) -> None:
     header = json.loads(log_lines[0])

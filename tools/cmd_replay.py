@@ -2,7 +2,7 @@
 
 ``--verify`` exits 1 naming the first difference (game, turn, logged vs re-simulated);
 ``--game N`` prints one game turn by turn; with neither, a summary of the match.  A log that
-cannot be read (not JSON, wrong types, out of range, a line longer than 4 MiB) exits 4 with
+cannot be read (not JSON, wrong types, out of range, a line longer than 1 MiB) exits 4 with
 one line naming the line.  Everything printed goes through :class:`TerminalSafe`: names,
 details and errors in a log are data, so control characters (terminal escapes) are shown
 escaped, never sent to the terminal.
