@@ -6,8 +6,10 @@ each its own process (``daihinmin bot``), and samples the server process's resid
 difference says what the server keeps per game.  Then it times ``--resume`` of the log (its
 end record dropped, as after a kill): reading the log record by record and re-simulating
 its last game.  ``--full-replay`` also times ``replay --verify`` of the same log (every game
-re-simulated).  The log goes to a temporary folder (``--keep LOG`` to keep it); it is not
-fsynced after each game unless ``--fsync`` (the disk is not what is measured).
+re-simulated).  ``--stand-ins`` has the server's own stand-ins play every seat in its
+process (its RSS then includes them), for a long log in minutes.  The log goes to a
+temporary folder (``--keep LOG`` to keep it); it is not fsynced after each game unless
+``--fsync`` (the disk is not what is measured).
 """
 
 from __future__ import annotations
@@ -29,6 +31,9 @@ def register_bench_server(bench_sub: argparse._SubParsersAction) -> None:  # typ
     s.add_argument("--bot", default="default", help="the bundled bot of all five seats")
     s.add_argument("--seed", type=int, default=1)
     s.add_argument("--fsync", action="store_true", help="fsync the log after each game")
+    s.add_argument("--stand-ins", action="store_true",
+                   help="the server's own stand-ins play every seat (no sockets, no bot "
+                        "processes): the quick way to a long match and its log")
     s.add_argument("--full-replay", action="store_true",
                    help="also time replay --verify of the whole log")
     s.add_argument("--keep", type=Path, metavar="LOG", help="keep the match log here")
@@ -48,8 +53,30 @@ def rss_kib() -> int:
     return 0
 
 
+def stand_in_match(config: Any, on_game: Any) -> Any:
+    """The match with a stand-in in every seat, in this process (no connections)."""
+    import trio
+    from daihinmin.server.faults import SeatStatus
+    from daihinmin.server.match_server import MatchObserver, MatchServer
+
+    class Sampler(MatchObserver):
+        def game_finished(self, record: Any) -> None:
+            on_game(record)
+
+    server = MatchServer(config, Sampler())
+
+    async def main() -> None:
+        async with trio.open_nursery() as nursery:
+            await nursery.start(server.run)
+            for _ in range(config.rules.players):
+                server.seat_stand_in(SeatStatus.CRASHED, "bench server --stand-ins")
+
+    trio.run(main)
+    return server.outcome
+
+
 def play_match(games: int, early: int, bot: str, seed: int, log_path: Path,
-               fsync: bool) -> dict[str, Any]:
+               fsync: bool, stand_ins: bool = False) -> dict[str, Any]:
     import trio
     from daihinmin.server.bots import PlayerSpec
     from daihinmin.server.config import ServerConfig
@@ -67,9 +94,12 @@ def play_match(games: int, early: int, bot: str, seed: int, log_path: Path,
                           move_timeout=5.0, exchange_timeout=5.0)  # a loaded machine: no faults
     specs = [PlayerSpec.bundled(bot) for _ in range(5)]
     started = time.perf_counter()
-    outcome = trio.run(lambda: run_headless_match(config, specs, on_game=on_game))
+    if stand_ins:
+        outcome = stand_in_match(config, on_game)
+    else:
+        outcome = trio.run(lambda: run_headless_match(config, specs, on_game=on_game))
     wall = time.perf_counter() - started
-    faults = sum(sum(r.faults.values()) for r in outcome.seats)
+    faults = 0 if stand_ins else sum(sum(r.faults.values()) for r in outcome.seats)
     return {"games": outcome.games_played, "wall_seconds": round(wall, 2),
             "games_per_second": round(outcome.games_played / wall, 1), "faults": faults,
             "rss_kib_by_game": dict(sorted(samples.items())),
@@ -111,10 +141,11 @@ def bench_server(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         log_path = folder / "match.jsonl"
-        result = {"bench": "server", "bot": args.bot, "cpus": os.cpu_count(),
+        result = {"bench": "server", "bot": "stand-ins" if args.stand_ins else args.bot,
+                  "cpus": os.cpu_count(),
                   "load_before": round(os.getloadavg()[0], 2)}
         result.update(play_match(args.games, args.early, args.bot, args.seed, log_path,
-                                 args.fsync))
+                                 args.fsync, args.stand_ins))
         result.update(time_resume(log_path, folder, args.full_replay))
         result["load_after"] = round(os.getloadavg()[0], 2)
         if args.keep is not None:
