@@ -33,11 +33,15 @@ class ServerClosedError(ClientError, ConnectionError):
 
 
 class ServerTimeoutError(ClientError, TimeoutError):
-    """The server sent nothing for longer than the read timeout (or connecting took too long)."""
+    """A whole message did not come within the read timeout (or the player number within the
+    connect timeout); ``received`` of ``expected`` bytes had come."""
 
-    def __init__(self, where: str, seconds: float) -> None:
-        super().__init__(f"no data from the server for {seconds:g} s while {where}")
+    def __init__(self, where: str, seconds: float, received: int = 0,
+                 expected: int = 0) -> None:
+        part = f" (got {received} of {expected} bytes)" if received else ""
+        super().__init__(f"no data from the server for {seconds:g} s while {where}{part}")
         self.where, self.seconds = where, seconds
+        self.received, self.expected = received, expected
 
 
 class UnexpectedMessageError(ProtocolError, ClientError):

@@ -15,13 +15,18 @@ daihinmin.client.errors.ServerClosedError: the server closed the connection whil
 
 from __future__ import annotations
 
+import logging
 import socket
+import time
 
 from daihinmin.rules.ruleset import UECDA, RuleSet
 
 from .errors import ServerClosedError, ServerTimeoutError, ServerUnreachableError
 from .protocol import ClientProtocol, MatchRecord, Step
+from .retry import DEFAULT_CONNECT_TIMEOUT, DEFAULT_READ_TIMEOUT, Retry, wait_for
 from .view import Bot
+
+log = logging.getLogger("daihinmin.client")
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 42485
@@ -30,7 +35,8 @@ DEFAULT_PORT = 42485
 def connect(host: str, port: int, timeout: float | None) -> socket.socket:
     """An open TCP connection with TCP_NODELAY, or :class:`ServerUnreachableError`."""
     try:
-        sock = socket.create_connection((host, port), timeout=timeout)
+        sock = socket.create_connection(
+            (host, port), timeout=None if timeout is None else max(timeout, 0.001))
     except TimeoutError:
         raise ServerUnreachableError(host, port, f"no answer within {timeout:g} s") from None
     except OSError as exc:
@@ -41,15 +47,22 @@ def connect(host: str, port: int, timeout: float | None) -> socket.socket:
 
 def recv_exactly(sock: socket.socket, size: int, where: str,
                  timeout: float | None = None) -> bytes:
-    """Read exactly ``size`` bytes, looping over partial reads."""
+    """Read exactly ``size`` bytes, looping over partial reads, all within ``timeout`` seconds
+    (a server that trickles a byte at a time meets the same deadline as a silent one)."""
     buf = bytearray(size)
     view = memoryview(buf)
     got = 0
+    deadline = None if timeout is None else time.monotonic() + timeout
     while got < size:
         try:
+            if deadline is not None:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError
+                sock.settimeout(left)
             n = sock.recv_into(view[got:])
         except TimeoutError:
-            raise ServerTimeoutError(where, timeout or 0.0) from None
+            raise ServerTimeoutError(where, timeout or 0.0, got, size) from None
         except (ConnectionResetError, ConnectionAbortedError) as exc:
             raise ServerClosedError(where, got, size, "connection reset") from exc
         except OSError as exc:  # e.g. the network went away (EHOSTUNREACH, ETIMEDOUT)
@@ -72,45 +85,59 @@ def send_message(sock: socket.socket, data: bytes, where: str) -> None:
 
 
 def run_protocol(sock: socket.socket, proto: ClientProtocol,
-                 read_timeout: float | None = None,
-                 handshake_timeout: float | None = None) -> MatchRecord:
+                 read_timeout: float | None = DEFAULT_READ_TIMEOUT,
+                 handshake: Retry | None = None) -> MatchRecord:
     """Drive ``proto`` over a connected socket until the match is over.
 
-    The player number must come within ``handshake_timeout`` when ``read_timeout`` is None
-    (a server answers the profile at once), so a server that accepts and then says nothing
-    cannot hang the client."""
-    first = read_timeout if read_timeout is not None else handshake_timeout
-    sock.settimeout(first)
+    Each message must come whole within ``read_timeout``; the player number also before the
+    deadline of ``handshake`` (a server that accepts and then says nothing, or trickles,
+    cannot hang the client)."""
+    sock.settimeout(wait_for(read_timeout, handshake))
     send_message(sock, proto.initiate(), "the profile")
     while not proto.done:
         exp = proto.expecting
-        wait = first if exp.step is Step.PLAYER_NUMBER else read_timeout
-        if wait != sock.gettimeout():
-            sock.settimeout(wait)
+        first = exp.step is Step.PLAYER_NUMBER
+        wait = wait_for(read_timeout, handshake) if first else read_timeout
         data = recv_exactly(sock, exp.size, exp.what, wait)
-        for reply in proto.receive(data):
+        replies = proto.receive(data)
+        if replies:
+            sock.settimeout(read_timeout)
+        for reply in replies:
             send_message(sock, reply, exp.what)
     return proto.record
 
 
 def run_bot(bot: Bot, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *,
             name: str | None = None, rules: RuleSet = UECDA,
-            connect_timeout: float | None = 10.0, read_timeout: float | None = None,
+            connect_timeout: float | None = DEFAULT_CONNECT_TIMEOUT,
+            read_timeout: float | None = DEFAULT_READ_TIMEOUT,
             check_moves: bool = True,
             extension: bool | None = None) -> MatchRecord:
     """Connect, play the whole match with ``bot``, return what the client recorded.
 
     ``name`` is the profile name (default ``bot.name``); ``rules`` only serve to list the
     legal moves in the bot's views (the server judges) and pick the protocol: 20260 when they
-    need it or with ``extension=True`` (``docs/PROTOCOL_EXTENSION.md``).  ``read_timeout``
-    bounds every wait for a server message (None: wait as long as the server takes, as the
-    reference does, except for the player number, which must come within
-    ``connect_timeout``).
+    need it or with ``extension=True`` (``docs/PROTOCOL_EXTENSION.md``).
+
+    Deadlines (:mod:`daihinmin.client.retry`): a refused connection, or one closed before the
+    player number came, is tried again with a growing pause until ``connect_timeout`` seconds
+    after the first try (default 10), and the player number must come by then too;
+    afterwards each server message must come whole within ``read_timeout`` (default 600 s;
+    None waits for ever).
     """
-    proto = ClientProtocol(bot, name=name, rules=rules, check_moves=check_moves,
-                           extension=extension)
-    with connect(host, port, connect_timeout) as sock:
-        return run_protocol(sock, proto, read_timeout, handshake_timeout=connect_timeout)
+    retry = Retry(connect_timeout)
+    while True:
+        proto = ClientProtocol(bot, name=name, rules=rules, check_moves=check_moves,
+                               extension=extension)
+        try:
+            with connect(host, port, retry.left()) as sock:
+                return run_protocol(sock, proto, read_timeout, handshake=retry)
+        except (ServerUnreachableError, ServerClosedError) as exc:
+            pause = retry.after(exc, seated=proto.step is not Step.PLAYER_NUMBER)
+            if pause is None:
+                raise retry.error(exc) from None
+            log.info("%s; trying again in %.2f s", exc, pause)
+            time.sleep(pause)
 
 
 __all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "connect", "recv_exactly", "run_bot", "run_protocol"]

@@ -8,6 +8,7 @@ server running in the same process.
 
 from __future__ import annotations
 
+import logging
 import math
 import socket
 
@@ -16,8 +17,11 @@ from daihinmin.rules.ruleset import UECDA, RuleSet
 
 from .errors import ServerClosedError, ServerTimeoutError, ServerUnreachableError
 from .protocol import ClientProtocol, MatchRecord, Step
+from .retry import DEFAULT_CONNECT_TIMEOUT, DEFAULT_READ_TIMEOUT, Retry, wait_for
 from .sync_runner import DEFAULT_HOST, DEFAULT_PORT
 from .view import Bot
+
+log = logging.getLogger("daihinmin.client")
 
 
 async def connect_async(host: str, port: int, timeout: float | None) -> trio.SocketStream:
@@ -35,7 +39,7 @@ async def connect_async(host: str, port: int, timeout: float | None) -> trio.Soc
 
 async def receive_exactly(stream: trio.abc.ReceiveStream, size: int, where: str,
                           timeout: float | None = None) -> bytes:
-    """Read exactly ``size`` bytes, looping over partial reads."""
+    """Read exactly ``size`` bytes, looping over partial reads, all within ``timeout``."""
     buf = bytearray()
     try:
         with trio.fail_after(math.inf if timeout is None else timeout):
@@ -45,7 +49,7 @@ async def receive_exactly(stream: trio.abc.ReceiveStream, size: int, where: str,
                     raise ServerClosedError(where, len(buf), size)
                 buf += chunk
     except trio.TooSlowError:
-        raise ServerTimeoutError(where, timeout or 0.0) from None
+        raise ServerTimeoutError(where, timeout or 0.0, len(buf), size) from None
     except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
         raise ServerClosedError(where, len(buf), size, "connection reset") from exc
     return bytes(buf)
@@ -64,16 +68,17 @@ async def send_message(stream: trio.abc.SendStream, data: bytes, where: str,
 
 
 async def run_protocol_async(stream: trio.abc.Stream, proto: ClientProtocol,
-                             read_timeout: float | None = None,
+                             read_timeout: float | None = DEFAULT_READ_TIMEOUT,
                              bot_in_thread: bool = False,
-                             handshake_timeout: float | None = None) -> MatchRecord:
-    """Drive ``proto`` over a connected stream until the match is over (the player number
-    within ``handshake_timeout`` when ``read_timeout`` is None)."""
-    first = read_timeout if read_timeout is not None else handshake_timeout
-    await send_message(stream, proto.initiate(), "the profile", first)
+                             handshake: Retry | None = None) -> MatchRecord:
+    """Drive ``proto`` over a connected stream until the match is over (each message whole
+    within ``read_timeout``; the player number also before the deadline of ``handshake``)."""
+    await send_message(stream, proto.initiate(), "the profile",
+                       wait_for(read_timeout, handshake))
     while not proto.done:
         exp = proto.expecting
-        wait = first if exp.step is Step.PLAYER_NUMBER else read_timeout
+        first = exp.step is Step.PLAYER_NUMBER
+        wait = wait_for(read_timeout, handshake) if first else read_timeout
         data = await receive_exactly(stream, exp.size, exp.what, wait)
         if bot_in_thread:
             replies = await trio.to_thread.run_sync(proto.receive, data)
@@ -86,20 +91,31 @@ async def run_protocol_async(stream: trio.abc.Stream, proto: ClientProtocol,
 
 async def run_bot_async(bot: Bot, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *,
                         name: str | None = None, rules: RuleSet = UECDA,
-                        connect_timeout: float | None = 10.0,
-                        read_timeout: float | None = None, check_moves: bool = True,
-                        bot_in_thread: bool = False,
+                        connect_timeout: float | None = DEFAULT_CONNECT_TIMEOUT,
+                        read_timeout: float | None = DEFAULT_READ_TIMEOUT,
+                        check_moves: bool = True, bot_in_thread: bool = False,
                         extension: bool | None = None) -> MatchRecord:
     """Connect, play the whole match with ``bot``, return what the client recorded.
 
-    The options are those of :func:`daihinmin.client.run_bot`, plus ``bot_in_thread``.
+    The options (and the retries and deadlines) are those of
+    :func:`daihinmin.client.run_bot`, plus ``bot_in_thread``.  The deadlines follow Trio's
+    clock, so ``trio.testing.MockClock`` can drive them.
     """
-    proto = ClientProtocol(bot, name=name, rules=rules, check_moves=check_moves,
-                           extension=extension)
-    stream = await connect_async(host, port, connect_timeout)
-    async with stream:
-        return await run_protocol_async(stream, proto, read_timeout, bot_in_thread,
-                                        handshake_timeout=connect_timeout)
+    retry = Retry(connect_timeout, clock=trio.current_time)
+    while True:
+        proto = ClientProtocol(bot, name=name, rules=rules, check_moves=check_moves,
+                               extension=extension)
+        try:
+            stream = await connect_async(host, port, retry.left())
+            async with stream:
+                return await run_protocol_async(stream, proto, read_timeout, bot_in_thread,
+                                                handshake=retry)
+        except (ServerUnreachableError, ServerClosedError) as exc:
+            pause = retry.after(exc, seated=proto.step is not Step.PLAYER_NUMBER)
+            if pause is None:
+                raise retry.error(exc) from None
+            log.info("%s; trying again in %.2f s", exc, pause)
+            await trio.sleep(pause)
 
 
 __all__ = ["connect_async", "receive_exactly", "run_bot_async", "run_protocol_async"]

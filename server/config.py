@@ -9,6 +9,7 @@ from typing import Any
 from daihinmin.rules.ruleset import UECDA, RuleSet
 
 from .errors import ServerConfigError
+from .logcheck import MAX_GAMES
 
 DEFAULT_PORT = 42485
 CONNECT_TIMEOUT_SECONDS = 60.0  # headless matches: how long a player process may take to join
@@ -25,7 +26,8 @@ EXCHANGE_TIMEOUT = 1.0
 TIME_BANK = 10.0  # per seat and match, drawn on once a request's own time is used up
 SEND_TIMEOUT = 10.0  # a write to a player that does not read fails after this long
 FAULT_LIMIT = 5  # counted faults (timeouts, malformed tables) before the stand-in takes over
-HANDSHAKE_SLACK = 3  # connections in the handshake beyond the free seats; more are closed
+# Connections in the handshake beyond the free seats; a newer one makes the oldest leave.
+HANDSHAKE_SLACK = 32
 
 
 @dataclass(frozen=True)
@@ -75,8 +77,8 @@ class ServerConfig:
 
     def validate(self) -> ServerConfig:
         self.rules.validate()
-        if self.games < 1:
-            raise ServerConfigError(f"a match needs at least one game, got {self.games}")
+        if not 1 <= self.games <= MAX_GAMES:  # (its log must stay readable: logcheck)
+            raise ServerConfigError(f"a match has 1..{MAX_GAMES} games, got {self.games}")
         if not 0 <= self.port <= 65535:
             raise ServerConfigError(f"port must be 0..65535, got {self.port}")
         for key in ("profile_timeout", "move_timeout", "exchange_timeout", "send_timeout",

@@ -26,6 +26,10 @@ RECEIVE_CHUNK = 4096
 # Tables' worth of bytes a player may have sent beyond those the server waits for before it
 # counts as flooding.  An honest client never has more than the owed tables in flight.
 SPARE_TABLES = 4
+# Late tables still owed that the buffer makes room for: without a fault limit a silent seat
+# owes one more per timeout for ever, and the buffer must not grow with that (beyond this many
+# late tables arriving at once are bytes nobody asked for: dropped, MALFORMED).
+MAX_OWED_TABLES = 4
 SEND_BUFFER_BYTES = 64 * 1024
 
 
@@ -143,6 +147,10 @@ class PlayerConnection:
                     self.ended = "the player closed the connection"
                     return
                 self.buffer += data
+                size = self.table_bytes
+                while self.stale and len(self.buffer) >= size:  # a late table: thrown away
+                    del self.buffer[:size]
+                    self.stale -= 1
                 self._notify()
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
             self.ended = self.ended or f"receive failed: {exc or type(exc).__name__}"
@@ -172,17 +180,17 @@ class PlayerConnection:
         Stale tables still owed are skipped first; on a timeout this request is owed too.
         """
         size = self.table_bytes
-        need = (self.stale + 1) * size
         with trio.move_on_after(seconds(timeout)):
-            while len(self.buffer) < need:
+            while len(self.buffer) < (self.stale + 1) * size:
                 if self.ended is not None:
                     got = max(0, len(self.buffer) - self.stale * size)
                     raise PlayerDisconnectedError(
                         self.number, f"{self.ended} ({got} of {size} bytes of the table)")
                 await self._changed.wait()
+        need = (self.stale + 1) * size
         if len(self.buffer) < need:
             got = max(0, len(self.buffer) - self.stale * size)
-            self.stale += 1
+            self.stale = min(self.stale + 1, MAX_OWED_TABLES)
             raise PlayerTimeoutError(self.number, f"no table within {timeout:g} s"
                                                   + (f" ({got} of {size} bytes)" if got else ""))
         data = bytes(self.buffer[need - size:need])

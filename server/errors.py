@@ -11,6 +11,11 @@ class ServerConfigError(ServerError):
     """The server was asked for something it cannot do (e.g. 6 players on the 5-slot wire)."""
 
 
+class ResumeLogError(ServerConfigError):
+    """The log to resume from is missing, unreadable, inconsistent or already complete
+    (exit code 4: a bad input file)."""
+
+
 class HandshakeError(ServerError):
     """A connection did not send a usable profile table; it is closed and not seated."""
 

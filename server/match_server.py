@@ -6,22 +6,28 @@ Run it in a nursery with ``nursery.start`` to learn the bound port once it liste
     async with trio.open_nursery() as nursery:
         port = await nursery.start(server.run)
         ...  # connect players to port
-    server.outcome  # totals, records, seat reports, log path
+    server.outcome  # totals, standings, seat reports, log path
 
-Seating: handshakes run side by side, each within ``profile_timeout``, so a connection that
-never speaks holds up nobody; players are numbered in the order their profiles complete.  At
-most ``handshake_slack`` connections beyond the free seats may be in the handshake at once;
-further ones are closed at once, and once every seat is taken the listener is closed (new
-connections are refused).  During play each connection has a reader task with a bounded
-buffer (:mod:`daihinmin.server.connection`); faults follow :mod:`daihinmin.server.faults`,
-so the match always finishes.  Each finished game is in the log (flushed and fsynced) before
-the next deal; ``config.resume`` continues a logged match (:mod:`daihinmin.server.resume`).
+Seating: handshakes run side by side, each within ``profile_timeout`` in total, so a
+connection that never speaks (or trickles its profile) holds up nobody; players are numbered
+in the order their profiles complete.  At most ``handshake_slack`` connections beyond the
+free seats are in the handshake at once; when a new one comes and there is no room, the
+*oldest* waiting handshake is closed to make room (a real player sends its profile at once,
+so slow or idle connections cannot hold every slot), and once every seat is taken the
+listener is closed (new connections are refused).  Failed handshakes are warned about at a
+bounded rate (:mod:`daihinmin.server.ratelog`) and only counted, never stored one by one.
+A ``host`` that is not a loopback address gets a warning naming the risk.  During play
+each connection has a reader task with a bounded buffer (:mod:`daihinmin.server.connection`);
+faults follow :mod:`daihinmin.server.faults`, so the match always finishes.  Each finished
+game is in the log (flushed and fsynced) before the next deal; ``config.resume`` continues a
+logged match (:mod:`daihinmin.server.resume`).
 Every task belongs to a nursery; connections and the log are closed whatever happens.
 """
 
 from __future__ import annotations
 
 import datetime
+import ipaddress
 import logging
 import math
 import time
@@ -34,6 +40,7 @@ from daihinmin.protocol.table import TABLE_BYTES, encode_int
 from daihinmin.rules.game import GameState
 from daihinmin.rules.match import GameSetup, MatchState
 from daihinmin.rules.ruleset import ruleset_to_dict
+from daihinmin.rules.scoring import lower_is_better
 
 from .config import ServerConfig
 from .connection import (
@@ -58,13 +65,31 @@ from .matchlog import (
     TurnRecord,
     drop_torn_tail,
 )
+from .ratelog import RateLimitedLog
 from .resume import ResumePoint, load_resume
 from .seats import SeatTable
+from .standings import Standings
 
 log = logging.getLogger("daihinmin.server")
 
 ACCEPT_RETRY_SECONDS = 0.1  # after an accept error such as "too many open files"
-REFUSAL_LOG_LINES = 5  # refused connections logged one by one; the rest only counted
+EXPOSED_WARNING = ("listening on %s, which is not a loopback address: anyone who can reach "
+                   "this machine can connect and take a seat (the protocol has no "
+                   "authentication), and the match is only as fair as that network")
+
+
+def is_loopback(host: str) -> bool:
+    """``127.0.0.1``, ``::1`` and ``localhost`` are; ``0.0.0.0``, ``::`` and names are not.
+
+    >>> [is_loopback(h) for h in ("127.0.0.1", "::1", "localhost", "0.0.0.0", "::", "")]
+    [True, True, True, False, False, False]
+    """
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 class MatchObserver:
@@ -87,9 +112,13 @@ class MatchObserver:
 
 @dataclass
 class MatchOutcome:
+    """What a match came to.  Game records are only in the log (and passed one by one to
+    :meth:`MatchObserver.game_finished`): memory stays flat however long the match."""
+
     players: list[PlayerInfo]
-    games: list[GameRecord] = field(default_factory=list)
-    totals: list[int] = field(default_factory=list)
+    games_played: int = 0  # games in the match so far, those before a resume included
+    totals: list[int] = field(default_factory=list)  # after the last game
+    standings: Standings | None = None  # every game so far, added up (None before seating)
     log_path: Path | None = None
     wall_seconds: float = 0.0
     seats: list[SeatReport] = field(default_factory=list)  # each seat at the end
@@ -124,18 +153,20 @@ class MatchServer:
         self.players: list[PlayerInfo] = []
         self.outcome: MatchOutcome | None = None
         self.seats: SeatTable | None = None
-        self.refused = 0  # connections closed at once (no room in the handshake)
-        # Why connections were closed in the handshake, in order (the headless runner tells
-        # its player's fault from these).
-        self.rejections: list[tuple[SeatStatus, str]] = []
-        self._pending = 0  # connections in the handshake
+        self.refused = 0  # handshakes closed to make room for a newer connection
+        # Connections closed in the handshake: how many, and why the last one was (the
+        # headless runner tells its player's fault from it).
+        self.rejection_count = 0
+        self.last_rejection: tuple[SeatStatus, str] | None = None
+        self.warn = RateLimitedLog(log)
+        self._waiting: dict[int, trio.CancelScope] = {}  # handshakes under way, oldest first
         self._ready: trio.MemorySendChannel[_Profile | _StandInSeat] | None = None
         self._stand_in_seats: dict[int, _StandInSeat] = {}
 
     @property
     def in_handshake(self) -> int:
         """Connections accepted whose profile has not come yet."""
-        return self._pending
+        return len(self._waiting)
 
     # --- what the headless runner may tell the server ------------------------------------
     def seat_stand_in(self, status: SeatStatus, detail: str) -> None:
@@ -164,13 +195,15 @@ class MatchServer:
         except BaseException:
             self._release_log(writer, started_log)
             raise
+        if not is_loopback(config.host):
+            log.warning(EXPOSED_WARNING, config.host or "every interface")
         self.port = listeners[0].socket.getsockname()[1]
         self.observer.listening(config.host, self.port)
         task_status.started(self.port)
         outcome = MatchOutcome(players=self.players, log_path=config.log_path)
         if point is not None:
-            outcome.games = list(point.log.games)
-            outcome.resumed_after = point.games_done
+            outcome.games_played = outcome.resumed_after = point.games_done
+            outcome.totals = point.last_totals
         started = time.perf_counter()
         try:
             conns = await self._seat_players(listeners, point)
@@ -186,6 +219,7 @@ class MatchServer:
                 seats.seat_stand_in(number, why.status, why.detail)
             self._start_log(writer, point)
             started_log = True
+            standings = outcome.standings = self._standings(point)
             match = point.match if point is not None else MatchState(
                 config.rules, seed=config.seed, games=config.games)
             async with trio.open_nursery() as nursery:
@@ -197,21 +231,23 @@ class MatchServer:
                     record = await play_game(match, seats, config, self.observer.turn_played)
                     if writer is not None:
                         writer.write_game(record)  # on disk before the next deal
-                    outcome.games.append(record)
+                    del match.results[:-1]  # the engine keeps every result; one is enough
+                    outcome.games_played += 1
+                    outcome.totals = list(record.totals)
+                    standings.add_game(record)
                     self.observer.game_finished(record)
                 nursery.cancel_scope.cancel()
             outcome.totals = list(match.points)
             outcome.seats = seats.reports()
             outcome.wall_seconds = time.perf_counter() - started
             if writer is not None:
-                writer.write_end(MatchEnd(len(outcome.games), outcome.totals,
+                writer.write_end(MatchEnd(outcome.games_played, outcome.totals,
                                           wall_seconds=round(outcome.wall_seconds, 3),
                                           seats=outcome.seats, events=seats.take_events()))
         except BaseException as exc:
             if writer is not None and started_log:
-                totals = outcome.games[-1].totals if outcome.games else []
-                writer.write_end(MatchEnd(len(outcome.games), totals, status="aborted",
-                                          error=plain_reason(exc),
+                writer.write_end(MatchEnd(outcome.games_played, outcome.totals,
+                                          status="aborted", error=plain_reason(exc),
                                           wall_seconds=round(time.perf_counter() - started, 3),
                                           seats=self.seats.reports() if self.seats else []))
             raise
@@ -256,11 +292,23 @@ class MatchServer:
         if dropped:
             log.warning("%s: dropped a last line written only in part (%d bytes)", c.log_path,
                         dropped)
-        named = [p.name for p in point.log.players]
+        named = [p.name for p in point.players]
         if [p.name for p in self.players] != named:
             log.warning("resuming with players %s; the match was played by %s",
                         [p.name for p in self.players], named)
         writer.write_resume(ResumeRecord(point.games_done, list(self.players), now, c.policy()))
+
+    def _standings(self, point: ResumePoint | None) -> Standings:
+        """The standings to add each game to: those of the logged games when resuming."""
+        lower = lower_is_better(self.config.rules)
+        if point is None:
+            return Standings(self.players, lower_is_better=lower)
+        standings = point.standings
+        standings.lower_is_better = lower
+        if len(self.players) == len(standings.players):  # (none: every game is logged)
+            for s, info in zip(standings.players, self.players, strict=True):
+                s.name = info.name  # this run's players' names, as the report shows them
+        return standings
 
     # --- seating --------------------------------------------------------------------------
     async def _seat_players(self, listeners: list[trio.SocketListener],
@@ -298,9 +346,9 @@ class MatchServer:
                     with trio.CancelScope(shield=True):
                         await item.stream.aclose()
             receive.close()
-        if self.refused:
-            log.warning("%d connections closed at once: no room in the handshake",
-                        self.refused)
+        if self.warn.counts:
+            log.warning("connections closed in the handshake while seating: %s",
+                        self.warn.summary())
         return entries
 
     def _stand_in(self, number: int, why: _StandInSeat) -> None:
@@ -324,47 +372,52 @@ class MatchServer:
                 log.error("accept failed: %s", exc)
                 await trio.sleep(ACCEPT_RETRY_SECONDS)
                 continue
-            if self._pending >= self._free_seats() + self.config.handshake_slack:
-                self.refused += 1
-                if self.refused <= REFUSAL_LOG_LINES:
-                    log.warning("connection closed at once: %d already in the handshake",
-                                self._pending)
-                with trio.CancelScope(shield=True):
-                    await stream.aclose()
-                continue
-            self._pending += 1
-            nursery.start_soon(self._handshake, stream, ready)
+            if len(self._waiting) >= self._free_seats() + self.config.handshake_slack:
+                _, oldest = next(iter(self._waiting.items()))
+                self._waiting.pop(id(oldest))
+                oldest.cancel()  # its task closes it (and says why)
+            scope = trio.CancelScope()
+            self._waiting[id(scope)] = scope
+            nursery.start_soon(self._handshake, stream, ready, scope)
+
+    def _rejected(self, kind: str, status: SeatStatus, why: str) -> None:
+        self.rejection_count += 1
+        self.last_rejection = (status, why)
+        self.warn(kind, f"connection closed before seating: {why}")
 
     async def _handshake(self, stream: trio.SocketStream,
-                         ready: trio.MemorySendChannel[_Profile | _StandInSeat]) -> None:
-        """Read the profile within the deadline; a bad or late one closes the connection."""
+                         ready: trio.MemorySendChannel[_Profile | _StandInSeat],
+                         scope: trio.CancelScope) -> None:
+        """Read the profile within the deadline; a bad or late one closes the connection,
+        and so does the server when it needs the room for a newer connection (``scope``)."""
         timeout = self.config.profile_timeout
         seated = False
         try:
-            set_nodelay(stream)
-            with trio.fail_after(seconds(timeout)):
-                raw = await receive_exact(stream, TABLE_BYTES)
-            version, name = profile_version(raw)
-            refusal = wire_refusal(version, self.config.rules)
-            if refusal is not None:  # docs/PROTOCOL_EXTENSION.md §2: REFUSED, then close
-                log.error("connection refused before seating: %s", refusal)
-                self.rejections.append((SeatStatus.MALFORMED, refusal))
-                await refuse(stream, version)
-                return
-            ready.send_nowait(_Profile(stream, version, name, profile_person(raw)))
-            seated = True
+            with scope:
+                set_nodelay(stream)
+                with trio.fail_after(seconds(timeout)):
+                    raw = await receive_exact(stream, TABLE_BYTES)
+                version, name = profile_version(raw)
+                refusal = wire_refusal(version, self.config.rules)
+                if refusal is not None:  # docs/PROTOCOL_EXTENSION.md §2: REFUSED, then close
+                    self._rejected("refused", SeatStatus.MALFORMED, refusal)
+                    await refuse(stream, version)
+                    return
+                ready.send_nowait(_Profile(stream, version, name, profile_person(raw)))
+                seated = True
+            if scope.cancelled_caught:
+                self.refused += 1
+                self._rejected("room", SeatStatus.TIMEOUT, "no profile yet and the handshake "
+                               "room was needed for a newer connection")
         except trio.TooSlowError:
-            log.warning("connection closed: no profile within %g s", timeout)
-            self.rejections.append((SeatStatus.TIMEOUT, f"no profile within {timeout:g} s"))
+            self._rejected("timeout", SeatStatus.TIMEOUT, f"no profile within {timeout:g} s")
         except (HandshakeError, ProtocolError) as exc:
-            log.warning("connection rejected before seating: %s", exc)
-            self.rejections.append((SeatStatus.MALFORMED, f"a bad profile: {exc}"))
+            self._rejected("bad profile", SeatStatus.MALFORMED, f"a bad profile: {exc}")
         except (EOFError, OSError, trio.BrokenResourceError, trio.ClosedResourceError) as exc:
             why = str(exc) or type(exc).__name__
-            log.warning("connection lost before seating: %s", why)
-            self.rejections.append((SeatStatus.DISCONNECTED, f"left in the handshake: {why}"))
+            self._rejected("lost", SeatStatus.DISCONNECTED, f"left in the handshake: {why}")
         finally:
-            self._pending -= 1
+            self._waiting.pop(id(scope), None)
             if not seated:
                 with trio.CancelScope(shield=True):
                     await stream.aclose()

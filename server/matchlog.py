@@ -27,7 +27,9 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import json
+import math
 import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -36,6 +38,7 @@ from typing import IO, Any
 
 from daihinmin.rules.ruleset import RuleSet, ruleset_from_dict
 
+from . import logcheck
 from .choice_log import ChoiceRecord
 from .errors import MatchLogError
 from .faults import SeatEvent, SeatReport
@@ -355,75 +358,186 @@ def sync_folder(folder: Path) -> None:
         os.close(fd)
 
 
+# A game record is 5-20 KB; a longer line is no log.  Parsed, a line of tiny JSON objects
+# takes up to ~40 times its size, so this bounds a reader's memory to tens of megabytes.
+MAX_LINE_BYTES = 1024 * 1024
+LogRecord = MatchHeader | GameRecord | MatchEnd | ResumeRecord
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):  # 1e999 reads as inf: no count, time or score is that
+        raise ValueError(f"number {text[:40]} is out of range")
+    return value
+
+
+def _no_constant(text: str) -> Any:
+    raise ValueError(f"{text} is not a number a log holds")
+
+
+def load_json(line: str) -> Any:
+    """One JSON value with finite numbers only (``NaN``, ``Infinity``, ``1e999`` refused)."""
+    return json.loads(line, parse_float=_finite, parse_constant=_no_constant)
+
+
+class RecordReader:
+    """The records of a log one at a time, checked (:mod:`daihinmin.server.logcheck`), so a
+    log of any length is read in bounded memory.  Iterate once; afterwards ``torn`` says
+    whether a last line cut short was dropped."""
+
+    def __init__(self, lines: Iterable[str], source: str = "log") -> None:
+        self.lines = lines
+        self.source = source
+        self.header: MatchHeader | None = None
+        self.players = 0  # seats at the logged table
+        self.games = 0  # game records so far
+        self.torn = False
+
+    def __iter__(self) -> Iterator[LogRecord]:
+        for number, line in enumerate(self.lines, 1):
+            if self.torn:  # the cut line was not the last one after all
+                raise MatchLogError(f"{self.source}:{number - 1}: a line without its end")
+            if not line.strip():
+                continue
+            try:
+                try:
+                    obj = load_json(line)
+                except ValueError:
+                    if line.endswith("\n"):
+                        raise
+                    self.torn = True  # the writer was stopped in the middle of this line
+                    continue
+                record = self._record(obj, number)
+            except MatchLogError:
+                raise
+            except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
+                why = "nested too deeply" if isinstance(exc, RecursionError) else exc
+                raise MatchLogError(f"{self.source}:{number}: not a match log record "
+                                    f"({why})") from None
+            yield record
+        if self.header is None:
+            raise MatchLogError(f"{self.source}: empty match log")
+
+    def _record(self, obj: Any, number: int) -> LogRecord:
+        if not isinstance(obj, dict):
+            raise MatchLogError(f"{self.source}:{number}: not a JSON object")
+        kind = obj.get("type")
+        if self.header is None and kind != "header":
+            raise MatchLogError(f"{self.source}:{number}: the first line must be the header")
+        record: LogRecord
+        if kind == "header":
+            if self.header is not None:
+                raise MatchLogError(f"{self.source}:{number}: a second header")
+            if obj.get("schema") not in READABLE_SCHEMAS:
+                raise MatchLogError(f"{self.source}:{number}: schema {obj.get('schema')!r:.60} "
+                                    f"is not one of {', '.join(READABLE_SCHEMAS)}")
+            header = MatchHeader.from_json(obj)
+            self.players = logcheck.check_header(header)
+            self.header = record = header
+        elif kind == "game":
+            record = GameRecord.from_json(obj)
+            logcheck.check_game(record, self.players)
+            self.games += 1
+            assert self.header is not None
+            if self.games > self.header.games:
+                raise MatchLogError(f"{self.source}:{number}: more games than the "
+                                    f"{self.header.games} of the match")
+        elif kind == "end":
+            record = MatchEnd.from_json(obj)
+            logcheck.check_end(record, self.players)
+        elif kind == "resume":
+            record = ResumeRecord.from_json(obj)
+            logcheck.check_resume(record, self.players)
+        else:
+            raise MatchLogError(f"{self.source}:{number}: unknown record type {kind!r:.60}")
+        return record
+
+
 def parse_lines(lines: Iterable[str], source: str = "log") -> MatchLog:
     """Read the records; a last line cut short (no newline, not whole JSON) is dropped."""
-    header: MatchHeader | None = None
+    reader = RecordReader(lines, source)
     games: list[GameRecord] = []
     end: MatchEnd | None = None
     resumes: list[ResumeRecord] = []
-    torn = False
-    for number, line in enumerate(lines, 1):
-        if torn:  # the cut line was not the last one after all
-            raise MatchLogError(f"{source}:{number - 1}: a line without its end")
-        if not line.strip():
-            continue
+    for record in reader:
+        if isinstance(record, GameRecord):
+            games.append(record)
+        elif isinstance(record, MatchEnd):
+            end = record
+        elif isinstance(record, ResumeRecord):
+            resumes.append(record)
+            end = None  # an earlier run's (aborted) end no longer ends the match
+    assert reader.header is not None
+    return MatchLog(reader.header, games, end, resumes, reader.torn)
+
+
+def bounded_lines(f: IO[bytes], source: str) -> Iterator[str]:
+    """The lines of a binary file as text, each at most :data:`MAX_LINE_BYTES` (so an endless
+    line, e.g. ``/dev/zero``, is refused after that much, not read into memory)."""
+    number = 0
+    while True:
+        raw = f.readline(MAX_LINE_BYTES + 1)
+        if not raw:
+            return
+        number += 1
+        if len(raw) > MAX_LINE_BYTES:
+            raise MatchLogError(f"{source}:{number}: a line longer than {MAX_LINE_BYTES} "
+                                "bytes: not a match log")
         try:
-            try:
-                obj = json.loads(line)
-            except ValueError:
-                if line.endswith("\n"):
-                    raise
-                torn = True  # the writer was stopped in the middle of this line
-                continue
-            kind = obj["type"]
-            if kind == "header":
-                if obj.get("schema") not in READABLE_SCHEMAS:
-                    raise MatchLogError(f"{source}:{number}: schema {obj.get('schema')!r} "
-                                        f"is not one of {', '.join(READABLE_SCHEMAS)}")
-                header = MatchHeader.from_json(obj)
-            elif kind == "game":
-                games.append(GameRecord.from_json(obj))
-            elif kind == "end":
-                end = MatchEnd.from_json(obj)
-            elif kind == "resume":
-                resumes.append(ResumeRecord.from_json(obj))
-                end = None  # an earlier run's (aborted) end no longer ends the match
-            else:
-                raise MatchLogError(f"{source}:{number}: unknown record type {kind!r}")
-        except (ValueError, KeyError, TypeError) as exc:
-            raise MatchLogError(f"{source}:{number}: not a match log record ({exc})") from exc
-        if number == 1 and header is None:
-            raise MatchLogError(f"{source}:1: the first line must be the header")
-    if header is None:
-        raise MatchLogError(f"{source}: empty match log")
-    return MatchLog(header, games, end, resumes, torn)
+            yield raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise MatchLogError(f"{source}:{number}: not a text file ({exc})") from None
+
+
+@contextlib.contextmanager
+def open_log(path: Path) -> Iterator[RecordReader]:
+    """A :class:`RecordReader` over the file at ``path`` (errors: :class:`MatchLogError`)."""
+    try:
+        f = path.open("rb")
+    except OSError as exc:
+        raise MatchLogError(f"cannot read {path}: {exc.strerror or exc}") from None
+    with f:
+        try:
+            yield RecordReader(bounded_lines(f, str(path)), str(path))
+        except OSError as exc:  # e.g. EISDIR on the first read, EIO
+            raise MatchLogError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def read_header(path: Path) -> MatchHeader:
+    """Only the header line of the log at ``path``."""
+    with open_log(path) as reader:
+        for record in reader:
+            assert isinstance(record, MatchHeader)
+            return record
+    raise MatchLogError(f"{path}: empty match log")  # not reached: the reader raises
 
 
 def read_match_log(path: Path) -> MatchLog:
-    try:
-        with path.open(encoding="utf-8", newline="") as f:
-            return parse_lines(f, str(path))
-    except UnicodeDecodeError as exc:
-        raise MatchLogError(f"{path}: not a text file ({exc})") from exc
-    except OSError as exc:
-        raise MatchLogError(f"cannot read {path}: {exc}") from exc
+    """The whole log in memory (``replay``); :func:`open_log` reads it record by record."""
+    with open_log(path) as reader:
+        log = parse_lines(reader.lines, str(path))
+    return log
 
 
 def drop_torn_tail(path: Path) -> int:
     """Cut a last line that was written only in part (a whole last record that only lacks
     its newline gets it); returns the bytes removed."""
     with path.open("r+b") as f:
+        size = f.seek(0, os.SEEK_END)
+        start = max(0, size - MAX_LINE_BYTES - 1)  # a last line is never longer
+        f.seek(start)
         data = f.read()
-        keep = data.rfind(b"\n") + 1
-        tail = data[keep:]
+        keep = start + data.rfind(b"\n") + 1
+        tail = data[keep - start:]
         if not tail.strip():
             return 0
         try:
-            json.loads(tail)
+            load_json(tail.decode("utf-8"))
         except ValueError:
             f.truncate(keep)
             removed = len(tail)
         else:
+            f.seek(0, os.SEEK_END)
             f.write(b"\n")
             removed = 0
         f.flush()

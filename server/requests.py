@@ -103,8 +103,8 @@ class GameRequests:
         """The seat's stand-in, told about this game's deal the first time it is asked."""
         stand_in = seat.stand_in
         assert stand_in is not None
-        if self.setup.game not in seat.games_seen:
-            seat.games_seen.add(self.setup.game)
+        if seat.seen_game != self.setup.game:
+            seat.seen_game = self.setup.game
             stand_in.game_start(deal_view(self.setup, seat.number, self.facts[seat.number]))
         return stand_in
 

@@ -1,14 +1,20 @@
 """Continuing a match from its log after the server (or ``daihinmin match``) was stopped.
 
 Every game is in the log, fsynced, before the next deal; a last line cut short by a kill is
-dropped.  The log's games are re-simulated with the engine (so a log that does not agree
-with the engine is refused) and the match goes on from the next game: each game draws from
-``game_rng(seed, game)`` and starts from the classes, seats and points after the previous
-one, so the rest of the match is exactly what an uninterrupted run would have played (for
-players whose choices depend only on what they see).  The seats' time banks and fault
-reports are taken from the last game: fault counts go on towards the limit, and a seat
-already handed to its stand-in stays with it (its new connection is closed at once), as in
-an uninterrupted run.  Logs written before the reports were logged start every seat afresh.
+dropped.  Each game record is also a checkpoint: its game number, seats, places (the next
+game's classes) and totals are the whole match state after it.  So the log is read record by
+record, in bounded memory, and only its last game is re-simulated with the engine, from the
+checkpoint before it; on the way every game must follow the one before (game numbers in
+order, totals = previous totals + points), and a log that does not agree is refused
+(``daihinmin replay --verify`` re-simulates every game).  The match goes on from the next
+game: each game draws from ``game_rng(seed, game)`` and starts from the classes, seats and
+points after the previous one, so the rest of the match is exactly what an uninterrupted run
+would have played (for players whose choices depend only on what they see).  The seats'
+time banks and fault reports are taken from the last game: fault counts go on towards the
+limit, and a seat already handed to its stand-in stays with it (its new connection is closed
+at once), as in an uninterrupted run.  Logs written before the reports were logged start
+every seat afresh.  The standings of the logged games are added up on the way, so the
+server's report covers the whole match.
 """
 
 from __future__ import annotations
@@ -16,52 +22,108 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from daihinmin.rules.match import MatchState
+from daihinmin.rules.match import GameResult, MatchState
 from daihinmin.rules.ruleset import RuleConfigError
 
 from .config import ServerConfig
-from .errors import MatchLogError, ServerConfigError
+from .errors import MatchLogError, ResumeLogError, ServerConfigError
 from .faults import SeatReport
-from .matchlog import MatchLog, read_match_log
-from .replay import LogMismatchError, rebuild_match
+from .matchlog import (
+    GameRecord,
+    MatchEnd,
+    MatchHeader,
+    PlayerInfo,
+    ResumeRecord,
+    open_log,
+    read_header,
+)
+from .replay import LogMismatchError, Mismatch, replay_game
+from .standings import Standings
 
 
 @dataclass
 class ResumePoint:
-    log: MatchLog
+    header: MatchHeader
+    players: list[PlayerInfo]  # of the latest run (the header's, or the last resume's)
     match: MatchState  # after the last finished game
     banks: list[float] | None  # seconds left in each seat's time bank, if logged
     reports: list[SeatReport]  # the seats that had met a fault by the last game
+    games_done: int
+    standings: Standings  # of the logged games
+    last_totals: list[int]
 
-    @property
-    def games_done(self) -> int:
-        return len(self.log.games)
+
+def match_after(header: MatchHeader, record: GameRecord | None) -> MatchState:
+    """The match state after the logged game ``record`` (a fresh match for None)."""
+    match = MatchState(header.ruleset(), seed=header.seed, games=header.games)
+    if record is not None:
+        match.game = record.game + 1
+        match.classes = tuple(record.places)
+        match.seats = tuple(record.seats)
+        match.points = list(record.totals)
+        match.results = [GameResult(record.game, tuple(record.places), tuple(record.points))]
+    return match
+
+
+def _follows(previous: GameRecord | None, record: GameRecord) -> None:
+    """``record`` is the game after ``previous`` (cheap checks made on every game)."""
+    expected = 1 if previous is None else previous.game + 1
+    if record.game != expected:
+        raise LogMismatchError(Mismatch(record.game, None, "game number", record.game,
+                                        expected))
+    before = [0] * len(record.totals) if previous is None else previous.totals
+    summed = [a + b for a, b in zip(before, record.points, strict=True)]
+    if summed != record.totals:
+        raise LogMismatchError(Mismatch(record.game, None, "cumulative points", record.totals,
+                                        summed))
 
 
 def load_resume(path: Path) -> ResumePoint:
     """Where the logged match stands; refuses a complete, unreadable or inconsistent log."""
     try:
-        log = read_match_log(path)
-        match = rebuild_match(log)
-    except (MatchLogError, LogMismatchError) as exc:
-        raise ServerConfigError(f"cannot resume from {path}: {exc}") from exc
-    if log.end is not None and log.end.status == "complete":
+        with open_log(path) as reader:
+            header: MatchHeader | None = None
+            players: list[PlayerInfo] = []
+            standings: Standings | None = None
+            previous: GameRecord | None = None
+            last: GameRecord | None = None
+            end: MatchEnd | None = None
+            for record in reader:
+                if isinstance(record, MatchHeader):
+                    header, players = record, record.players
+                    standings = Standings(record.players)
+                elif isinstance(record, GameRecord):
+                    assert standings is not None
+                    _follows(last, record)
+                    standings.add_game(record)
+                    previous, last = last, record
+                elif isinstance(record, ResumeRecord):
+                    players, end = record.players, None
+                elif isinstance(record, MatchEnd):
+                    end = record
+        assert header is not None and standings is not None
+        match = match_after(header, previous)
+        if last is not None:
+            replay_game(match, last)  # the last game against the engine
+    except (MatchLogError, LogMismatchError, RuleConfigError) as exc:
+        raise ResumeLogError(f"cannot resume from {path}: {exc}") from None
+    if end is not None and end.status == "complete":
         raise ServerConfigError(f"{path}: the match is complete; nothing to resume")
-    last = log.games[-1] if log.games else None
     banks = ([ms / 1000.0 for ms in last.bank_ms]
              if last is not None and last.bank_ms is not None else None)
-    return ResumePoint(log, match, banks, last.reports if last is not None else [])
+    return ResumePoint(header, players, match, banks, last.reports if last is not None else [],
+                       standings.games, standings, list(last.totals) if last else [])
 
 
 def config_for_resume(path: Path, config: ServerConfig) -> ServerConfig:
     """``config`` with the rules, seed and number of games of the logged match."""
     try:
-        header = read_match_log(path).header
+        header = read_header(path)
         rules = header.ruleset()
     except (MatchLogError, RuleConfigError) as exc:
-        raise ServerConfigError(f"cannot resume from {path}: {exc}") from exc
+        raise ResumeLogError(f"cannot resume from {path}: {exc}") from None
     return replace(config, rules=rules, seed=header.seed, games=header.games, log_path=path,
                    resume=True).validate()
 
 
-__all__ = ["ResumePoint", "config_for_resume", "load_resume"]
+__all__ = ["ResumePoint", "config_for_resume", "load_resume", "match_after"]

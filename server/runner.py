@@ -143,7 +143,7 @@ async def run_headless_match(config: ServerConfig, specs: list[PlayerSpec], *,
         The seat's status says why: what the server found in its handshake (TIMEOUT, a
         MALFORMED profile, DISCONNECTED), else CRASHED for a process that exited (or could
         not start) and TIMEOUT for one that never got seated."""
-        rejected_before = len(server.rejections)
+        rejected_before = server.rejection_count
         await nursery.start(supervise, number, spec.resolve("127.0.0.1", port))
         status = detail = None
         with trio.move_on_after(connect_timeout if connect_timeout else math.inf) as scope:
@@ -160,8 +160,8 @@ async def run_headless_match(config: ServerConfig, specs: list[PlayerSpec], *,
                                                   f"seated within {connect_timeout} s")
         if status is None or detail is None:
             return
-        if len(server.rejections) > rejected_before:
-            status, why = server.rejections[-1]
+        if server.rejection_count > rejected_before and server.last_rejection is not None:
+            status, why = server.last_rejection
             detail = f"{why} -- {detail}"
         scopes[number].cancel()  # stop the process before its seat is given away
         await players_done[number].wait()

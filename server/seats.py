@@ -13,7 +13,7 @@ reply's time beyond its own deadline is taken from the bank, and a timeout empti
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .config import ServerConfig
 from .connection import PlayerConnection
@@ -36,7 +36,7 @@ class Seat:
     counted: int = 0  # faults counted towards the limit
     crashed: str | None = None  # set when the player's process is known to have crashed
     restored: bool = False  # handed over before a restart: the server closed this connection
-    games_seen: set[int] = field(default_factory=set)  # games the stand-in was told about
+    seen_game: int = 0  # the last game the stand-in was told about (games only go up)
     person: bool = False  # a person plays (its profile said so): no move/exchange deadline
 
     @property

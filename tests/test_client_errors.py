@@ -38,6 +38,7 @@ from daihinmin.protocol.table import TABLE_BYTES, Table, encode_int
 
 pytestmark = pytest.mark.timeout(60)
 WAIT = 10.0
+RETRY = 0.5  # seconds a runner keeps trying to connect (refused ones are tried again)
 
 HAND = CardSet.parse("S3 S4 S5 H9 JK")
 COUNTS = (5, 5, 5, 5, 5)
@@ -115,7 +116,7 @@ RUNNERS = [pytest.param(run_sync, id="sync"), pytest.param(run_async, id="trio")
 @pytest.mark.parametrize("run", RUNNERS)
 def test_closed_during_handshake(run: Callable[..., MatchRecord]) -> None:
     with pytest.raises(ServerClosedError, match="player number") as info:
-        run(ScriptedPeer(sends()))
+        run(ScriptedPeer(sends()), connect_timeout=RETRY)  # closed, then refused: tried again
     assert info.value.received == 0 and info.value.expected == 4
 
 
@@ -196,12 +197,12 @@ def closed_port() -> int:
 
 def test_unreachable_server_sync() -> None:
     with pytest.raises(ServerUnreachableError, match="cannot connect"):
-        run_bot(RandomBot(), "127.0.0.1", closed_port(), connect_timeout=WAIT)
+        run_bot(RandomBot(), "127.0.0.1", closed_port(), connect_timeout=RETRY)
 
 
 def test_unreachable_server_async() -> None:
     async def main() -> None:
-        await run_bot_async(RandomBot(), "127.0.0.1", closed_port(), connect_timeout=WAIT)
+        await run_bot_async(RandomBot(), "127.0.0.1", closed_port(), connect_timeout=RETRY)
     with pytest.raises(ServerUnreachableError, match="cannot connect"):
         trio.run(main)
 
@@ -299,7 +300,8 @@ def test_cmd_bot_exit_code_when_the_server_goes_away() -> None:
 
 def test_cmd_bot_exit_code_when_unreachable() -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "daihinmin.tools", "bot", "greedy", "--port", str(closed_port())],
+        [sys.executable, "-m", "daihinmin.tools", "bot", "greedy", "--port", str(closed_port()),
+         "--connect-timeout", str(RETRY)],
         capture_output=True, text=True, timeout=60)
     assert proc.returncode == 3
     assert "cannot connect to the server" in proc.stderr

@@ -356,16 +356,23 @@ def test_cmd_bot_process_plays_a_match() -> None:
 def test_clients_against_the_project_server() -> None:
     server_mod = pytest.importorskip("daihinmin.server.match_server")
     from daihinmin.server.config import ServerConfig
+    from daihinmin.server.matchlog import GameRecord
 
     bots = five_bots()
     outcome: list[object] = []
+    games: list[GameRecord] = []
+
+    class Recorder(server_mod.MatchObserver):  # type: ignore[name-defined,misc]
+        def game_finished(self, record: GameRecord) -> None:
+            games.append(record)
 
     async def main() -> None:
         config = ServerConfig(rules=UECDA, games=4, seed=21, port=0)
         async with trio.open_nursery() as nursery:
             async def serve(task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED
                             ) -> None:
-                outcome.append(await server_mod.serve_match(config, task_status=task_status))
+                outcome.append(await server_mod.serve_match(config, Recorder(),
+                                                            task_status=task_status))
 
             port = await nursery.start(serve)
             for i, bot in enumerate(bots):
@@ -378,10 +385,11 @@ def test_clients_against_the_project_server() -> None:
 
     trio.run(main)
     (result,) = outcome
+    assert result.games_played == 4  # type: ignore[attr-defined]
     for bot in bots:
         p = bot.player
-        assert len(bot.games) == len(result.games) == 4
-        for rec, seen in zip(result.games, bot.games, strict=True):
+        assert len(bot.games) == len(games) == 4
+        for rec, seen in zip(games, bot.games, strict=True):
             played = [(t.player, t.move if t.answer == 9 and t.move != "pass" else "pass")
                       for t in rec.turns]
             assert [(o.player, str(o.move)) for o in seen.history] == played

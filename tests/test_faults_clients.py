@@ -21,7 +21,6 @@ from daihinmin.server.match_server import MatchOutcome
 from daihinmin.server.matchlog import MatchLog, read_match_log
 from daihinmin.server.replay import verify_log
 from daihinmin.server.runner import run_headless_match
-from daihinmin.server.standings import Standings
 from daihinmin.tools.cli import main
 
 pytestmark = pytest.mark.timeout(120)
@@ -50,7 +49,7 @@ def play(tmp_path: Path, spec: PlayerSpec, seat: int = 2, games: int = GAMES,
     specs.insert(seat, spec)
     outcome = trio.run(lambda: run_headless_match(config, specs, connect_timeout=5.0,
                                                   exit_grace=2.0))
-    assert len(outcome.games) == games
+    assert outcome.games_played == games
     log = read_match_log(log_path)
     assert log.end is not None and log.end.status == "complete"
     assert [r.to_json() for r in log.end.seats] == [r.to_json() for r in outcome.seats]
@@ -78,9 +77,8 @@ def test_crash_mid_game_hands_the_seat_to_the_fallback(
     events = [e for g in log.games for e in g.events]
     assert events and {e.player for e in events} == {2}
     assert all(g.stand_in == [2] for g in log.games)
-    standings = Standings(outcome.players)
-    for g in outcome.games:
-        standings.add_game(g)
+    standings = outcome.standings
+    assert standings is not None and standings.games == GAMES
     standings.apply_reports(outcome.seats)
     me = standings.players[2]
     assert me.stand_in_games == GAMES and "CRASHED, fallback from game 1" in me.status_text()
@@ -237,8 +235,7 @@ def test_forfeit_passes_every_turn_and_ranks_last(tmp_path: Path) -> None:
     forfeited = [t for t in turns_of(log, 2) if t.by]
     assert forfeited and all(t.by == "forfeit" and t.move == "pass" for t in forfeited)
     assert log.games[-1].places[2] == 4  # an always-pass seat ends last
-    standings = Standings(outcome.players)
-    for g in outcome.games:
-        standings.add_game(g)
+    standings = outcome.standings
+    assert standings is not None
     standings.apply_reports(outcome.seats)
     assert standings.ranked()[-1].number == 2 and standings.ranked()[-1].forfeited

@@ -17,7 +17,7 @@ import trio
 from daihinmin.protocol.codec import build_profile
 from daihinmin.protocol.table import TABLE_BYTES
 from daihinmin.server.config import ServerConfig
-from daihinmin.server.connection import SPARE_TABLES, PlayerConnection
+from daihinmin.server.connection import MAX_OWED_TABLES, SPARE_TABLES, PlayerConnection
 from daihinmin.server.errors import PlayerDisconnectedError, PlayerTimeoutError
 from daihinmin.server.match_server import MatchServer
 from daihinmin.server.matchlog import read_match_log
@@ -54,10 +54,36 @@ def test_a_table_after_its_deadline_is_skipped_and_the_next_one_is_read() -> Non
             await client.send_all(table_of(1)[100:])  # the late rest of the first table
             with pytest.raises(PlayerTimeoutError):
                 await conn.receive_table_bytes(0.05)  # the second request also times out
-            assert conn.stale == 2 and conn.unsolicited() == 0
+            assert conn.stale == 1 and conn.unsolicited() == 0  # late #1 thrown away on arrival
             await client.send_all(table_of(2) + table_of(3))  # late #2, then the answer
             assert await conn.receive_table_bytes(1.0) == table_of(3)
             assert conn.stale == 0 and not conn.buffer
+            nursery.cancel_scope.cancel()
+        await conn.aclose()
+        await client.aclose()
+
+    trio.run(main)
+
+
+def test_without_a_fault_limit_owed_tables_do_not_grow_the_buffer() -> None:
+    """--fault-limit 0: a silent seat times out again and again; what it may send at once
+    stays a few tables, and a flood of late tables is cut off, not buffered."""
+    async def main() -> None:
+        conn, client = await connected_pair()
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(conn.read_loop)
+            limits = []
+            for _ in range(20):
+                with pytest.raises(PlayerTimeoutError):
+                    await conn.receive_table_bytes(0.001)
+                limits.append(conn.buffer_limit)
+            assert conn.stale == MAX_OWED_TABLES
+            assert max(limits) == (MAX_OWED_TABLES + SPARE_TABLES) * TABLE_BYTES
+            await client.send_all(table_of(1) * 40)
+            with trio.fail_after(5):
+                while not conn.flooded:
+                    await trio.sleep(0.01)
+            assert len(conn.buffer) <= conn.buffer_limit + TABLE_BYTES
             nursery.cancel_scope.cancel()
         await conn.aclose()
         await client.aclose()
@@ -243,7 +269,7 @@ def test_bad_profiles_are_closed_and_the_seat_stays_free(tmp_path: Path) -> None
     players = trio.run(seat_and_play, server, hostile)
     assert answers == [b"", b"", b""]
     assert [p.record.number for p in players] == [0, 1, 2, 3, 4]
-    assert server.outcome is not None and len(server.outcome.games) == 1
+    assert server.outcome is not None and server.outcome.games_played == 1
 
 
 def test_hostile_names_are_data_in_the_log_and_never_paths(tmp_path: Path) -> None:

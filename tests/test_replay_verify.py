@@ -120,14 +120,14 @@ def test_any_flipped_answer_is_found_exactly_there(match_log: Path, tmp_path: Pa
     assert (info.value.mismatch.game, info.value.mismatch.turn) == (g, t + 1)
 
 
-def test_unreadable_logs_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+def test_unreadable_logs_exit_4(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                 match_log: Path) -> None:
     garbage = tmp_path / "g.jsonl"
     garbage.write_text("not json\n")
-    assert main(["replay", str(garbage), "--verify"]) == 2
+    assert main(["replay", str(garbage), "--verify"]) == 4
     records = lines(match_log)
     records[0]["schema"] = "something/9"
-    assert main(["replay", str(write(tmp_path / "s.jsonl", records)), "--verify"]) == 2
+    assert main(["replay", str(write(tmp_path / "s.jsonl", records)), "--verify"]) == 4
     assert "schema" in capsys.readouterr().err
 
 

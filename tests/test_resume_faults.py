@@ -70,7 +70,7 @@ def test_a_handed_over_seat_keeps_its_stand_in_after_resume(whole_log: Path,
     assert [r.player for r in point.reports] == [BAD]
     config = config_for_resume(path, ServerConfig(port=0, fault_limit=LIMIT))
     outcome, records = trio.run(serve_probes, config, probes(0.0, resumed=True))
-    assert outcome.resumed_after == 2 and len(outcome.games) == GAMES
+    assert outcome.resumed_after == 2 and outcome.games_played == GAMES
     assert records[BAD].games == []  # closed at once: it never saw a deal
     assert all(len(r.games) == GAMES - 2 for i, r in enumerate(records) if i != BAD)
     log = read_match_log(path)

@@ -170,7 +170,7 @@ def test_resume_plays_the_rest_in_process(short_log: Path, tmp_path: Path) -> No
     players = [ProbePlayer("127.0.0.1", 0, f"p{i}", seed=50 + i, resumed=True)
                for i in range(5)]
     outcome, records = trio.run(serve_probes, config, players)
-    assert outcome.resumed_after == 2 and len(outcome.games) == 4
+    assert outcome.resumed_after == 2 and outcome.games_played == 4
     assert all(len(r.games) == 2 for r in records)  # the probes played games 3 and 4 only
     log = read_match_log(path)
     assert [g.game for g in log.games] == [1, 2, 3, 4] and not log.torn

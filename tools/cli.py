@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 # Each module defines ``register(subparsers)`` adding its sub-command(s); a handler is stored
@@ -40,6 +41,19 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        return closed_pipe()
+
+
+def closed_pipe() -> int:
+    """The reader of our output went away (``daihinmin replay LOG | head -3``): stop quietly.
+    Python would complain when it flushes stdout at exit, so stdout becomes /dev/null."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    return 1
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ import time
 from daihinmin.rules.match import MatchState
 from daihinmin.rules.ruleset import ruleset_from
 from daihinmin.tools.cmd_bench_mc import register_bench_mc
+from daihinmin.tools.cmd_bench_server import register_bench_server
 from daihinmin.tools.tournament.bench import register_bench
 
 
@@ -26,6 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     e.set_defaults(func=bench_engine)
     register_bench(bench_sub)  # ``bench tournament`` (daihinmin.tools.tournament.bench)
     register_bench_mc(bench_sub)  # ``bench mc`` (daihinmin.tools.cmd_bench_mc)
+    register_bench_server(bench_sub)  # ``bench server`` (daihinmin.tools.cmd_bench_server)
 
 
 def run_random_games(rules_name: str, overrides: list[str], games: int, seed: int

@@ -34,9 +34,14 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--extension", action="store_true",
                    help="speak protocol 20260 even when the rules do not need it "
                         "(docs/PROTOCOL_EXTENSION.md; other rule sets use it anyway)")
-    p.add_argument("--connect-timeout", type=float, default=10.0, metavar="SECONDS")
+    # (defaults: daihinmin.client.retry, imported only when a bot runs)
+    p.add_argument("--connect-timeout", type=float, default=None, metavar="SECONDS",
+                   help="keep trying to connect (a refused connection, or one closed before "
+                        "the player number, is tried again with a growing pause) and get the "
+                        "player number within this long (default 10; 0 = one try, no limit)")
     p.add_argument("--read-timeout", type=float, default=None, metavar="SECONDS",
-                   help="give up when the server is silent this long (default: never)")
+                   help="give up when a server message has not come whole within this long "
+                        "(default 600; 0 = wait for ever)")
     p.add_argument("-q", "--quiet", action="store_true", help="no summary at the end")
     p.add_argument("-v", "--verbose", action="store_true", help="log every game")
     p.set_defaults(func=run_bot_command)
@@ -76,6 +81,7 @@ def run_bot_command(args: argparse.Namespace) -> int:
         run_bot,
     )
     from daihinmin.client.extension import ExtensionRequiredError
+    from daihinmin.client.retry import DEFAULT_CONNECT_TIMEOUT, DEFAULT_READ_TIMEOUT
     from daihinmin.players.registry import UnknownBotError, make_bot, names
     from daihinmin.protocol.errors import ProtocolError
     from daihinmin.rules.ruleset import RuleConfigError, ruleset_from
@@ -101,7 +107,8 @@ def run_bot_command(args: argparse.Namespace) -> int:
     try:
         record = run_bot(bot, args.host, args.port, name=args.name, rules=rules,
                          extension=True if args.extension else None,
-                         connect_timeout=args.connect_timeout, read_timeout=args.read_timeout)
+                         connect_timeout=_seconds(args.connect_timeout, DEFAULT_CONNECT_TIMEOUT),
+                         read_timeout=_seconds(args.read_timeout, DEFAULT_READ_TIMEOUT))
     except ServerUnreachableError as exc:
         return _fail(label, exc, EXIT_UNREACHABLE)
     except ExtensionRequiredError as exc:
@@ -117,6 +124,11 @@ def run_bot_command(args: argparse.Namespace) -> int:
         mean = f", mean place {sum(known) / len(known) + 1:.2f}" if known else ""
         print(f"{label} (player {record.player}): {record.games} games{mean}")
     return EXIT_OK
+
+
+def _seconds(given: float | None, default: float) -> float | None:
+    """An option's seconds: the default when not given, None (no limit) for 0."""
+    return default if given is None else given or None
 
 
 HUMAN_HINT = ("the server stopped waiting for you (its move deadline ran out and it handed "

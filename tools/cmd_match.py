@@ -88,9 +88,9 @@ def resume_lineup(log_path: Path, bots: list[str], commands: list[str], players:
                   ) -> Lineup:
     """The lineup of the logged match; one given on the command line must be the same."""
     from daihinmin.server.errors import ServerConfigError
-    from daihinmin.server.matchlog import read_match_log
+    from daihinmin.server.matchlog import read_header
 
-    logged = read_match_log(log_path).header.lineup
+    logged = read_header(log_path).lineup
     if logged is None:
         if not bots and not commands:
             raise ServerConfigError(f"{log_path} does not say how its players were started "
@@ -142,11 +142,11 @@ def check_bot_names(bots: list[str]) -> None:
 def match_command(args: argparse.Namespace) -> int:
     import trio
     from daihinmin.rules.ruleset import RuleConfigError, ruleset_from
-    from daihinmin.server.errors import ServerError
+    from daihinmin.server.errors import MatchLogError, ResumeLogError, ServerError
     from daihinmin.server.matchlog import GameRecord
     from daihinmin.server.outfile import OutputRefusedError
     from daihinmin.server.runner import run_headless_match
-    from daihinmin.tools.exit_codes import INTERRUPTED, OUTPUT_REFUSED, USAGE
+    from daihinmin.tools.exit_codes import BAD_INPUT, INTERRUPTED, OUTPUT_REFUSED, USAGE
     from rich.console import Console
     from rich.progress import (
         BarColumn,
@@ -160,10 +160,10 @@ def match_command(args: argparse.Namespace) -> int:
     try:
         check_bot_names(args.bots)
         if args.resume is not None:
-            from daihinmin.server.matchlog import read_match_log
+            from daihinmin.server.matchlog import read_header
 
             refuse_resume_flags(args)
-            players = read_match_log(args.resume).header.ruleset().players
+            players = read_header(args.resume).ruleset().players
             lineup = resume_lineup(args.resume, args.bots, args.cmd, players)
         else:
             players = ruleset_from(args.rules or "uecda", args.rule).players
@@ -180,7 +180,7 @@ def match_command(args: argparse.Namespace) -> int:
         return OUTPUT_REFUSED
     except (RuleConfigError, ServerError, ValueError) as exc:
         print(f"daihinmin match: {exc}", file=sys.stderr)
-        return USAGE
+        return BAD_INPUT if isinstance(exc, (ResumeLogError, MatchLogError)) else USAGE
     try:
         prepare_kinds((entry[0][1] for entry in lineup if entry[0][0] == "bot"),
                       "daihinmin match")

@@ -1,15 +1,21 @@
 """``daihinmin replay LOG``: read a match log; ``--verify`` re-simulates it with the engine.
 
 ``--verify`` exits 1 naming the first difference (game, turn, logged vs re-simulated);
-``--game N`` prints one game turn by turn; with neither, a summary of the match.
+``--game N`` prints one game turn by turn; with neither, a summary of the match.  A log that
+cannot be read (not JSON, wrong types, out of range, a line longer than 1 MiB) exits 4 with
+one line naming the line.  Everything printed goes through :class:`TerminalSafe`: names,
+details and errors in a log are data, so control characters (terminal escapes) are shown
+escaped, never sent to the terminal.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import re
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
     from daihinmin.rules.game import StepResult
@@ -17,6 +23,31 @@ if TYPE_CHECKING:
     from daihinmin.server.replay import ReplayedGame
 
 CLASS_NAMES = {5: ("daifugo", "fugo", "heimin", "hinmin", "daihinmin")}
+# C0/C1 controls but the newline, DEL, and the bidirectional overrides that reorder text.
+_CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e"
+                      "\u2066-\u2069]")
+
+
+def terminal_safe(text: str) -> str:
+    r"""``text`` with every control character escaped.
+
+    >>> terminal_safe("p1\x1b[2Jevil\u202e\n")
+    'p1\\x1b[2Jevil\\u202e\n'
+    """
+    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
+
+class TerminalSafe:
+    """A text stream that escapes control characters before writing to ``out``."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+
+    def write(self, text: str) -> int:
+        return self.out.write(terminal_safe(text))
+
+    def flush(self) -> None:
+        self.out.flush()
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -181,22 +212,29 @@ def write_html(source: Path, log: MatchLog, target: Path) -> int:
 
 
 def replay_command(args: argparse.Namespace) -> int:
+    with contextlib.redirect_stdout(TerminalSafe(sys.stdout)):  # type: ignore[type-var]
+        return replay_safely(args)
+
+
+def replay_safely(args: argparse.Namespace) -> int:
     from daihinmin.server.errors import MatchLogError
     from daihinmin.server.matchlog import read_match_log
     from daihinmin.server.replay import LogMismatchError, replay_log, verify_log
+    from daihinmin.tools.exit_codes import BAD_INPUT
 
     try:
         log = read_match_log(args.log)
     except MatchLogError as exc:
-        print(f"daihinmin replay: {exc}", file=sys.stderr)
-        return 2
+        print(terminal_safe(f"daihinmin replay: {exc}"), file=sys.stderr)
+        return BAD_INPUT
     if args.html is not None:
         return write_html(args.log, log, args.html)
     if args.verify:
         try:
             summary = verify_log(log)
         except LogMismatchError as exc:
-            print(f"daihinmin replay: MISMATCH in {args.log}: {exc}", file=sys.stderr)
+            print(terminal_safe(f"daihinmin replay: MISMATCH in {args.log}: {exc}"),
+                  file=sys.stderr)
             return 1
         status = "complete" if summary.complete else "incomplete match"
         extra = "".join([f", {summary.faults} faults" if summary.faults else "",
@@ -214,7 +252,8 @@ def replay_command(args: argparse.Namespace) -> int:
                     print_game(log, replayed)
                     return 0
         except LogMismatchError as exc:
-            print(f"daihinmin replay: MISMATCH in {args.log}: {exc}", file=sys.stderr)
+            print(terminal_safe(f"daihinmin replay: MISMATCH in {args.log}: {exc}"),
+                  file=sys.stderr)
             return 1
         print(f"daihinmin replay: no game {args.game} in {args.log}", file=sys.stderr)
         return 2

@@ -123,13 +123,10 @@ def resumed_faults(args: argparse.Namespace, faults: dict[str, Any]) -> dict[str
     """The deadlines and fault policy of the logged match: an option left at its default
     takes the log's value; one given with another value than the log's is refused."""
     from daihinmin.server.errors import ServerConfigError
-    from daihinmin.server.matchlog import read_match_log
     from daihinmin.server.resume import config_for_resume
 
     config_for_resume(args.resume, _base_config(faults))  # a clear error for a bad log
-    log = read_match_log(args.resume)
-    policy = (log.resumes[-1].policy if log.resumes and log.resumes[-1].policy
-              else log.header.policy) or {}
+    policy = logged_policy(args.resume)
     defaults = args.option_defaults
     changed = []
     out = dict(faults)
@@ -208,14 +205,20 @@ def setup_logging(verbose: bool) -> None:
 def report_errors(exc: BaseException, prog: str) -> int:
     """Print each error of a failed match: exit code 1, 2 for a match that cannot start
     (e.g. a log that cannot be resumed), or 130 when interrupted (Ctrl-C)."""
-    from daihinmin.server.errors import ServerConfigError, leaf_errors
+    from daihinmin.server.errors import (
+        MatchLogError,
+        ResumeLogError,
+        ServerConfigError,
+        leaf_errors,
+    )
     from daihinmin.server.outfile import OutputRefusedError
-    from daihinmin.tools.exit_codes import FAILED, INTERRUPTED, OUTPUT_REFUSED, USAGE
+    from daihinmin.tools.exit_codes import BAD_INPUT, FAILED, INTERRUPTED, OUTPUT_REFUSED, USAGE
 
     errors = leaf_errors(exc)
     if interrupted(exc):
         return INTERRUPTED  # the standings so far and the resume hint are already printed
-    for kind, code in ((OutputRefusedError, OUTPUT_REFUSED), (ServerConfigError, USAGE)):
+    for kind, code in ((OutputRefusedError, OUTPUT_REFUSED),
+                       ((ResumeLogError, MatchLogError), BAD_INPUT), (ServerConfigError, USAGE)):
         if all(isinstance(err, kind) for err in errors):
             for err in errors:
                 print(f"{prog}: {err}", file=sys.stderr)
@@ -232,11 +235,25 @@ def interrupted(exc: BaseException) -> bool:
     return any(isinstance(err, KeyboardInterrupt) for err in leaf_errors(exc))
 
 
+def logged_policy(path: Path) -> dict[str, Any]:
+    """The fault policy the logged match ran under last (its last resume's, else the
+    header's), read record by record."""
+    from daihinmin.server.matchlog import MatchHeader, ResumeRecord, open_log
+
+    policy: dict[str, Any] | None = None
+    with open_log(path) as records:
+        for record in records:
+            if isinstance(record, MatchHeader) or (
+                    isinstance(record, ResumeRecord) and record.policy):
+                policy = record.policy
+    return policy or {}
+
+
 def start_standings(config: ServerConfig, labels: list[str] | None = None) -> Standings:
     """Standings to build up game by game (names are filled in as players are seated); a
     resumed match starts from its logged games."""
     from daihinmin.rules.scoring import lower_is_better
-    from daihinmin.server.matchlog import PlayerInfo, read_match_log
+    from daihinmin.server.matchlog import GameRecord, PlayerInfo, open_log
     from daihinmin.server.standings import Standings
 
     n = config.rules.players
@@ -244,8 +261,10 @@ def start_standings(config: ServerConfig, labels: list[str] | None = None) -> St
                            for i in range(n)], labels,
                           lower_is_better=lower_is_better(config.rules))
     if config.resume and config.log_path is not None:
-        for record in read_match_log(config.log_path).games:
-            standings.add_game(record)
+        with open_log(config.log_path) as records:  # record by record: flat memory
+            for record in records:
+                if isinstance(record, GameRecord):
+                    standings.add_game(record)
     return standings
 
 
@@ -373,10 +392,10 @@ def publisher_for(args: argparse.Namespace, config: ServerConfig, source: str,
 def serve_command(args: argparse.Namespace) -> int:
     import trio
     from daihinmin.rules.ruleset import RuleConfigError
-    from daihinmin.server.errors import ServerError
+    from daihinmin.server.errors import MatchLogError, ResumeLogError, ServerError
     from daihinmin.server.match_server import MatchServer
     from daihinmin.server.outfile import OutputRefusedError
-    from daihinmin.tools.exit_codes import OUTPUT_REFUSED, USAGE
+    from daihinmin.tools.exit_codes import BAD_INPUT, OUTPUT_REFUSED, USAGE
 
     setup_logging(args.verbose)
     try:
@@ -391,7 +410,7 @@ def serve_command(args: argparse.Namespace) -> int:
         return OUTPUT_REFUSED
     except (RuleConfigError, ServerError, ValueError) as exc:
         print(f"daihinmin serve: {exc}", file=sys.stderr)
-        return USAGE
+        return BAD_INPUT if isinstance(exc, (ResumeLogError, MatchLogError)) else USAGE
     server = MatchServer(config, publisher or observer)
     started = time.perf_counter()
     try:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sqlite3
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -114,7 +115,7 @@ def open_store(args: argparse.Namespace, cfg: TournamentConfig | None
                ) -> tuple[TournamentStore, TournamentConfig]:
     from daihinmin.server.outfile import check_output_path
     from daihinmin.tools.tournament.config import TournamentConfigError
-    from daihinmin.tools.tournament.store import StoreError, TournamentStore
+    from daihinmin.tools.tournament.store import StoreReadError, TournamentStore
 
     path = db_path(args)
     # A directory, a device or a missing folder is refused here; an existing database is
@@ -122,11 +123,11 @@ def open_store(args: argparse.Namespace, cfg: TournamentConfig | None
     check_output_path(path, what="results database", existing=path.exists())
     if args.report:
         if not path.exists():
-            raise StoreError(f"{path} does not exist")
+            raise StoreReadError(f"{path} does not exist")
         store = TournamentStore(path)
         stored = store.stored_config()
         if stored is None:
-            raise StoreError(f"{path} holds no tournament")
+            raise StoreReadError(f"{path} holds no tournament")
         return store, stored
     if args.resume:
         store = TournamentStore.resume(path, cfg)
@@ -148,8 +149,15 @@ def open_store(args: argparse.Namespace, cfg: TournamentConfig | None
 def cmd_tournament(args: argparse.Namespace) -> int:
     from daihinmin.rules.scoring import lower_is_better
     from daihinmin.server.outfile import OutputRefusedError, check_output_path
-    from daihinmin.tools.exit_codes import FAILED, INTERRUPTED, OK, OUTPUT_REFUSED, USAGE
-    from daihinmin.tools.tournament.config import TournamentConfigError
+    from daihinmin.tools.exit_codes import (
+        BAD_INPUT,
+        FAILED,
+        INTERRUPTED,
+        OK,
+        OUTPUT_REFUSED,
+        USAGE,
+    )
+    from daihinmin.tools.tournament.config import ConfigFileError, TournamentConfigError
     from daihinmin.tools.tournament.report import (
         planned_note,
         print_report,
@@ -159,7 +167,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     )
     from daihinmin.tools.tournament.run import TournamentAbortedError, preflight
     from daihinmin.tools.tournament.stats import compute_stats
-    from daihinmin.tools.tournament.store import StoreError
+    from daihinmin.tools.tournament.store import StoreError, StoreReadError
     from rich.console import Console
 
     if args.report_html is not None and args.report_html.exists():
@@ -179,7 +187,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         return OUTPUT_REFUSED
     except (TournamentConfigError, StoreError) as exc:
         print(f"daihinmin tournament: {exc}", file=sys.stderr)
-        return USAGE
+        bad_file = isinstance(exc, ConfigFileError | StoreReadError)
+        return BAD_INPUT if bad_file else USAGE
     summary: RunSummary | None = None
     code = OK
     if not args.report:
@@ -198,9 +207,13 @@ def cmd_tournament(args: argparse.Namespace) -> int:
                   f"--resume --db {store.path}", file=sys.stderr)
             code = INTERRUPTED
     lower = lower_is_better(run_cfg.ruleset())
-    stats = compute_stats(store.games(), store.participant_names(),
-                          run_cfg.ruleset().players, lower_is_better=lower)
-    report = summary_dict(stats, store, summary)
+    try:
+        stats = compute_stats(store.games(), store.participant_names(),
+                              run_cfg.ruleset().players, lower_is_better=lower)
+        report = summary_dict(stats, store, summary)
+    except (StoreReadError, sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+        print(f"daihinmin tournament: {db_path(args)}: cannot report: {exc}", file=sys.stderr)
+        return BAD_INPUT
     try:
         if args.csv:
             write_csv(args.csv, stats, store.participant_faults(), overwrite=args.overwrite)

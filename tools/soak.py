@@ -60,7 +60,7 @@ def serve_matches(games: int, seed: int, log_dir: Path) -> int:
                                   log_path=log_dir / f"match{index:04d}.jsonl",
                                   **DEADLINES)  # type: ignore[arg-type]
             outcome = await serve_match(config, Announce())
-            done = {"match": index, "games": len(outcome.games),
+            done = {"match": index, "games": outcome.games_played,
                     "seats": [r.to_json() for r in outcome.seats],
                     "log": str(outcome.log_path), "rss_kib": rss_kib_self()}
             print("DONE " + json.dumps(done), flush=True)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import shlex
 import tomllib
 from collections.abc import Mapping
@@ -33,6 +34,23 @@ SCHEDULES = ("auto", "all", "balanced")
 
 class TournamentConfigError(ValueError):
     """The tournament config (file or command line) is not valid."""
+
+
+class ConfigFileError(TournamentConfigError):
+    """The TOML file is missing, unreadable or invalid (exit code 4: a bad input file)."""
+
+
+# Bounds checked before anything is allocated: a schedule holds one row per match.
+MAX_MATCHES = 200_000
+MAX_GAMES_PER_MATCH = 10_000_000
+MAX_PARTICIPANTS = 1000
+MAX_CONFIG_BYTES = 1024 * 1024
+# The type of every setting (bool is not an int here: ``games = true`` is refused).
+_FIELD_TYPES: dict[str, tuple[type, ...]] = {
+    "name": (str,), "format": (str,), "games": (int,), "games_per_match": (int,),
+    "seed": (int,), "duplicate": (bool,), "transport": (str,), "schedule": (str,),
+    "rules": (str,), "bot_seeds": (bool,), "jobs": (int,), "tables": (int,),
+    "match_timeout": (int, float)}
 
 
 @dataclass(frozen=True)
@@ -195,6 +213,17 @@ def participant_from_dict(d: Mapping[str, Any]) -> Participant:
 
 
 def config_from_dict(d: Mapping[str, Any]) -> TournamentConfig:
+    """The config of a mapping (a parsed TOML file or a stored config); anything that is not
+    one is a :class:`TournamentConfigError`."""
+    try:
+        return _config_from_dict(d)
+    except TournamentConfigError:
+        raise
+    except (TypeError, ValueError, AttributeError, KeyError) as exc:
+        raise TournamentConfigError(f"not a tournament config ({exc})") from None
+
+
+def _config_from_dict(d: Mapping[str, Any]) -> TournamentConfig:
     d = dict(d)
     if "tournament" in d:  # allow a [tournament] section as well as top-level keys
         d.update(d.pop("tournament"))
@@ -215,15 +244,78 @@ def config_from_dict(d: Mapping[str, Any]) -> TournamentConfig:
 
 
 def load_config(path: str | Path) -> TournamentConfig:
+    """The tournament of a TOML file; every problem is a :class:`ConfigFileError`."""
     try:
         with open(path, "rb") as f:
-            data = tomllib.load(f)
-    except tomllib.TOMLDecodeError as exc:
-        raise TournamentConfigError(f"{path}: {exc}") from exc
-    return config_from_dict(data)
+            raw = f.read(MAX_CONFIG_BYTES + 1)
+    except OSError as exc:
+        raise ConfigFileError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if len(raw) > MAX_CONFIG_BYTES:
+        raise ConfigFileError(f"{path}: longer than {MAX_CONFIG_BYTES} bytes: not a config")
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except (ValueError, RecursionError) as exc:  # TOMLDecodeError, bad UTF-8, huge ints
+        why = "nested too deeply" if isinstance(exc, RecursionError) else exc
+        raise ConfigFileError(f"{path}: not valid TOML ({why})") from None
+    try:
+        return config_from_dict(data)
+    except TournamentConfigError as exc:
+        raise ConfigFileError(f"{path}: {exc}") from None
+
+
+def check_types(cfg: TournamentConfig) -> None:
+    """Each setting has its type (a TOML file may say ``games = "many"`` or ``seed = 1.5``)."""
+    for key, types in _FIELD_TYPES.items():
+        value = getattr(cfg, key)
+        if type(value) not in types:
+            names = " or ".join("number" if t is float else t.__name__ for t in types)
+            raise TournamentConfigError(f"{key} must be {'an' if names[0] in 'ai' else 'a'} "
+                                        f"{names}, got {value!r:.40}")
+    if cfg.hero is not None and not isinstance(cfg.hero, str):
+        raise TournamentConfigError(f"hero must be a participant name, got {cfg.hero!r:.40}")
+    if not all(isinstance(r, str) for r in cfg.rule):
+        raise TournamentConfigError(f"rule must be a list of KEY=VALUE texts, got {cfg.rule!r:.60}")
+    if not 0 <= cfg.seed < 2**63:
+        raise TournamentConfigError(f"seed must be in 0..2**63-1, got {cfg.seed}")
+    if not 0 < cfg.match_timeout <= 10**7:
+        raise TournamentConfigError(f"match_timeout must be in (0, 1e7] s, got {cfg.match_timeout}")
+    if cfg.jobs > 1024 or cfg.tables > 4096:
+        raise TournamentConfigError("jobs must be at most 1024 and tables at most 4096")
+    if len(cfg.participants) > MAX_PARTICIPANTS:
+        raise TournamentConfigError(f"at most {MAX_PARTICIPANTS} participants")
+    for p in cfg.participants:
+        if not all(isinstance(v, str) for v in (p.name, p.bot or "", p.command or "")):
+            raise TournamentConfigError(f"participant {p.name!r:.40}: name, bot and command "
+                                        "must be texts")
+        for k, v in p.options.items():
+            if type(v) not in (str, int, float, bool):
+                raise TournamentConfigError(f"participant {p.name}: option {k} must be a "
+                                            f"text, number or boolean, got {v!r:.40}")
+
+
+def check_sizes(cfg: TournamentConfig) -> None:
+    """Absurd sizes are refused before a schedule is built (it holds one row per match)."""
+    if cfg.games < 1 or cfg.games_per_match < 1:
+        raise TournamentConfigError("games and games_per_match must be at least 1")
+    if cfg.games_per_match > MAX_GAMES_PER_MATCH:
+        raise TournamentConfigError(f"games_per_match must be at most {MAX_GAMES_PER_MATCH}")
+    matches = -(-cfg.games // cfg.games_per_match)
+    if matches > MAX_MATCHES:
+        raise TournamentConfigError(
+            f"{cfg.games} games of {cfg.games_per_match} per match are {matches} matches; "
+            f"at most {MAX_MATCHES} (play more games per match)")
+    if cfg.schedule == "all":
+        table = cfg.ruleset().players
+        tables = math.comb(len(cfg.participants) - (cfg.hero is not None),
+                           table - (cfg.hero is not None))
+        if tables > MAX_MATCHES:
+            raise TournamentConfigError(f"schedule 'all' would seat {tables} tables a round; "
+                                        "use 'balanced'")
 
 
 def validate(cfg: TournamentConfig) -> TournamentConfig:
+    check_types(cfg)
+    check_sizes(cfg)
     if len(cfg.participants) < 2:
         raise TournamentConfigError("a tournament needs at least 2 participants")
     if cfg.format not in FORMATS:

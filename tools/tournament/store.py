@@ -29,6 +29,7 @@ are in the OS cache); only a power cut may lose the last commits.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
@@ -42,6 +43,7 @@ from daihinmin.server.outfile import OutputRefusedError
 
 from .config import TournamentConfig, config_from_dict
 from .schedule import MatchSpec, build_schedule
+from .walcheck import wal_damage
 
 SCHEMA_VERSION = "1"
 
@@ -87,6 +89,11 @@ class DatabaseExistsError(StoreError, OutputRefusedError):
     """A new tournament was asked for on a database that already holds one (exit 5)."""
 
 
+class StoreReadError(StoreError):
+    """The database to read is missing, damaged (file or WAL) or holds no tournament (exit
+    code 4: a bad input file)."""
+
+
 class ResumeMismatchError(StoreError):
     """The database holds a different tournament than the one asked to resume."""
 
@@ -109,13 +116,33 @@ class TournamentStore:
         self._lock: IO[bytes] | None = None
         if writer:  # one writing process per database: an OS lock, refused at once
             self._lock = lock_database(self.path)
-        # The dispatcher is the only writer; isolation_level=None: explicit transactions.
-        self.con = sqlite3.connect(self.path, isolation_level=None, timeout=30)
-        self.use_wal()
-        self.con.execute("PRAGMA synchronous=NORMAL")
-        self.con.execute("PRAGMA foreign_keys=ON")
-        self.con.executescript(SCHEMA)
+        existing = self.path.exists()
+        damage = wal_damage(self.path) if existing else None
+        if damage is not None:  # SQLite itself would drop the games after it without a word
+            raise StoreReadError(f"{damage}; move the -wal file away to open the database "
+                                 "without them")
+        try:
+            # The dispatcher is the only writer; isolation_level=None: explicit transactions.
+            self.con = sqlite3.connect(self.path, isolation_level=None, timeout=30)
+            self.use_wal()
+            self.con.execute("PRAGMA synchronous=NORMAL")
+            self.con.execute("PRAGMA foreign_keys=ON")
+            self.con.executescript(SCHEMA)
+            if existing:
+                self.check_integrity()
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+            if not existing:
+                raise
+            raise StoreReadError(f"{self.path}: not a usable tournament database "
+                                 f"({exc})") from None
         self._lineups: dict[int, list[int]] = {}
+
+    def check_integrity(self) -> None:
+        """SQLite's quick check of every page; a damaged file is refused, not half read."""
+        problems = [r[0] for r in self.con.execute("PRAGMA quick_check(5)")]
+        if problems != ["ok"]:
+            raise StoreReadError(f"{self.path}: the database is damaged: "
+                                 f"{'; '.join(map(str, problems))}")
 
     def use_wal(self, attempts: int = 50) -> None:
         """Switch to WAL; SQLite silently keeps the old mode while a reader holds the file."""
@@ -154,7 +181,7 @@ class TournamentStore:
         """Open an existing database; ``cfg`` (if given) must match and may add games."""
         if not Path(path).exists():
             if cfg is None:
-                raise StoreError(f"{path} does not exist and no tournament was given")
+                raise StoreReadError(f"{path} does not exist and no tournament was given")
             return cls.create(path, cfg)
         from daihinmin.server.outfile import check_output_path
 
@@ -162,7 +189,7 @@ class TournamentStore:
         store = cls(path, writer=True)
         stored = store.stored_config()
         if stored is None:
-            raise StoreError(f"{path} holds no tournament")
+            raise StoreReadError(f"{path} holds no tournament")
         if cfg is not None and cfg.fingerprint() != stored.fingerprint():
             raise ResumeMismatchError(
                 f"{path} holds a different tournament (fingerprint {stored.fingerprint()}, "
@@ -202,8 +229,14 @@ class TournamentStore:
                      json.dumps(s.lineup), cfg.transport))
 
     def stored_config(self) -> TournamentConfig | None:
-        raw = self.get_meta("config")
-        return None if raw is None else config_from_dict(json.loads(raw))
+        with self.reading():
+            raw = self.get_meta("config")
+        if raw is None:
+            return None
+        try:
+            return config_from_dict(json.loads(raw))
+        except (ValueError, RecursionError) as exc:  # TournamentConfigError is a ValueError
+            raise StoreReadError(f"{self.path}: the stored config is not valid ({exc})") from None
 
     # -- helpers -----------------------------------------------------------------------
     def transaction(self) -> _Transaction:
@@ -360,17 +393,35 @@ class TournamentStore:
                  run_id))
 
     # -- reading -----------------------------------------------------------------------
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[None]:
+        """Errors of a damaged file met while reading become one :class:`StoreReadError`."""
+        try:
+            yield
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+            raise StoreReadError(f"{self.path}: the database cannot be read ({exc})") from None
+
     def participant_names(self) -> list[str]:
-        return [r[0] for r in self.con.execute("SELECT name FROM participants ORDER BY id")]
+        with self.reading():
+            names = [r[0] for r in self.con.execute(
+                "SELECT name FROM participants ORDER BY id")]
+        if not all(isinstance(n, str) for n in names):
+            raise StoreReadError(f"{self.path}: a participant name is not a text")
+        return names
 
     def games(self, done_only: bool = True) -> list[GameRow]:
-        """Finished games in schedule order (match id, game number)."""
+        """Finished games in schedule order (match id, game number), each row checked."""
         where = "WHERE m.status = 'done'" if done_only else ""
-        rows = self.con.execute(
-            "SELECT r.match_id, r.game, m.deal_set, r.player, r.participant, r.place,"
-            f" r.points FROM results r JOIN matches m ON m.id = r.match_id {where}"
-            " ORDER BY r.match_id, r.game, r.player")
-        return list(group_games(rows))
+        with self.reading():
+            rows = list(group_games(self.con.execute(
+                "SELECT r.match_id, r.game, m.deal_set, r.player, r.participant, r.place,"
+                f" r.points FROM results r JOIN matches m ON m.id = r.match_id {where}"
+                " ORDER BY r.match_id, r.game, r.player")))
+            participants = int(self.con.execute("SELECT COUNT(*) FROM participants")
+                               .fetchone()[0])
+        for row in rows:
+            check_row(row, participants, self.path)
+        return rows
 
     def game_results(self) -> list[tuple[Any, ...]]:
         """Every stored game row (for comparing runs): match, game, seats, places, points."""
@@ -423,6 +474,17 @@ def group_games(rows: Any) -> Iterator[GameRow]:
         buf.append((player, part, place, pts))
     if buf:
         yield make_row(key, deal_set, buf)
+
+
+def check_row(row: GameRow, participants: int, path: Path) -> None:
+    """A stored game row the statistics can use (a damaged file may hold anything)."""
+    n = len(row.places)
+    ints = (row.match_id, row.game, row.deal_set, *row.lineup, *row.places, *row.points)
+    if (not all(type(v) is int for v in ints) or sorted(row.places) != list(range(n))
+            or len(row.lineup) != n or not all(0 <= p < participants for p in row.lineup)
+            or not all(abs(v) <= 10**12 for v in row.points)):
+        raise StoreReadError(f"{path}: match {row.match_id!r:.20} game {row.game!r:.20}: "
+                             "not a valid result row (the database is damaged)")
 
 
 def make_row(key: Any, deal_set: int, buf: list[tuple[int, int, int, int]]) -> GameRow:

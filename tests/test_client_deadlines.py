@@ -1,0 +1,132 @@
+"""The client library's deadlines: a silent or trickling server ends in a clear error.
+
+The Trio runner follows Trio's clock, so these tests run the default deadlines (10 s to the
+player number, 600 s per message) on ``trio.testing.MockClock`` in a fraction of a second;
+the servers are real loopback listeners in the same Trio run.  The blocking runner is tried
+with short deadlines on real time.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+
+import pytest
+import trio
+import trio.testing
+from daihinmin.client import ServerTimeoutError, run_bot, run_bot_async
+from daihinmin.client.retry import DEFAULT_CONNECT_TIMEOUT, DEFAULT_READ_TIMEOUT
+from daihinmin.players.default_bot import DefaultBot
+from daihinmin.protocol.table import TABLE_BYTES, encode_int
+
+pytestmark = pytest.mark.timeout(60)
+
+PLAYER_NUMBER = encode_int(2)
+
+
+async def trickle(stream: trio.SocketStream, data: bytes, every: float) -> None:
+    for byte in data:
+        await trio.sleep(every)
+        await stream.send_all(bytes([byte]))
+
+
+def serve_and_run(script: str) -> tuple[BaseException | None, float]:
+    """Run the Trio client against a server following ``script`` on a mock clock; returns
+    the client's error and the virtual time it came at."""
+    error: list[BaseException | None] = [None]
+    ended = [0.0]
+
+    async def main() -> None:
+        listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+        port = listeners[0].socket.getsockname()[1]
+
+        async def server() -> None:
+            stream = await listeners[0].accept()
+            await stream.receive_some(TABLE_BYTES)  # (the profile: some of it is enough)
+            if script == "trickle-number":
+                await trickle(stream, PLAYER_NUMBER, 8.0)
+            elif script == "silent-after-number":
+                await stream.send_all(PLAYER_NUMBER)
+            elif script == "trickle-deal":
+                await stream.send_all(PLAYER_NUMBER)
+                await trickle(stream, bytes(TABLE_BYTES), 8.0)
+            await trio.sleep_forever()
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(server)
+            try:
+                await run_bot_async(DefaultBot(), "127.0.0.1", port)
+            except ServerTimeoutError as exc:
+                error[0] = exc
+            ended[0] = trio.current_time()
+            nursery.cancel_scope.cancel()
+        await listeners[0].aclose()
+
+    trio.run(main, clock=trio.testing.MockClock(autojump_threshold=0.02))
+    return error[0], ended[0]
+
+
+def test_a_trickled_player_number_meets_the_total_handshake_deadline() -> None:
+    """One byte every 8 s: each read is quick, but the whole handshake has 10 s."""
+    error, at = serve_and_run("trickle-number")
+    assert isinstance(error, ServerTimeoutError)
+    assert "player number" in str(error) and "(got 1 of 4 bytes)" in str(error)
+    assert DEFAULT_CONNECT_TIMEOUT <= at < DEFAULT_CONNECT_TIMEOUT + 1
+
+
+def test_a_server_silent_after_the_player_number_meets_the_default_read_deadline() -> None:
+    error, at = serve_and_run("silent-after-number")
+    assert isinstance(error, ServerTimeoutError) and "deal table" in str(error)
+    assert DEFAULT_READ_TIMEOUT <= at < DEFAULT_READ_TIMEOUT + 1
+
+
+def test_a_trickled_table_meets_the_read_deadline_of_the_whole_message() -> None:
+    error, at = serve_and_run("trickle-deal")
+    assert isinstance(error, ServerTimeoutError) and "deal table" in str(error)
+    assert f"of {TABLE_BYTES} bytes" in str(error)
+    assert DEFAULT_READ_TIMEOUT <= at < DEFAULT_READ_TIMEOUT + 1
+
+
+class TricklingServer:
+    """A real-time server thread: the player number, one byte every ``every`` seconds."""
+
+    def __init__(self, every: float) -> None:
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.every = every
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        self.listener.settimeout(10)
+        with self.listener, self.listener.accept()[0] as conn:
+            conn.recv(TABLE_BYTES)
+            for byte in PLAYER_NUMBER:
+                if self.stop.wait(self.every):
+                    return
+                conn.sendall(bytes([byte]))
+            self.stop.wait(10)
+
+
+def test_the_blocking_runner_meets_the_total_handshake_deadline() -> None:
+    server = TricklingServer(every=0.4)
+    started = time.monotonic()
+    try:
+        with pytest.raises(ServerTimeoutError, match=r"player number.*got \d of 4 bytes"):
+            run_bot(DefaultBot(), "127.0.0.1", server.port, connect_timeout=1.0)
+    finally:
+        server.stop.set()
+        server.thread.join(5)
+    assert time.monotonic() - started < 5  # per read, each byte came well within 1 s
+
+
+def test_the_blocking_runner_meets_the_read_deadline() -> None:
+    server = TricklingServer(every=0.0)  # the whole player number, then nothing
+    try:
+        with pytest.raises(ServerTimeoutError, match="deal table"):
+            run_bot(DefaultBot(), "127.0.0.1", server.port, read_timeout=0.5)
+    finally:
+        server.stop.set()
+        server.thread.join(5)
