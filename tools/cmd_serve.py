@@ -180,10 +180,11 @@ def config_from_args(args: argparse.Namespace, host: str, port: int,
               "fallback": args.fallback, "durable": not args.no_fsync}
     if args.resume is not None:
         refuse_resume_flags(args)
-        check_output_path(args.resume, what="match log", existing=True)
-        return config_for_resume(args.resume, ServerConfig(
+        config = config_for_resume(args.resume, ServerConfig(  # a bad log: exit 4
             host=host, port=port, coalesce_writes=coalesce_writes, lineup=lineup,
             **resumed_faults(args, faults)))
+        check_output_path(args.resume, what="match log", existing=True)  # then: writable?
+        return config
     rules = ruleset_from(args.rules or "uecda", args.rule)
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     log_path = None if args.no_log else (args.log or default_log_path(seed))
