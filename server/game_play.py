@@ -18,6 +18,7 @@ import logging
 
 from daihinmin.protocol.moves import PASS, Cell, MoveKind
 from daihinmin.protocol.shapes import move_to_cells
+from daihinmin.protocol.table import PROTOCOL_20070
 from daihinmin.rules.game import GameState
 from daihinmin.rules.match import GameSetup, MatchState
 
@@ -121,8 +122,13 @@ class GameSession:
         outbox, mover = self.outbox, game.turn
         state = turn_state(game, self.classes)
         ext = self.wire.game_cells(game, self.classes)
-        for player, table in enumerate(self.turn_tables.build(game, state)):
-            await outbox.table(player, self.wire.for_player(player, table, ext))
+        if ext is None and all(s.conn is None or s.conn.version == PROTOCOL_20070
+                               for s in self.seats.seats):
+            for player, data in enumerate(self.turn_tables.encode(game, state)):
+                await outbox.raw(player, data)
+        else:
+            for player, table in enumerate(self.turn_tables.build(game, state)):
+                await outbox.table(player, self.wire.for_player(player, table, ext))
         await outbox.flush()
         reply = await self.requests.move(game, outbox.written_at[mover])
         move, cells, error = reply.move, reply.cells, reply.error

@@ -13,6 +13,7 @@ import pytest
 from daihinmin.protocol.cards import CardSet
 from daihinmin.protocol.codec import build_profile
 from daihinmin.protocol.moves import Move
+from daihinmin.protocol.table import PROTOCOL_20070
 from daihinmin.rules.game import GameState
 from daihinmin.rules.match import GameSetup, Transfer
 from daihinmin.rules.ruleset import UECDA
@@ -206,6 +207,28 @@ def test_cached_turn_tables_equal_the_plain_builder() -> None:
             state = turn_state(game, classes)
             fast = builder.build(game, state)
             assert fast == [turn_table(game, state, p) for p in range(5)]
+            game.step(pick.choice(game.legal_moves()))
+            turns += 1
+        match.finish_game(game)
+    assert turns > 100
+
+
+def test_turn_table_bytes_from_cached_rows_equal_the_encoded_tables() -> None:
+    from daihinmin.rules.match import MatchState
+    from daihinmin.server.tables import TurnTables
+
+    pick = random.Random(9)
+    match = MatchState(UECDA, seed=31, games=4)
+    builder = TurnTables()
+    turns = 0
+    while not match.finished:
+        setup = match.setup_game()
+        game = setup.start()
+        classes = class_row(setup)
+        while not game.over:
+            state = turn_state(game, classes)
+            assert builder.encode(game, state) == [
+                turn_table(game, state, p).to_bytes(PROTOCOL_20070) for p in range(5)]
             game.step(pick.choice(game.legal_moves()))
             turns += 1
         match.finish_game(game)

@@ -40,7 +40,7 @@ PLAYERS = 5
 NATIVE_SOURCE = "bench_native_client.c"
 STRACE_GAMES = 30
 LISTENING = re.compile(r"listening on [^:]+:(\d+)")
-GAME_LINE = re.compile(r"^game (\d+): order ")
+GAME_LINE = re.compile(r"^game (\d+): order .*, (\d+) turns, ")
 JOIN_LINE = re.compile(r"^player \d+: ")
 NETWORK_CALLS = frozenset({"read", "write", "readv", "writev", "recvfrom", "sendto", "recvmsg",
                            "sendmsg", "poll", "ppoll", "select", "pselect6", "epoll_wait",
@@ -90,6 +90,7 @@ class Table:
     clients: list[subprocess.Popen[bytes]] = field(default_factory=list)
     port: int = 0
     games_seen: int = 0
+    turns: int = 0  # in the timed games (2..N)
     first: Snapshot | None = None
     last: Snapshot | None = None
     problems: list[str] = field(default_factory=list)
@@ -113,6 +114,8 @@ class Table:
                 self.listening.set()
             elif game:
                 number = int(game.group(1))
+                if number > 1:
+                    self.turns += int(game.group(2))
                 try:
                     if number == 1:
                         self.first = self.snapshot()
@@ -211,6 +214,7 @@ def run_kind(kind: str, native: Path | None, games: int, tables: int, seed: int,
         stop(started)
     window = games - 1
     walls, server_cpu, client_cpu = [], [], []
+    turns = sum(t.turns for t in started)
     for table in started:
         first, last = table.first, table.last
         if first is None or last is None:
@@ -223,11 +227,13 @@ def run_kind(kind: str, native: Path | None, games: int, tables: int, seed: int,
     per_game = 1000.0 / window
     return {
         "kind": kind, "tables": tables, "games_per_table": games, "timed_games": window * tables,
+        "turns_per_game": round(turns / (window * tables), 1),
         "wall_ms_per_game": round(sum(walls) / len(walls) * per_game, 3),
         "games_per_second": round(window * tables / span, 2),
         "server_cpu_ms_per_game": round(sum(server_cpu) / len(server_cpu) * per_game, 3),
         "client_cpu_ms_per_game": round(sum(client_cpu) / len(client_cpu) * per_game, 3),
         "client_cpu_ms_per_game_max": round(max(client_cpu) * per_game, 3),
+        "server_cpu_us_per_turn": round(sum(server_cpu) * 1e6 / turns, 2),
         "server_rss_kb_start": [t.first.server_rss_kb for t in started if t.first],
         "server_rss_kb_end": [t.last.server_rss_kb for t in started if t.last],
     }
@@ -383,7 +389,9 @@ def bench_tcp(args: argparse.Namespace) -> int:
         print(f"  {kind:8s} wall {r['wall_ms_per_game']:.2f} ms/game "
               f"({r['games_per_second']:.1f} games/s), server CPU "
               f"{r['server_cpu_ms_per_game']:.2f} ms/game, client CPU "
-              f"{r['client_cpu_ms_per_game']:.2f} ms/game per process, server RSS "
+              f"{r['client_cpu_ms_per_game']:.2f} ms/game per process; "
+              f"{r['turns_per_game']:.0f} turns/game, server {r['server_cpu_us_per_turn']:.0f} "
+              f"us CPU/turn; server RSS "
               f"{r['server_rss_kb_start']} -> {r['server_rss_kb_end']} kB")
         s = r["syscalls"]
         if s:

@@ -123,7 +123,8 @@ def match_command(args: argparse.Namespace) -> int:
         return 2
     progress = Progress(TextColumn("[bold]match[/]"), BarColumn(), MofNCompleteColumn(),
                         TextColumn("games"), TimeRemainingColumn(),
-                        console=Console(stderr=True), disable=args.json, transient=True)
+                        console=Console(stderr=True), disable=args.json, transient=True,
+                        refresh_per_second=2)  # each redraw costs the server's process CPU
 
     def on_game(record: GameRecord) -> None:
         progress.advance(task)

@@ -240,9 +240,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("serve", help="run the match server (players connect over TCP)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on")
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help="port (0 = any free port)")
-    p.add_argument("--coalesce", action="store_true",
-                   help="write each player's messages in one write per wait (same bytes, "
-                        "fewer writes; clients must read exact message sizes)")
+    writes = p.add_mutually_exclusive_group()
+    writes.add_argument("--coalesce", action="store_true",
+                        help="one write per player per wait: the same bytes in the same order "
+                             "on each connection, fewer writes (the default)")
+    writes.add_argument("--exact-writes", action="store_true",
+                        help="one write per message, in the reference server's order across "
+                             "the sockets")
     add_match_options(p)
     p.set_defaults(func=serve_command)
 
@@ -256,7 +260,7 @@ def serve_command(args: argparse.Namespace) -> int:
 
     setup_logging(args.verbose)
     try:
-        config = config_from_args(args, args.host, args.port, args.coalesce)
+        config = config_from_args(args, args.host, args.port, not args.exact_writes)
     except (RuleConfigError, ServerError) as exc:
         print(f"daihinmin serve: {exc}", file=sys.stderr)
         return 2
