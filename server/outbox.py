@@ -20,10 +20,13 @@ does not read); the other players' messages go on.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from typing import Any
 
 import trio
 from daihinmin.protocol.table import Table
 
+from .connection import PlayerConnection
 from .errors import PlayerDisconnectedError, PlayerTimeoutError
 from .faults import SeatStatus
 from .seats import SeatTable
@@ -39,6 +42,10 @@ def try_send(stream: trio.SocketStream, data: bytes) -> int:
         return sock.send(data)
     except OSError:  # BlockingIOError, or a broken pipe the connection's send reports
         return 0
+
+
+def _as_is(conn: PlayerConnection, data: bytes) -> bytes:
+    return data
 
 
 class Outbox:
@@ -89,19 +96,30 @@ class Outbox:
 
     async def table_to_all(self, table: Table) -> None:
         """The same table to players 0..n-1, encoded once per protocol version."""
+        await self._to_all(table, PlayerConnection.encode_table)
+
+    async def raw_to_all(self, data: bytes) -> None:
+        """The same 20070 bytes to every seated player (all of them speak 20070)."""
+        await self._to_all(data, _as_is)
+
+    async def int_to_all(self, value: int) -> None:
+        await self._to_all(value, PlayerConnection.encode_int)
+
+    async def _to_all(self, message: Any, encode: Callable[[PlayerConnection, Any], bytes]
+                      ) -> None:
         encoded: dict[int, bytes] = {}
+        pending = self.pending if self.coalesce else None
         for seat in self.seats.seats:
             conn = seat.conn
             if conn is None:
                 continue
             data = encoded.get(conn.version)
             if data is None:
-                data = encoded[conn.version] = conn.encode_table(table)
-            await self._queue(seat.number, data)
-
-    async def int_to_all(self, value: int) -> None:
-        for player in range(len(self.seats)):
-            await self.int(player, value)
+                data = encoded[conn.version] = encode(conn, message)
+            if pending is not None:  # inline _queue: this runs for every message of a turn
+                pending.setdefault(seat.number, []).append(data)
+            else:
+                await self._send(seat.number, data)
 
     async def flush(self) -> None:
         """Write what is queued (coalesce mode); call before waiting for any player."""

@@ -233,3 +233,35 @@ def test_turn_table_bytes_from_cached_rows_equal_the_encoded_tables() -> None:
             turns += 1
         match.finish_game(game)
     assert turns > 100
+
+
+def test_field_table_bytes_from_the_play_rows_equal_the_encoded_field_table() -> None:
+    from daihinmin.protocol.moves import MoveKind
+    from daihinmin.protocol.shapes import move_to_cells
+    from daihinmin.rules.match import MatchState
+    from daihinmin.server.tables import card_rows_bytes, field_bytes, field_state, field_table
+
+    pick = random.Random(4)
+    match = MatchState(UECDA, seed=8, games=3)
+    steps = 0
+    while not match.finished:
+        setup = match.setup_game()
+        game = setup.start()
+        classes = class_row(setup)
+        shown = None
+        while not game.over:
+            lock, eleven_back, before = game.lock, game.eleven_back, game.field
+            move = pick.choice(game.legal_moves())
+            step = game.step(move)
+            if move.kind is not MoveKind.PASS:
+                shown = move_to_cells(move)
+            elif before is None:
+                shown = None
+            state = field_state(shown is None, game, step, classes, lock, eleven_back)
+            assert field_bytes(card_rows_bytes(shown), state) == field_table(
+                shown, game, step, classes, lock, eleven_back).to_bytes(PROTOCOL_20070)
+            if game.field is None:
+                shown = None
+            steps += 1
+        match.finish_game(game)
+    assert steps > 80
