@@ -192,8 +192,9 @@ def finish(tables: list[Table], readers: list[threading.Thread], timeout: float)
     for table in tables:
         for proc in table.processes():
             if proc.returncode != 0:
-                tail = proc.stderr.read().decode("utf-8", "replace").strip()[-300:] \
-                    if proc.stderr and proc is not table.server else ""
+                tail = ("; ".join(table.problems[-3:]) if proc is table.server else
+                        proc.stderr.read().decode("utf-8", "replace").strip()[-300:]
+                        if proc.stderr else "")
                 raise BenchError(f"{' '.join(map(str, proc.args[:4]))}... exited with "
                                  f"{proc.returncode}" + (f": {tail}" if tail else ""))
         if table.problems:
