@@ -32,7 +32,7 @@ import time
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from daihinmin.tools.exit_codes import FAILED, OK
 
@@ -88,6 +88,7 @@ class Table:
 
     server: subprocess.Popen[bytes]
     clients: list[subprocess.Popen[bytes]] = field(default_factory=list)
+    client_logs: list[IO[bytes]] = field(default_factory=list)
     port: int = 0
     games_seen: int = 0
     turns: int = 0  # in the timed games (2..N)
@@ -160,9 +161,12 @@ def start_table(kind: str, native: Path | None, games: int, seed: int,
         stop([table])
         raise BenchError("the server did not start listening")
     for number in range(PLAYERS):
+        # A file, not a pipe nobody drains during the run; closed in close_logs().
+        log = tempfile.TemporaryFile()  # noqa: SIM115
         table.clients.append(subprocess.Popen(
             client_argv(kind, native, table.port, number), stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True))
+            stdout=subprocess.DEVNULL, stderr=log, start_new_session=True))
+        table.client_logs.append(log)
     return table, reader
 
 
@@ -174,6 +178,12 @@ def stop(tables: list[Table]) -> None:
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait()
+
+
+def close_logs(tables: list[Table]) -> None:
+    for table in tables:
+        for log in table.client_logs:
+            log.close()
 
 
 def finish(tables: list[Table], readers: list[threading.Thread], timeout: float) -> None:
@@ -193,12 +203,16 @@ def finish(tables: list[Table], readers: list[threading.Thread], timeout: float)
         for proc in table.processes():
             if proc.returncode != 0:
                 tail = ("; ".join(table.problems[-3:]) if proc is table.server else
-                        proc.stderr.read().decode("utf-8", "replace").strip()[-300:]
-                        if proc.stderr else "")
+                        client_stderr(table.client_logs[table.clients.index(proc)]))
                 raise BenchError(f"{' '.join(map(str, proc.args[:4]))}... exited with "
                                  f"{proc.returncode}" + (f": {tail}" if tail else ""))
         if table.problems:
             raise BenchError("the server reported: " + "; ".join(table.problems[:3]))
+
+
+def client_stderr(log: IO[bytes]) -> str:
+    log.seek(0)
+    return log.read().decode("utf-8", "replace").strip()[-300:]
 
 
 def run_kind(kind: str, native: Path | None, games: int, tables: int, seed: int,
@@ -213,6 +227,7 @@ def run_kind(kind: str, native: Path | None, games: int, tables: int, seed: int,
         finish(started, readers, timeout=120 + games * 2.0)
     finally:
         stop(started)
+        close_logs(started)
     window = games - 1
     walls, server_cpu, client_cpu = [], [], []
     turns = sum(t.turns for t in started)
@@ -292,6 +307,7 @@ def run_strace(kind: str, native: Path | None, seed: int, write_mode: str,
                 tracer.kill()
                 tracer.wait()
         stop([table])
+        close_logs([table])
     traced = end - begin
     if traced < 5:
         raise BenchError(f"strace saw only {traced} games")
