@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import struct
+from collections.abc import Iterator
 
 import pytest
 from daihinmin.protocol.cards import CardSet
@@ -213,26 +214,32 @@ def test_cached_turn_tables_equal_the_plain_builder() -> None:
     assert turns > 100
 
 
-def test_turn_table_bytes_from_cached_rows_equal_the_encoded_tables() -> None:
+def random_positions(seed: int, games: int) -> Iterator[tuple[GameState, tuple[int, ...]]]:
+    """Every position of ``games`` random engine games (with the deal's class row)."""
     from daihinmin.rules.match import MatchState
-    from daihinmin.server.tables import TurnTables
 
-    pick = random.Random(9)
-    match = MatchState(UECDA, seed=31, games=4)
-    builder = TurnTables()
-    turns = 0
+    pick = random.Random(seed)
+    match = MatchState(UECDA, seed=seed, games=games)
     while not match.finished:
         setup = match.setup_game()
         game = setup.start()
-        classes = class_row(setup)
         while not game.over:
-            state = turn_state(game, classes)
-            assert builder.encode(game, state) == [
-                turn_table(game, state, p).to_bytes(PROTOCOL_20070) for p in range(5)]
+            yield game, class_row(setup)
             game.step(pick.choice(game.legal_moves()))
-            turns += 1
         match.finish_game(game)
-    assert turns > 100
+
+
+def test_turn_table_bytes_from_cached_rows_equal_the_encoded_tables() -> None:
+    from daihinmin.server.tables import TurnTables
+
+    builder = TurnTables()
+    positions = 0
+    for game, classes in random_positions(31, 4):
+        state = turn_state(game, classes)
+        assert builder.encode(game, state) == [
+            turn_table(game, state, p).to_bytes(PROTOCOL_20070) for p in range(5)]
+        positions += 1
+    assert positions > 100
 
 
 def test_field_table_bytes_from_the_play_rows_equal_the_encoded_field_table() -> None:
