@@ -103,6 +103,7 @@ class MatchRecord:
 
 
 # Passed to the handlers as ``where``; an error carrying it gets the real text in receive().
+_CARD_CELLS = 5 * 15  # rows 0..4 of a table
 _WHERE_LATER = "\x00where the client stands"
 
 
@@ -129,6 +130,9 @@ class ClientProtocol:
         self._answer: int | None = None
         self._started = False
         self._unread = b""  # bytes fed but not yet a whole message (feed)
+        # The last field table's card rows and the play read from them: passes resend them.
+        self._field_rows: tuple[int, ...] = ()
+        self._field_play: tuple[dict[tuple[int, int], int], Move | None] | None = None
 
     # --- what to do next ----------------------------------------------------------------
     @property
@@ -310,7 +314,10 @@ class ClientProtocol:
             shown, ext = read_ext_field(table, where)
             game.on_ext_field(ext)
         else:
-            shown = read_field(table, where, max_jokers=max(self.rules.jokers, 1))
+            rows = table.cells[:_CARD_CELLS]
+            known = self._field_play if rows == self._field_rows else None
+            shown = read_field(table, where, max(self.rules.jokers, 1), known)
+            self._field_rows, self._field_play = rows, (shown.cells, shown.move)
         observed = game.on_field_table(shown, self._answer, self._sent)
         accepted = observed.is_play
         self.bot.on_turn(game.view(), observed, accepted)

@@ -119,17 +119,27 @@ def read_turn(t: Table, where: str) -> HandTable:
     return HandTable(hand_from_cells(cells), read_state(t))
 
 
-def read_field(t: Table, where: str, max_jokers: int = 2) -> FieldTable:
-    """A field table: the play shown (as the exact cells sent) and the acting player [5][3]."""
+def read_field(t: Table, where: str, max_jokers: int = 2,
+               play: tuple[dict[tuple[int, int], int], Move | None] | None = None) -> FieldTable:
+    """A field table: the play shown (as the exact cells sent) and the acting player [5][3].
+
+    ``play`` is what :func:`read_play` gave for the same card rows, when the caller knows
+    them unchanged (the field stays while players pass): they are not read again."""
     _check_player(t, where, (5, 3))
     _check_flags(t, where, (4, 5, 6, 7))
     _check_counts(t, where)
+    cells, move = read_play(t, where, max_jokers) if play is None else play
+    return FieldTable(cells, move, read_state(t))
+
+
+def read_play(t: Table, where: str, max_jokers: int = 2
+              ) -> tuple[dict[tuple[int, int], int], Move | None]:
+    """The cells of rows 0..4 and the play they show (None for no cards)."""
     cells = t.nonzero()
     try:
-        move = move_from_cells(cells, max_jokers) if cells else None
+        return cells, move_from_cells(cells, max_jokers) if cells else None
     except MoveTableError as exc:
         raise _fail(where, f"the field is not a play: {exc}", exc.cell) from exc
-    return FieldTable(cells, move, read_state(t))
 
 
 def check_int(value: int, allowed: tuple[int, ...], where: str) -> int:
