@@ -138,7 +138,8 @@ class Table:
 def server_argv(games: int, seed: int, write_mode: str) -> list[str]:
     argv = [sys.executable, "-m", "daihinmin.tools", "serve", "--port", "0", "--games",
             str(games), "--seed", str(seed), "--no-log"]
-    return argv + (["--coalesce"] if write_mode == "coalesced" else [])
+    modes = {"coalesced": ["--coalesce"], "exact": ["--exact-writes"], "serve": []}
+    return argv + modes[write_mode]
 
 
 def client_argv(kind: str, native: Path | None, port: int, number: int) -> list[str]:
