@@ -102,6 +102,11 @@ class MatchRecord:
     choices_rejected: int = 0  # answers the server found invalid (it applied its default)
 
 
+# Passed to the handlers as ``where``; an error carrying it gets the real text in receive().
+_CARD_CELLS = 5 * 15  # rows 0..4 of a table
+_WHERE_LATER = "\x00where the client stands"
+
+
 class ClientProtocol:
     """Consumes server messages, drives the bot, and produces the replies.
 
@@ -124,6 +129,10 @@ class ClientProtocol:
         self._sent: Move | None = None
         self._answer: int | None = None
         self._started = False
+        self._unread = b""  # bytes fed but not yet a whole message (feed)
+        # The last field table's card rows and the play read from them: passes resend them.
+        self._field_rows: tuple[int, ...] = ()
+        self._field_play: tuple[dict[tuple[int, int], int], Move | None] | None = None
 
     # --- what to do next ----------------------------------------------------------------
     @property
@@ -140,19 +149,28 @@ class ClientProtocol:
 
     def where(self) -> str:
         """Where the client stands, for error messages."""
-        step, g = self.step, self.game
-        at = f" (game {g.game}, turn {g.turns})" if g is not None else ""
+        return self._describe(self._position())
+
+    def _position(self) -> tuple[Step, int | None, int, int, bool]:
+        """What :meth:`where` says, taken cheaply (the text is built only for an error)."""
+        g = self.game
+        return (self.step, g.game if g is not None else None, g.turns if g is not None else 0,
+                self.record.games, self._sent is not None)
+
+    def _describe(self, position: tuple[Step, int | None, int, int, bool]) -> str:
+        step, game, turns, games, sent = position
+        at = f" (game {game}, turn {turns})" if game is not None else ""
         if step is Step.PLAYER_NUMBER:
             return "waiting for the player number (handshake)"
         if step is Step.DEAL:
-            return f"waiting for the deal table of game {self.record.games + 1}"
+            return f"waiting for the deal table of game {games + 1}"
         if step is Step.TURN:
-            return (f"waiting for the turn table (game {g.game}, turn {g.turns + 1})"
-                    if g is not None else "waiting for the turn table")
+            return (f"waiting for the turn table (game {game}, turn {turns + 1})"
+                    if game is not None else "waiting for the turn table")
         if step is Step.ANSWER:
             return f"waiting for the answer to this client's move{at}"
         if step is Step.FIELD:
-            if self.extended and self._sent is not None:
+            if self.extended and sent:
                 return f"waiting for the field table or a choice table{at}"
             return f"waiting for the field table{at}"
         if step is Step.CHOICE_ANSWER:
@@ -179,24 +197,48 @@ class ClientProtocol:
         """Consume one whole message (``expecting.size`` bytes); return the replies to send."""
         if not self._started:
             raise RuntimeError("call initiate() and send the profile first")
-        exp = self.expecting
-        if exp.step is Step.DONE:
+        step = self.step
+        if step is Step.DONE:
             raise RuntimeError("the match is over; nothing more is expected")
-        if len(data) != exp.size:
-            raise ValueError(f"{exp.what}: a message of {exp.size} bytes, got {len(data)}")
-        handler = {
-            Step.PLAYER_NUMBER: self._on_player_number, Step.DEAL: self._on_deal,
-            Step.TURN: self._on_turn, Step.ANSWER: self._on_answer,
-            Step.FIELD: self._on_field, Step.CHOICE_ANSWER: self._on_choice_answer,
-            Step.END_FLAG: self._on_end_flag,
-        }[exp.step]
-        return handler(data, exp.what)
+        size = _SIZES.get(step, 0)
+        if len(data) != size:
+            raise ValueError(f"{self.where()}: a message of {size} bytes, got {len(data)}")
+        position = self._position()
+        try:
+            return _HANDLERS[step](self, data, _WHERE_LATER)
+        except UnexpectedMessageError as exc:
+            if exc.where is not _WHERE_LATER:
+                raise
+            # The handlers' checks only need the text when they fail: build it now.
+            raise UnexpectedMessageError(self._describe(position), exc.problem, exc.cell,
+                                         exc.value) from exc.__cause__
+
+    def feed(self, data: bytes) -> list[bytes]:
+        """Bytes as they came off the socket, any amount: every whole message among them is
+        consumed in order (one ``recv`` of what is available instead of one per message);
+        the rest waits for the next call.  Returns the replies to send, in order."""
+        unread = self._unread + data if self._unread else data
+        replies: list[bytes] = []
+        pos, end = 0, len(unread)
+        while self.step is not Step.DONE:
+            size = _SIZES[self.step]
+            if end - pos < size:
+                break
+            replies += self.receive(unread[pos:pos + size])
+            pos += size
+        self._unread = unread[pos:]
+        return replies
+
+    @property
+    def unread(self) -> int:
+        """Bytes fed that are not yet a whole message (or came after the match's end)."""
+        return len(self._unread)
 
     # --- handlers (one per step) --------------------------------------------------------
     def _on_player_number(self, data: bytes, where: str) -> list[bytes]:
         value = decode_int(data)
         if value == REFUSED and not self.extended:
-            raise ExtensionRequiredError(where)
+            raise ExtensionRequiredError(self.where())
         player = check_int(value, tuple(range(MAX_PLAYERS if self.extended else PLAYERS)),
                            where)
         self.record.player = player
@@ -273,7 +315,10 @@ class ClientProtocol:
             shown, ext = read_ext_field(table, where)
             game.on_ext_field(ext)
         else:
-            shown = read_field(table, where, max_jokers=max(self.rules.jokers, 1))
+            rows = table.cells[:_CARD_CELLS]
+            known = self._field_play if rows == self._field_rows else None
+            shown = read_field(table, where, max(self.rules.jokers, 1), known)
+            self._field_rows, self._field_play = rows, (shown.cells, shown.move)
         observed = game.on_field_table(shown, self._answer, self._sent)
         accepted = observed.is_play
         self.bot.on_turn(game.view(), observed, accepted)
@@ -325,5 +370,12 @@ class ClientProtocol:
         assert self.game is not None, "a game table before any deal"
         return self.game
 
+
+_HANDLERS = {
+    Step.PLAYER_NUMBER: ClientProtocol._on_player_number, Step.DEAL: ClientProtocol._on_deal,
+    Step.TURN: ClientProtocol._on_turn, Step.ANSWER: ClientProtocol._on_answer,
+    Step.FIELD: ClientProtocol._on_field, Step.CHOICE_ANSWER: ClientProtocol._on_choice_answer,
+    Step.END_FLAG: ClientProtocol._on_end_flag,
+}
 
 __all__ = ["ClientProtocol", "Expect", "MatchRecord", "Step"]

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from daihinmin.protocol.cards import CardSet
-from daihinmin.protocol.codec import TableState, read_hand, read_state
+from daihinmin.protocol.codec import TableState, hand_from_cells, read_hand, read_state
 from daihinmin.protocol.errors import MoveTableError
 from daihinmin.protocol.moves import Move
 from daihinmin.protocol.shapes import move_from_cells
@@ -56,9 +56,10 @@ def _fail(where: str, problem: str, cell: tuple[int, int] | None = None,
     return UnexpectedMessageError(where, problem, cell, value)
 
 
-def _check_hand_cells(t: Table, where: str) -> None:
+def _check_hand_cells(t: Table, where: str,
+                      cells: dict[tuple[int, int], int] | None = None) -> None:
     """Rows 0..4 of a hand: 1 for a card in rows 0..3, columns 1..13; 2 (joker) in row 4."""
-    for (row, col), v in t.nonzero().items():
+    for (row, col), v in (t.nonzero() if cells is None else cells).items():
         if v == 1 and row < 4 and 1 <= col <= 13:
             continue
         if v == 2 and row == 4:
@@ -67,13 +68,16 @@ def _check_hand_cells(t: Table, where: str) -> None:
 
 
 def _check_flags(t: Table, where: str, cols: tuple[int, ...]) -> None:
+    row = t.row(5)
     for col in cols:
-        if t[5, col] not in (0, 1):
+        if row[col] not in (0, 1):
             raise _fail(where, f"flag cell holds {t[5, col]}, expected 0 or 1", (5, col),
                         t[5, col])
 
 
 def _check_counts(t: Table, where: str) -> None:
+    if max(t.row(6)[:PLAYERS]) <= MAX_CARDS:
+        return
     for col in range(PLAYERS):
         if t[6, col] > MAX_CARDS:
             raise _fail(where, f"a card count of {t[6, col]}", (6, col), t[6, col])
@@ -107,24 +111,35 @@ def read_deal(t: Table, where: str) -> HandTable:
 
 def read_turn(t: Table, where: str) -> HandTable:
     """A turn table: hand and state; [5][2] says whether this player must move now."""
-    _check_hand_cells(t, where)
+    cells = t.nonzero()  # one scan serves the check and the hand
+    _check_hand_cells(t, where, cells)
     _check_flags(t, where, (2, 4, 5, 6, 7))
     _check_player(t, where, (5, 3))
     _check_counts(t, where)
-    return HandTable(read_hand(t), read_state(t))
+    return HandTable(hand_from_cells(cells), read_state(t))
 
 
-def read_field(t: Table, where: str, max_jokers: int = 2) -> FieldTable:
-    """A field table: the play shown (as the exact cells sent) and the acting player [5][3]."""
+def read_field(t: Table, where: str, max_jokers: int = 2,
+               play: tuple[dict[tuple[int, int], int], Move | None] | None = None) -> FieldTable:
+    """A field table: the play shown (as the exact cells sent) and the acting player [5][3].
+
+    ``play`` is what :func:`read_play` gave for the same card rows, when the caller knows
+    them unchanged (the field stays while players pass): they are not read again."""
     _check_player(t, where, (5, 3))
     _check_flags(t, where, (4, 5, 6, 7))
     _check_counts(t, where)
+    cells, move = read_play(t, where, max_jokers) if play is None else play
+    return FieldTable(cells, move, read_state(t))
+
+
+def read_play(t: Table, where: str, max_jokers: int = 2
+              ) -> tuple[dict[tuple[int, int], int], Move | None]:
+    """The cells of rows 0..4 and the play they show (None for no cards)."""
     cells = t.nonzero()
     try:
-        move = move_from_cells(cells, max_jokers) if cells else None
+        return cells, move_from_cells(cells, max_jokers) if cells else None
     except MoveTableError as exc:
         raise _fail(where, f"the field is not a play: {exc}", exc.cell) from exc
-    return FieldTable(cells, move, read_state(t))
 
 
 def check_int(value: int, allowed: tuple[int, ...], where: str) -> int:

@@ -125,11 +125,13 @@ def field_facts(cells: dict[tuple[int, int], int], reversed_order: bool) -> Fiel
 def runs(cards: Grid) -> Grid:
     """At each card: the length of its suit's run going up from there, when 3 or more."""
     out = Grid()
+    src, dst = cards.cells, out.cells  # rows 0..3 are always inside the grid
     for r in range(4):
         length = 0
+        base = r * COLS
         for c in range(13, 0, -1):
-            length = length + 1 if cards.get(r, c) == 1 else 0
-            out.put(r, c, length if length > 2 else 0)
+            length = length + 1 if src[base + c] == 1 else 0
+            dst[base + c] = length if length > 2 else 0
     return out
 
 
@@ -138,56 +140,57 @@ def joker_runs(cards: Grid, per_suit: bool = True) -> Grid:
     it).  The counter starts afresh in each suit (``per_suit``, the devkit build) or carries
     over from the suit before (the 2013 build)."""
     out = Grid()
+    src, dst = cards.cells, out.cells
     length = FIRST_JOKER_RUN
     for r in range(4):
         if per_suit:
             length = FIRST_JOKER_RUN
         plain = 0
+        base = r * COLS
         for c in range(13, -1, -1):
-            if cards.get(r, c) == 1:
+            if src[base + c] == 1:
                 length += 1
                 plain += 1
             else:
                 length = plain + 1
                 plain = 0
-            out.put(r, c, length if length > 2 else 0)
+            dst[base + c] = length if length > 2 else 0
     return out
 
 
 def groups(cards: Grid) -> Grid:
     """At each card of a rank held two or more times: how many of that rank are held."""
+    return _groups(cards, COLS, 0)
+
+
+def _groups(cards: Grid, cols: int, jokers: int) -> Grid:
     out = Grid()
-    for c in range(COLS):
-        n = sum(cards.get(r, c) for r in range(4))
+    src, dst = cards.cells, out.cells
+    for c in range(cols):
+        column = (src[c], src[COLS + c], src[2 * COLS + c], src[3 * COLS + c])
+        n = sum(column) + jokers
         if n > 1:
             for r in range(4):
-                if cards.get(r, c) == 1:
-                    out.put(r, c, n)
+                if column[r] == 1:
+                    dst[r * COLS + c] = n
     return out
 
 
 def joker_groups(cards: Grid) -> Grid:
     """:func:`groups` counting the joker as one more card of every rank (for a hand that
     holds it)."""
-    out = Grid()
-    for c in range(14):
-        n = sum(cards.get(r, c) for r in range(4)) + 1
-        if n > 1:
-            for r in range(4):
-                if cards.get(r, c) == 1:
-                    out.put(r, c, n)
-    return out
+    return _groups(cards, 14, 1)
 
 
 def only(table: Grid, value: int) -> tuple[Grid, bool]:
     """The cells of rows 0..3 equal to ``value`` (the rest 0), and whether there are any."""
     out = Grid()
+    src, dst = table.cells, out.cells
     found = False
-    for r in range(4):
-        for c in range(COLS):
-            if table.get(r, c) == value:
-                out.put(r, c, value)
-                found = True
+    for i in range(4 * COLS):
+        if src[i] == value:
+            dst[i] = value
+            found = True
     return out, found
 
 
@@ -211,9 +214,11 @@ def below(cards: Grid, order: int) -> Grid:
 
 def locked(cards: Grid, suits: Sequence[int]) -> Grid:
     out = cards.copy()
+    src, dst = cards.cells, out.cells
     for r in range(4):
-        for c in range(COLS):
-            out.put(r, c, cards.get(r, c) * suits[r])
+        keep = suits[r]
+        for i in range(r * COLS, (r + 1) * COLS):
+            dst[i] = src[i] * keep
     return out
 
 
@@ -334,7 +339,10 @@ def lead_cells(hand: Grid, reversed_order: bool,
     joker = _has_joker(hand)
     group_table = joker_groups(hand) if joker else groups(hand)
     run_table = joker_runs(hand, per_suit=devkit) if joker else runs(hand)
+    runs_held = set(run_table.cells[:4 * COLS])  # sizes absent here are never found
     for size in range(15, 2, -1):
+        if size not in runs_held:
+            continue
         marked, found = only(run_table, size)
         if found:
             if not reversed_order:
@@ -344,7 +352,10 @@ def lead_cells(hand: Grid, reversed_order: bool,
             else:  # the 2013 build scans runs with its group routine
                 pick = pick_group(hand, marked, lowest=False)
             return pick.card_cells()
+    groups_held = set(group_table.cells[:4 * COLS])
     for size in range(5, 1, -1):
+        if size not in groups_held:
+            continue
         marked, found = only(group_table, size)
         if found:
             return pick_group(hand, marked, lowest=not reversed_order).card_cells()

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from .cards import JOKER, JOKER2, CardSet
@@ -114,8 +115,13 @@ def hand_cells(hand: CardSet) -> dict[tuple[int, int], int]:
 
 def read_hand(t: Table) -> CardSet:
     """The hand in a deal/turn table (1s in rows 0..3, a 2 in row 4 = joker)."""
+    return hand_from_cells(t.nonzero())
+
+
+def hand_from_cells(cells: Mapping[tuple[int, int], int]) -> CardSet:
+    """:func:`read_hand` from the table's non-zero card cells (``Table.nonzero()``)."""
     mask, jokers = 0, 0
-    for (row, col), v in t.nonzero().items():
+    for (row, col), v in cells.items():
         if v == 1 and row < 4 and 1 <= col <= 13:
             mask |= 1 << (4 * col + row)
         elif v == 2:

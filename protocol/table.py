@@ -74,11 +74,14 @@ class Table:
 
     def nonzero(self, rows: range = range(5)) -> dict[tuple[int, int], int]:
         """Non-zero cells of the given rows (the card rows 0..4 by default)."""
+        cells = self.cells
+        if rows == _CARD_ROWS:  # the common case: one pass over a slice
+            return {_CELL_AT[i]: v for i, v in enumerate(cells[:_CARD_CELLS]) if v}
         out = {}
         for r in rows:
             base = r * COLS
             for c in range(COLS):
-                v = self.cells[base + c]
+                v = cells[base + c]
                 if v:
                     out[(r, c)] = v
         return out
@@ -125,6 +128,9 @@ class Table:
 
 
 _ZEROS = Table((0,) * CELLS)
+_CARD_ROWS = range(5)
+_CARD_CELLS = 5 * COLS
+_CELL_AT = [divmod(i, COLS) for i in range(CELLS)]  # flat index -> (row, col)
 
 
 def table_size(version: int) -> int:

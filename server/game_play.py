@@ -19,6 +19,7 @@ from collections.abc import Callable
 
 from daihinmin.protocol.moves import PASS, Cell, MoveKind
 from daihinmin.protocol.shapes import move_to_cells
+from daihinmin.protocol.table import PROTOCOL_20070
 from daihinmin.rules.game import GameState
 from daihinmin.rules.match import GameSetup, MatchState
 
@@ -28,7 +29,17 @@ from .matchlog import GameRecord, RawCells, TransferRecord, TurnRecord
 from .outbox import Outbox
 from .requests import ExchangeReply, GameRequests, read_exchange, read_move
 from .seats import SeatTable
-from .tables import TurnTables, class_row, deal_order, deal_table, field_table, turn_state
+from .tables import (
+    TurnTables,
+    card_rows_bytes,
+    class_row,
+    deal_order,
+    deal_table,
+    field_bytes,
+    field_state,
+    field_table,
+    turn_state,
+)
 
 log = logging.getLogger("daihinmin.server")
 
@@ -90,6 +101,7 @@ class GameSession:
         self.end_flag = END_MATCH if self.setup.game >= match.games else END_GAME
         self.turn_tables = TurnTables()
         self.shown: dict[Cell, int] | None = None  # the cells of the play on the field
+        self._shown_rows: tuple[dict[Cell, int] | None, bytes] = (None, card_rows_bytes(None))
         setup = self.setup
         self.record = GameRecord(game=setup.game, seats=list(setup.seats), dealer=setup.dealer,
                                  classes=None if setup.classes is None else list(setup.classes),
@@ -132,8 +144,14 @@ class GameSession:
         outbox, mover = self.outbox, game.turn
         state = turn_state(game, self.classes)
         ext = self.wire.game_cells(game, self.classes)
-        for player, table in enumerate(self.turn_tables.build(game, state)):
-            await outbox.table(player, self.wire.for_player(player, table, ext))
+        # Every seated player speaks plain 20070: the tables go out as cached row bytes.
+        plain = all(s.conn is None or s.conn.version == PROTOCOL_20070 for s in self.seats.seats)
+        if ext is None and plain:
+            for player, data in enumerate(self.turn_tables.encode(game, state)):
+                await outbox.raw(player, data)
+        else:
+            for player, table in enumerate(self.turn_tables.build(game, state)):
+                await outbox.table(player, self.wire.for_player(player, table, ext))
         await outbox.flush()
         reply = await self.requests.move(game, outbox.written_at[mover])
         move, cells, error = reply.move, reply.cells, reply.error
@@ -155,9 +173,16 @@ class GameSession:
             self.shown = cells if cells is not None else move_to_cells(move)
         elif field_before is None:
             self.shown = None
-        await self.wire.send_to_all(outbox, field_table(self.shown, game, step, self.classes,
-                                                        lock_before, eleven_back_before),
-                                    self.wire.game_cells(game, self.classes))
+        ext = self.wire.game_cells(game, self.classes)
+        if ext is None and plain:
+            if self._shown_rows[0] is not self.shown:  # the play on the field changed
+                self._shown_rows = (self.shown, card_rows_bytes(self.shown))
+            await outbox.raw_to_all(field_bytes(self._shown_rows[1], field_state(
+                self.shown is None, game, step, self.classes, lock_before, eleven_back_before)))
+        else:
+            await self.wire.send_to_all(outbox, field_table(self.shown, game, step,
+                                                            self.classes, lock_before,
+                                                            eleven_back_before), ext)
         await outbox.int_to_all(self.end_flag if game.over else END_CONTINUE)
         if game.field is None:
             self.shown = None  # the trick was cleared: the next field starts empty

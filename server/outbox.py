@@ -7,6 +7,11 @@ and then writes them with one ``send_all`` per player, in the order the players 
 queued.  Each connection carries the very same bytes in the very same order either way; only
 the number of writes (and so the wake-ups of every client) changes.
 
+A write is first tried as one plain non-blocking ``send`` on the socket (a few microseconds);
+only when the socket would block, or took part of the bytes, does the rest go through the
+connection's ``send`` and so Trio's wait and the send deadline.  Errors take that path too,
+so they are reported as before.
+
 Seats played by a stand-in get nothing.  A write that fails hands the seat to its stand-in
 (DISCONNECTED), and so does one that blocks past the send deadline (TIMEOUT: the player
 does not read); the other players' messages go on.
@@ -15,12 +20,32 @@ does not read); the other players' messages go on.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from typing import Any
 
+import trio
 from daihinmin.protocol.table import Table
 
+from .connection import PlayerConnection
 from .errors import PlayerDisconnectedError, PlayerTimeoutError
 from .faults import SeatStatus
 from .seats import SeatTable
+
+
+def try_send(stream: trio.SocketStream, data: bytes) -> int:
+    """Bytes of ``data`` the socket took at once (0 when it would block, on any error, or
+    when the stream has no plain socket under it)."""
+    sock = getattr(getattr(stream, "socket", None), "_sock", None)  # Trio wraps the stdlib one
+    if sock is None:
+        return 0
+    try:
+        return sock.send(data)
+    except OSError:  # BlockingIOError, or a broken pipe the connection's send reports
+        return 0
+
+
+def _as_is(conn: PlayerConnection, data: bytes) -> bytes:
+    return data
 
 
 class Outbox:
@@ -34,6 +59,12 @@ class Outbox:
         conn = self.seats[player].conn
         if conn is None:
             return
+        if not conn.closed:
+            sent = try_send(conn.stream, data)
+            if sent == len(data):
+                self.written_at[player] = time.perf_counter()
+                return
+            data = data[sent:]
         try:
             await conn.send(data)
         except PlayerTimeoutError as exc:
@@ -48,6 +79,11 @@ class Outbox:
             return
         await self._send(player, data)
 
+    async def raw(self, player: int, data: bytes) -> None:
+        """Bytes already encoded for this player's protocol version."""
+        if self.seats[player].conn is not None:
+            await self._queue(player, data)
+
     async def table(self, player: int, table: Table) -> None:
         conn = self.seats[player].conn
         if conn is not None:
@@ -60,19 +96,30 @@ class Outbox:
 
     async def table_to_all(self, table: Table) -> None:
         """The same table to players 0..n-1, encoded once per protocol version."""
+        await self._to_all(table, PlayerConnection.encode_table)
+
+    async def raw_to_all(self, data: bytes) -> None:
+        """The same 20070 bytes to every seated player (all of them speak 20070)."""
+        await self._to_all(data, _as_is)
+
+    async def int_to_all(self, value: int) -> None:
+        await self._to_all(value, PlayerConnection.encode_int)
+
+    async def _to_all(self, message: Any, encode: Callable[[PlayerConnection, Any], bytes]
+                      ) -> None:
         encoded: dict[int, bytes] = {}
+        pending = self.pending if self.coalesce else None
         for seat in self.seats.seats:
             conn = seat.conn
             if conn is None:
                 continue
             data = encoded.get(conn.version)
             if data is None:
-                data = encoded[conn.version] = conn.encode_table(table)
-            await self._queue(seat.number, data)
-
-    async def int_to_all(self, value: int) -> None:
-        for player in range(len(self.seats)):
-            await self.int(player, value)
+                data = encoded[conn.version] = encode(conn, message)
+            if pending is not None:  # inline _queue: this runs for every message of a turn
+                pending.setdefault(seat.number, []).append(data)
+            else:
+                await self._send(seat.number, data)
 
     async def flush(self) -> None:
         """Write what is queued (coalesce mode); call before waiting for any player."""

@@ -8,6 +8,8 @@ reference does: a clear shows up only in the next turn table (``[5][4] = 1``).
 
 from __future__ import annotations
 
+import struct
+
 from daihinmin.client.engine_views import class_row
 from daihinmin.protocol.cards import CardSet
 from daihinmin.protocol.codec import TableState, build_deal, hand_cells
@@ -47,16 +49,63 @@ def turn_table(game: GameState, state: TableState, player: int) -> Table:
     return Table.zeros().with_cells(cells)
 
 
+_NO_CELLS = (0,) * COLS
+
+
+def _five(values: tuple[int, ...]) -> tuple[int, ...]:
+    return values if len(values) == 5 else (tuple(values[:5]) + _NO_CELLS)[:5]
+
+
+def tail_cells(state: TableState) -> list[int]:
+    """Rows 5..7 as :meth:`TableState.cells` lays them out (row 7 is all 0)."""
+    s = state
+    return [s.exchange_phase, s.give, s.my_turn, s.turn_player, s.field_empty,
+            s.eleven_back, s.revolution, s.lock, *_NO_CELLS[:COLS - 8],
+            *_five(s.counts), *_five(s.classes), *_five(s.seats), *_NO_CELLS]
+
+
+_CARD_ROWS = struct.Struct(f">{5 * COLS}I")
+_TAIL_ROWS = struct.Struct(f">{CELLS - 5 * COLS}I")
+
+
+def card_rows_bytes(cells: dict[Cell, int] | None) -> bytes:
+    """Rows 0..4 holding ``cells`` (the cards of a play) as 20070 bytes."""
+    values = [0] * (5 * COLS)
+    for (r, c), v in (cells or {}).items():
+        values[r * COLS + c] = v
+    return _CARD_ROWS.pack(*values)
+
+
 class TurnTables:
     """The turn tables of every player for one turn, quickly: each hand's card rows are
     cached while the hand is unchanged (only the mover's hand changes in a turn).  Gives
-    exactly what :func:`turn_table` gives."""
+    exactly what :func:`turn_table` gives; :meth:`encode` gives the same as protocol 20070
+    bytes, from cached row bytes (the server's hot path)."""
 
     CARD_CELLS = 5 * COLS
     CACHE_LIMIT = 256
 
     def __init__(self) -> None:
         self._card_rows: dict[int, list[int]] = {}
+        self._card_bytes: dict[int, bytes] = {}
+
+    def card_bytes(self, hand: CardSet) -> bytes:
+        data = self._card_bytes.get(hand.mask)
+        if data is None:
+            if len(self._card_bytes) >= self.CACHE_LIMIT:
+                self._card_bytes.clear()
+            data = self._card_bytes[hand.mask] = _CARD_ROWS.pack(*self.card_rows(hand))
+        return data
+
+    def encode(self, game: GameState, state: TableState) -> list[bytes]:
+        """Each player's turn table as big-endian 20070 bytes (no negative cells here)."""
+        tail = tail_cells(state)
+        others = _TAIL_ROWS.pack(*tail)
+        tail[2] = 1  # [5][2]: you must move
+        mine = _TAIL_ROWS.pack(*tail)
+        turn = game.turn
+        return [self.card_bytes(hand) + (mine if player == turn else others)
+                for player, hand in enumerate(game.hands)]
 
     def card_rows(self, hand: CardSet) -> list[int]:
         rows = self._card_rows.get(hand.mask)
@@ -70,9 +119,7 @@ class TurnTables:
         return rows
 
     def build(self, game: GameState, state: TableState) -> list[Table]:
-        tail = [0] * (CELLS - self.CARD_CELLS)  # rows 5..7
-        for (r, c), v in state.cells().items():
-            tail[(r - 5) * COLS + c] = v
+        tail = tail_cells(state)
         tables = []
         for player, hand in enumerate(game.hands):
             cells = self.card_rows(hand) + tail
@@ -97,16 +144,27 @@ def shown_flags(step: StepResult, lock_before: bool, eleven_back_before: bool
     return lock, eleven_back
 
 
+def field_state(empty: bool, game: GameState, step: StepResult, classes: tuple[int, ...],
+                lock_before: bool, eleven_back_before: bool) -> TableState:
+    """Rows 5 and 6 of the field table: the flags right after the action."""
+    lock, eleven_back = shown_flags(step, lock_before, eleven_back_before)
+    return TableState(turn_player=step.player, field_empty=int(empty),
+                      eleven_back=int(eleven_back), revolution=int(game.revolution),
+                      lock=int(lock), counts=game.counts(), classes=classes, seats=game.seats)
+
+
 def field_table(cells: dict[Cell, int] | None, game: GameState, step: StepResult,
                 classes: tuple[int, ...], lock_before: bool, eleven_back_before: bool) -> Table:
     """The cards on the field after the action (still shown if the action cleared them)."""
-    lock, eleven_back = shown_flags(step, lock_before, eleven_back_before)
-    state = TableState(turn_player=step.player, field_empty=int(cells is None),
-                       eleven_back=int(eleven_back), revolution=int(game.revolution),
-                       lock=int(lock), counts=game.counts(), classes=classes,
-                       seats=game.seats)
+    state = field_state(cells is None, game, step, classes, lock_before, eleven_back_before)
     return Table.zeros().with_cells((cells or {}) | state.cells())
 
 
-__all__ = ["TurnTables", "class_row", "deal_order", "deal_table", "field_table", "shown_flags",
-           "turn_state", "turn_table"]
+def field_bytes(card_rows: bytes, state: TableState) -> bytes:
+    """:func:`field_table` as 20070 bytes, from the play's rows (:func:`card_rows_bytes`)."""
+    return card_rows + _TAIL_ROWS.pack(*tail_cells(state))
+
+
+__all__ = ["TurnTables", "card_rows_bytes", "class_row", "deal_order", "deal_table",
+           "field_bytes", "field_state", "field_table", "shown_flags", "tail_cells", "turn_state",
+           "turn_table"]

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import random
 import struct
+from collections.abc import Iterator
 
 import pytest
 from daihinmin.protocol.cards import CardSet
 from daihinmin.protocol.codec import build_profile
 from daihinmin.protocol.moves import Move
+from daihinmin.protocol.table import PROTOCOL_20070
 from daihinmin.rules.game import GameState
 from daihinmin.rules.match import GameSetup, Transfer
 from daihinmin.rules.ruleset import UECDA
@@ -210,3 +212,63 @@ def test_cached_turn_tables_equal_the_plain_builder() -> None:
             turns += 1
         match.finish_game(game)
     assert turns > 100
+
+
+def random_positions(seed: int, games: int) -> Iterator[tuple[GameState, tuple[int, ...]]]:
+    """Every position of ``games`` random engine games (with the deal's class row)."""
+    from daihinmin.rules.match import MatchState
+
+    pick = random.Random(seed)
+    match = MatchState(UECDA, seed=seed, games=games)
+    while not match.finished:
+        setup = match.setup_game()
+        game = setup.start()
+        while not game.over:
+            yield game, class_row(setup)
+            game.step(pick.choice(game.legal_moves()))
+        match.finish_game(game)
+
+
+def test_turn_table_bytes_from_cached_rows_equal_the_encoded_tables() -> None:
+    from daihinmin.server.tables import TurnTables
+
+    builder = TurnTables()
+    positions = 0
+    for game, classes in random_positions(31, 4):
+        state = turn_state(game, classes)
+        assert builder.encode(game, state) == [
+            turn_table(game, state, p).to_bytes(PROTOCOL_20070) for p in range(5)]
+        positions += 1
+    assert positions > 100
+
+
+def test_field_table_bytes_from_the_play_rows_equal_the_encoded_field_table() -> None:
+    from daihinmin.protocol.moves import MoveKind
+    from daihinmin.protocol.shapes import move_to_cells
+    from daihinmin.rules.match import MatchState
+    from daihinmin.server.tables import card_rows_bytes, field_bytes, field_state, field_table
+
+    pick = random.Random(4)
+    match = MatchState(UECDA, seed=8, games=3)
+    steps = 0
+    while not match.finished:
+        setup = match.setup_game()
+        game = setup.start()
+        classes = class_row(setup)
+        shown = None
+        while not game.over:
+            lock, eleven_back, before = game.lock, game.eleven_back, game.field
+            move = pick.choice(game.legal_moves())
+            step = game.step(move)
+            if move.kind is not MoveKind.PASS:
+                shown = move_to_cells(move)
+            elif before is None:
+                shown = None
+            state = field_state(shown is None, game, step, classes, lock, eleven_back)
+            assert field_bytes(card_rows_bytes(shown), state) == field_table(
+                shown, game, step, classes, lock, eleven_back).to_bytes(PROTOCOL_20070)
+            if game.field is None:
+                shown = None
+            steps += 1
+        match.finish_game(game)
+    assert steps > 80

@@ -9,6 +9,7 @@ import time
 
 from daihinmin.rules.match import MatchState
 from daihinmin.rules.ruleset import ruleset_from
+from daihinmin.tools.bench_tcp import register_bench_tcp
 from daihinmin.tools.cmd_bench_mc import register_bench_mc
 from daihinmin.tools.cmd_bench_server import register_bench_server
 from daihinmin.tools.tournament.bench import register_bench
@@ -28,6 +29,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     register_bench(bench_sub)  # ``bench tournament`` (daihinmin.tools.tournament.bench)
     register_bench_mc(bench_sub)  # ``bench mc`` (daihinmin.tools.cmd_bench_mc)
     register_bench_server(bench_sub)  # ``bench server`` (daihinmin.tools.cmd_bench_server)
+    register_bench_tcp(bench_sub)  # ``bench tcp`` (daihinmin.tools.bench_tcp)
 
 
 def run_random_games(rules_name: str, overrides: list[str], games: int, seed: int

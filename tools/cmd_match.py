@@ -190,7 +190,8 @@ def match_command(args: argparse.Namespace) -> int:
         return INTERRUPTED
     progress = Progress(TextColumn("[bold]match[/]"), BarColumn(), MofNCompleteColumn(),
                         TextColumn("games"), TimeRemainingColumn(),
-                        console=Console(stderr=True), disable=args.json, transient=True)
+                        console=Console(stderr=True), disable=args.json, transient=True,
+                        refresh_per_second=2)  # each redraw costs the server's process CPU
 
     def on_game(record: GameRecord) -> None:
         standings.add_game(record)

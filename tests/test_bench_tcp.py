@@ -1,0 +1,46 @@
+"""``daihinmin bench tcp`` with real server and client processes on loopback (a few games)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+needs_cc = pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler")
+
+
+def bench(*args: str) -> dict:
+    done = subprocess.run([sys.executable, "-m", "daihinmin.tools", "bench", "tcp", "--json",
+                           *args], capture_output=True, text=True, timeout=240, check=False)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+@needs_cc
+def test_native_clients_read_each_coalesced_table_with_one_read() -> None:
+    # The native clients run --strict: a table split across read() calls exits 3 and fails
+    # the bench, so coalesced writes must keep every 480-byte table whole and in order.
+    out = bench("--kind", "native", "--games", "4", "--write-mode", "coalesced",
+                "--no-strace")
+    r = out["results"]["native"]
+    assert out["write_mode"] == "coalesced" and r["timed_games"] == 3
+    for key in ("wall_ms_per_game", "server_cpu_ms_per_game", "client_cpu_ms_per_game"):
+        assert r[key] > 0
+    assert r["server_rss_kb_start"][0] > 0 and r["server_rss_kb_end"][0] > 0
+
+
+def test_bundled_bots_and_two_tables() -> None:
+    out = bench("--kind", "default", "--games", "3", "--tables", "2", "--no-strace")
+    r = out["results"]["default"]
+    assert r["tables"] == 2 and r["timed_games"] == 4
+    assert len(r["server_rss_kb_end"]) == 2 and r["client_cpu_ms_per_game"] > 0
+
+
+@needs_cc
+@pytest.mark.skipif(shutil.which("strace") is None, reason="no strace")
+def test_syscalls_counted_where_strace_attaches() -> None:
+    s = bench("--kind", "native", "--games", "3")["results"]["native"]["syscalls"]
+    assert s["games"] >= 5 and s["server_network_syscalls_per_game"] > 0

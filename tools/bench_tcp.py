@@ -1,0 +1,421 @@
+"""``daihinmin bench tcp``: what a match over real sockets costs, per game and per process.
+
+A real ``daihinmin serve`` process on 127.0.0.1 (port 0) and five real client processes per
+table: (a) the bundled ``default`` bot, (b) a minimal native C client
+(``bench_native_client.c``, compiled with the system ``cc`` into a temporary folder; skipped
+with a message where there is none).  The native clients take every message with exactly one
+``read()`` of its size (``--strict``), so a run also checks that each table arrives whole.
+
+The figures cover the games between the server's "game 1" and "game N" lines, so process
+start-up, imports and the final report are left out: wall ms/game, CPU ms/game of the server
+and of each client process (from ``/proc``), the resident memory of the server at the start
+and end of that window, and, where ``strace`` can attach, the system calls per game of all
+processes in a second, shorter run (tracing slows everything, so it never touches the timed
+run).  A run where a process fails or a stand-in plays a seat is reported and fails (exit 1):
+the figures would not be the client's own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import IO, Any
+
+from daihinmin.tools.exit_codes import FAILED, OK
+
+PLAYERS = 5
+NATIVE_SOURCE = "bench_native_client.c"
+STRACE_GAMES = 30
+LISTENING = re.compile(r"listening on [^:]+:(\d+)")
+GAME_LINE = re.compile(r"^game (\d+): order .*, (\d+) turns, ")
+JOIN_LINE = re.compile(r"^player \d+: ")
+NETWORK_CALLS = frozenset({"read", "write", "readv", "writev", "recvfrom", "sendto", "recvmsg",
+                           "sendmsg", "poll", "ppoll", "select", "pselect6", "epoll_wait",
+                           "epoll_pwait", "epoll_pwait2", "epoll_ctl"})
+
+
+class BenchError(Exception):
+    """The bench could not run as asked (a process failed, a stand-in played, a timeout)."""
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time of every thread of ``pid`` so far: nanoseconds from schedstat where the
+    kernel has it, else clock ticks from stat."""
+    total = 0
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/schedstat") as f:
+                total += int(f.read().split()[0])
+        return total / 1e9
+    except (OSError, ValueError, IndexError):
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def rss_kb(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+@dataclass
+class Snapshot:
+    at: float
+    server_cpu: float
+    client_cpu: list[float]
+    server_rss_kb: int
+
+
+@dataclass
+class Table:
+    """One server and its five clients."""
+
+    server: subprocess.Popen[bytes]
+    clients: list[subprocess.Popen[bytes]] = field(default_factory=list)
+    client_logs: list[IO[bytes]] = field(default_factory=list)
+    port: int = 0
+    games_seen: int = 0
+    turns: int = 0  # in the timed games (2..N)
+    first: Snapshot | None = None
+    last: Snapshot | None = None
+    problems: list[str] = field(default_factory=list)
+    listening: threading.Event = field(default_factory=threading.Event)
+    game_seen: threading.Condition = field(default_factory=threading.Condition)
+
+    def snapshot(self) -> Snapshot:
+        return Snapshot(time.perf_counter(), cpu_seconds(self.server.pid),
+                        [cpu_seconds(c.pid) for c in self.clients], rss_kb(self.server.pid))
+
+    def follow(self, games: int) -> None:
+        """Read the server's stderr: the port, the game lines (snapshots at the first and
+        last game) and anything else, which is a problem (a seat handed over, an error)."""
+        assert self.server.stderr is not None
+        for raw in self.server.stderr:
+            line = raw.decode("utf-8", "replace").rstrip()
+            listening = LISTENING.search(line)
+            game = GAME_LINE.match(line)
+            if listening and not self.listening.is_set():
+                self.port = int(listening.group(1))
+                self.listening.set()
+            elif game:
+                number = int(game.group(1))
+                if number > 1:
+                    self.turns += int(game.group(2))
+                try:
+                    if number == 1:
+                        self.first = self.snapshot()
+                    elif number == games:
+                        self.last = self.snapshot()
+                except OSError:
+                    self.problems.append(f"a process was gone at game {number}")
+                with self.game_seen:
+                    self.games_seen = number
+                    self.game_seen.notify_all()
+            elif line and not JOIN_LINE.match(line):
+                self.problems.append(line)
+        self.listening.set()  # the server ended before listening: the caller finds out
+
+    def processes(self) -> list[subprocess.Popen[bytes]]:
+        return [self.server, *self.clients]
+
+
+def server_argv(games: int, seed: int, write_mode: str) -> list[str]:
+    argv = [sys.executable, "-m", "daihinmin.tools", "serve", "--port", "0", "--games",
+            str(games), "--seed", str(seed), "--no-log"]
+    modes = {"coalesced": ["--coalesce"], "exact": ["--exact-writes"], "serve": []}
+    return argv + modes[write_mode]
+
+
+def client_argv(kind: str, native: Path | None, port: int, number: int) -> list[str]:
+    if kind == "native":
+        assert native is not None
+        return [str(native), "127.0.0.1", str(port), f"native{number}", "--strict"]
+    return [sys.executable, "-m", "daihinmin.tools", "bot", kind, "--host", "127.0.0.1",
+            "--port", str(port)]
+
+
+def start_table(kind: str, native: Path | None, games: int, seed: int,
+                write_mode: str) -> tuple[Table, threading.Thread]:
+    server = subprocess.Popen(server_argv(games, seed, write_mode), stdin=subprocess.DEVNULL,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                              start_new_session=True)
+    table = Table(server)
+    reader = threading.Thread(target=table.follow, args=(games,), daemon=True)
+    reader.start()
+    if not table.listening.wait(60) or not table.port:
+        stop([table])
+        raise BenchError("the server did not start listening")
+    for number in range(PLAYERS):
+        # A file, not a pipe nobody drains during the run; closed in close_logs().
+        log = tempfile.TemporaryFile()  # noqa: SIM115
+        table.clients.append(subprocess.Popen(
+            client_argv(kind, native, table.port, number), stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL, stderr=log, start_new_session=True))
+        table.client_logs.append(log)
+    return table, reader
+
+
+def stop(tables: list[Table]) -> None:
+    """Stop every process the bench started that is still running (its own session)."""
+    for table in tables:
+        for proc in table.processes():
+            if proc.poll() is None:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+
+
+def close_logs(tables: list[Table]) -> None:
+    for table in tables:
+        for log in table.client_logs:
+            log.close()
+
+
+def finish(tables: list[Table], readers: list[threading.Thread], timeout: float) -> None:
+    """Wait for every process; a non-zero exit or a reported problem fails the run."""
+    deadline = time.monotonic() + timeout
+    try:
+        for table in tables:
+            for proc in table.processes():
+                proc.wait(max(0.1, deadline - time.monotonic()))
+    except subprocess.TimeoutExpired as exc:
+        raise BenchError(f"the match did not end within {timeout:.0f} s") from exc
+    finally:
+        stop(tables)
+    for reader in readers:
+        reader.join(5)
+    for table in tables:
+        for proc in table.processes():
+            if proc.returncode != 0:
+                tail = ("; ".join(table.problems[-3:]) if proc is table.server else
+                        client_stderr(table.client_logs[table.clients.index(proc)]))
+                raise BenchError(f"{' '.join(map(str, proc.args[:4]))}... exited with "
+                                 f"{proc.returncode}" + (f": {tail}" if tail else ""))
+        if table.problems:
+            raise BenchError("the server reported: " + "; ".join(table.problems[:3]))
+
+
+def client_stderr(log: IO[bytes]) -> str:
+    log.seek(0)
+    return log.read().decode("utf-8", "replace").strip()[-300:]
+
+
+def run_kind(kind: str, native: Path | None, games: int, tables: int, seed: int,
+             write_mode: str) -> dict[str, Any]:
+    started: list[Table] = []
+    readers: list[threading.Thread] = []
+    try:
+        for t in range(tables):
+            table, reader = start_table(kind, native, games, seed + t, write_mode)
+            started.append(table)
+            readers.append(reader)
+        finish(started, readers, timeout=120 + games * 2.0)
+    finally:
+        stop(started)
+        close_logs(started)
+    window = games - 1
+    walls, server_cpu, client_cpu = [], [], []
+    turns = sum(t.turns for t in started)
+    for table in started:
+        first, last = table.first, table.last
+        if first is None or last is None:
+            raise BenchError("the server did not report its first and last game")
+        walls.append(last.at - first.at)
+        server_cpu.append(last.server_cpu - first.server_cpu)
+        client_cpu += [b - a for a, b in zip(first.client_cpu, last.client_cpu, strict=True)]
+    span = max(t.last.at for t in started if t.last) - min(t.first.at for t in started
+                                                          if t.first)
+    per_game = 1000.0 / window
+    return {
+        "kind": kind, "tables": tables, "games_per_table": games, "timed_games": window * tables,
+        "turns_per_game": round(turns / (window * tables), 1),
+        "wall_ms_per_game": round(sum(walls) / len(walls) * per_game, 3),
+        "games_per_second": round(window * tables / span, 2),
+        "server_cpu_ms_per_game": round(sum(server_cpu) / len(server_cpu) * per_game, 3),
+        "client_cpu_ms_per_game": round(sum(client_cpu) / len(client_cpu) * per_game, 3),
+        "client_cpu_ms_per_game_max": round(max(client_cpu) * per_game, 3),
+        "server_cpu_us_per_turn": round(sum(server_cpu) * 1e6 / turns, 2),
+        "server_rss_kb_start": [t.first.server_rss_kb for t in started if t.first],
+        "server_rss_kb_end": [t.last.server_rss_kb for t in started if t.last],
+    }
+
+
+def strace_counts(path: Path) -> tuple[int, int]:
+    """(all calls, network and polling calls) from an ``strace -c`` summary."""
+    total = network = 0
+    for line in path.read_text().splitlines():
+        parts = line.split()
+        if len(parts) < 5 or not parts[3].isdigit():
+            continue
+        name = parts[-1]
+        if name == "total":
+            total = int(parts[3])
+        elif name in NETWORK_CALLS:
+            network += int(parts[3])
+    return total, network
+
+
+def run_strace(kind: str, native: Path | None, seed: int, write_mode: str,
+               folder: Path) -> dict[str, Any]:
+    """System calls per game: strace attaches to the server and to the clients after the
+    second game and detaches before the last; the games seen in between divide."""
+    games = STRACE_GAMES
+    table, reader = start_table(kind, native, games, seed, write_mode)
+    tracers: list[subprocess.Popen[bytes]] = []
+    try:
+        with table.game_seen:
+            table.game_seen.wait_for(lambda: table.games_seen >= 2 or table.server.poll()
+                                     is not None, timeout=120)
+        outputs = {"server": folder / "server.strace", "clients": folder / "clients.strace"}
+        groups = {"server": [table.server], "clients": table.clients}
+        for name, procs in groups.items():
+            argv = ["strace", "-f", "-c", "-o", str(outputs[name])]
+            for proc in procs:
+                argv += ["-p", str(proc.pid)]
+            tracers.append(subprocess.Popen(argv, stdin=subprocess.DEVNULL,
+                                            stdout=subprocess.DEVNULL,
+                                            stderr=subprocess.DEVNULL))
+        time.sleep(0.5)  # attaching
+        with table.game_seen:
+            begin = table.games_seen
+            table.game_seen.wait_for(lambda: table.games_seen >= games - 1 or
+                                     table.server.poll() is not None, timeout=300)
+            end = table.games_seen
+        for tracer in tracers:
+            tracer.send_signal(signal.SIGINT)
+        for tracer in tracers:
+            tracer.wait(30)
+        finish([table], [reader], timeout=120)
+    finally:
+        for tracer in tracers:
+            if tracer.poll() is None:
+                tracer.kill()
+                tracer.wait()
+        stop([table])
+        close_logs([table])
+    traced = end - begin
+    if traced < 5:
+        raise BenchError(f"strace saw only {traced} games")
+    server_total, server_net = strace_counts(outputs["server"])
+    client_total, client_net = strace_counts(outputs["clients"])
+    return {"games": traced,
+            "server_syscalls_per_game": round(server_total / traced, 1),
+            "server_network_syscalls_per_game": round(server_net / traced, 1),
+            "client_syscalls_per_game": round(client_total / traced, 1),
+            "client_network_syscalls_per_game": round(client_net / traced, 1),
+            "all_syscalls_per_game": round((server_total + client_total) / traced, 1)}
+
+
+def compile_native(folder: Path) -> Path | None:
+    """The native client built with the system ``cc``; None where there is no compiler."""
+    cc = os.environ.get("CC") or shutil.which("cc")
+    if cc is None:
+        return None
+    source = resources.files("daihinmin.tools").joinpath(NATIVE_SOURCE)
+    exe = folder / "bench_native_client"
+    with resources.as_file(source) as path:
+        done = subprocess.run([cc, "-O2", "-o", str(exe), str(path)], capture_output=True,
+                              text=True, check=False)
+    if done.returncode != 0:
+        raise BenchError(f"{cc} could not build {NATIVE_SOURCE}: {done.stderr.strip()[-300:]}")
+    return exe
+
+
+def strace_usable() -> bool:
+    return shutil.which("strace") is not None
+
+
+def load() -> str:
+    try:
+        one, five, fifteen = os.getloadavg()
+        return f"{one:.2f} {five:.2f} {fifteen:.2f}"
+    except OSError:
+        return "unknown"
+
+
+def register_bench_tcp(bench_sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = bench_sub.add_parser("tcp", help="server and client processes over loopback: "
+                                         "wall, CPU, syscalls and memory per game")
+    p.add_argument("--games", type=int, default=100, help="games per table (at least 3)")
+    p.add_argument("--tables", type=int, default=1, help="tables (servers) run at once")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--kind", action="append", choices=["default", "native"], default=None,
+                   help="client kinds to run (repeatable; default: both)")
+    p.add_argument("--write-mode", choices=["serve", "exact", "coalesced"], default="serve",
+                   help="the server's writes (default: what serve does by default)")
+    p.add_argument("--no-strace", action="store_true", help="skip the system call count")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=bench_tcp)
+
+
+def bench_tcp(args: argparse.Namespace) -> int:
+    if args.games < 3 or args.tables < 1:
+        print("daihinmin bench tcp: --games must be at least 3 and --tables at least 1",
+              file=sys.stderr)
+        return 2
+    kinds = args.kind or ["default", "native"]
+    out: dict[str, Any] = {"bench": "tcp", "games": args.games, "tables": args.tables,
+                           "write_mode": args.write_mode, "load_before": load(),
+                           "results": {}, "skipped": {}}
+    try:
+        with tempfile.TemporaryDirectory(prefix="daihinmin-bench-") as tmp:
+            folder = Path(tmp)
+            native = compile_native(folder) if "native" in kinds else None
+            for kind in kinds:
+                if kind == "native" and native is None:
+                    out["skipped"][kind] = "no C compiler (cc) found: native clients skipped"
+                    continue
+                result = run_kind(kind, native, args.games, args.tables, args.seed,
+                                  args.write_mode)
+                if args.no_strace:
+                    result["syscalls"] = None
+                elif not strace_usable():
+                    result["syscalls"] = None
+                    out["skipped"][f"{kind} syscalls"] = "strace not found: no syscall count"
+                else:
+                    result["syscalls"] = run_strace(kind, native, args.seed, args.write_mode,
+                                                    folder)
+                out["results"][kind] = result
+    except (BenchError, OSError) as exc:
+        print(f"daihinmin bench tcp: {exc}", file=sys.stderr)
+        return FAILED
+    out["load_after"] = load()
+    if args.json:
+        print(json.dumps(out))
+        return OK
+    for reason in out["skipped"].values():
+        print(f"skipped: {reason}", file=sys.stderr)
+    print(f"bench tcp: {args.tables} table(s) x {args.games} games, writes {args.write_mode}, "
+          f"load {out['load_before']} -> {out['load_after']}")
+    for kind, r in out["results"].items():
+        print(f"  {kind:8s} wall {r['wall_ms_per_game']:.2f} ms/game "
+              f"({r['games_per_second']:.1f} games/s), server CPU "
+              f"{r['server_cpu_ms_per_game']:.2f} ms/game, client CPU "
+              f"{r['client_cpu_ms_per_game']:.2f} ms/game per process; "
+              f"{r['turns_per_game']:.0f} turns/game, server {r['server_cpu_us_per_turn']:.0f} "
+              f"us CPU/turn; server RSS "
+              f"{r['server_rss_kb_start']} -> {r['server_rss_kb_end']} kB")
+        s = r["syscalls"]
+        if s:
+            print(f"           syscalls/game: server {s['server_syscalls_per_game']:.0f} "
+                  f"({s['server_network_syscalls_per_game']:.0f} network), clients "
+                  f"{s['client_syscalls_per_game']:.0f} "
+                  f"({s['client_network_syscalls_per_game']:.0f} network), over {s['games']} "
+                  "games")
+    return OK
