@@ -23,7 +23,14 @@ from daihinmin.protocol.moves import PASS, Move
 from .convert import decode_move, encode_move, hand_mask, mask_cards
 from .endgame import solve_two
 from .exchange import exchange_candidates
-from .models import MODEL_POLICY, N_MODELS, action_log_chances
+from .models import (
+    MODEL_POLICY,
+    MODEL_UNIFORM,
+    N_MODELS,
+    ORDER_Z,
+    action_log_chances,
+    order_z,
+)
 from .movegen import generate
 from .moves import MAX_MOVES
 from .observe import (
@@ -135,6 +142,8 @@ class MCBot(Bot):
         self.refine_steps = int(refine_steps)
         self.refine_eps = np.array([self.eps, float(refine_eps), 0.0, float(refine_eps)])
         self.evidence = np.zeros((N_PLAYERS, N_MODELS))
+        # per player: how far its plays keep to the weakest-first order (models.order_z)
+        self.order = np.zeros((N_PLAYERS, 2))
         self.models = np.zeros(N_PLAYERS, dtype=np.int64)
         # log-evidence, per upper class, that it returns its weakest cards in the exchange
         # rather than any cards; above MODEL_MARGIN the sampler relies on it
@@ -164,6 +173,7 @@ class MCBot(Bot):
     # --- Bot interface ----------------------------------------------------------------
     def on_match_start(self, player: int) -> None:
         self.evidence[:] = 0.0
+        self.order[:] = 0.0
         self.models[:] = MODEL_POLICY
         self.return_evidence[:] = 0.0
 
@@ -272,20 +282,32 @@ class MCBot(Bot):
             return  # the game ended early (pass limit): some hands stay unknown
         if holders:
             start[holders[0]] |= leftover
+        order = np.zeros((N_PLAYERS, 2))
         chances = action_log_chances(start, kn.seats, kn.first, kn.owner_answers,
                                      kn.hist_player, kn.hist_cards, kn.hist_info, self.prm,
                                      self.judge_eps, self.ws.bufc,
-                                     self.ws.bufi)
+                                     self.ws.bufi, order)
         self._learn_returns(kn, start)
         if np.isnan(chances).any():
             return
+        self.order += order
         for q in range(N_PLAYERS):
             if q == kn.me:
                 continue
             self.evidence[q] += chances[q]
-            best = int(np.argmax(self.evidence[q]))
-            margin = self.evidence[q, best] - self.evidence[q, MODEL_POLICY]
-            self.models[q] = best if margin > MODEL_MARGIN else MODEL_POLICY
+            self.models[q] = self._fitting_model(q)
+
+    def _fitting_model(self, q: int) -> int:
+        """The model that explains ``q``'s actions clearly better than the playout policy,
+        else the policy.  Uniform choice wins against every player the other models miss:
+        it is taken only while ``q``'s plays also look random (no order of their own), so an
+        unknown bot is never simulated as a random one."""
+        evidence = self.evidence[q].copy()
+        if abs(order_z(self.order[q])) > ORDER_Z:
+            evidence[MODEL_UNIFORM] = -np.inf
+        best = int(np.argmax(evidence))
+        margin = evidence[best] - evidence[MODEL_POLICY]
+        return best if margin > MODEL_MARGIN else MODEL_POLICY
 
     def _learn_returns(self, kn: Knowledge, start: np.ndarray) -> None:
         """Weigh, for each exchange I was not part of, "the upper returned its weakest
