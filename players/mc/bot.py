@@ -19,6 +19,7 @@ from daihinmin.client.view import Bot, GameView
 from daihinmin.players.util import weakest_cards
 from daihinmin.protocol.cards import CardSet
 from daihinmin.protocol.moves import PASS, Move
+from daihinmin.rules.ruleset import RuleSet
 
 from .convert import decode_move, encode_move, hand_mask, mask_cards
 from .endgame import solve_two
@@ -39,6 +40,7 @@ from .observe import (
     exchange_pairs,
     knowledge_from_view,
     public_state,
+    simulator_gaps,
     simulator_supports,
 )
 from .rollout import policy_params
@@ -158,6 +160,7 @@ class MCBot(Bot):
         self.on_search: Callable[[np.ndarray, int, np.ndarray, np.ndarray, ArmStats],
                                  None] | None = None
         self._revealed: np.ndarray | None = None
+        self._unsupported_told: set[RuleSet] = set()
         if warm:
             warm_up()
 
@@ -183,7 +186,7 @@ class MCBot(Bot):
 
     def exchange(self, view: GameView, count: int) -> CardSet:
         lower = _lower_partner(view, count)
-        if not simulator_supports(view.rules) or lower < 0:
+        if not self._simulated(view) or lower < 0:
             return weakest_cards(view.hand, count)
         start = time.perf_counter()
         self._seed()
@@ -203,7 +206,7 @@ class MCBot(Bot):
         legal = view.legal_moves()
         if len(legal) == 1:
             return legal[0]
-        if not simulator_supports(view.rules):
+        if not self._simulated(view):
             return _fallback(view)
         start = time.perf_counter()
         self._seed()
@@ -232,6 +235,19 @@ class MCBot(Bot):
         return self._checked(decode_move(cand_c[best], cand_i[best]), legal, view)
 
     # --- helpers ------------------------------------------------------------------------
+    def _simulated(self, view: GameView) -> bool:
+        """Does the simulator play the table's rules?  If not, say once per rule set which
+        rules it lacks (mc then plays the weakest legal move, never a simulated one)."""
+        rules = view.rules
+        if rules in self._unsupported_told:
+            return False
+        gaps = simulator_gaps(rules)
+        if gaps:
+            self._unsupported_told.add(rules)
+            log.warning("mc does not simulate the %s rules (%s): it plays the weakest legal "
+                        "move there", rules.name, ", ".join(gaps))
+        return not gaps
+
     def _seed(self) -> None:
         seed_numba(int(self.rng.integers(0, 2**31 - 1)))
 
