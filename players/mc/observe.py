@@ -45,7 +45,7 @@ def simulator_gaps(rules: RuleSet) -> list[str]:
 
     >>> from daihinmin.rules.ruleset import WEB
     >>> simulator_gaps(UECDA), simulator_gaps(WEB)[:3]
-    ([], ['players=4', 'max_players=4', 'jokers=2'])
+    ([], ['players=4', 'jokers=2', 'sequence_edge_jokers=False'])
     """
     return [f"{f.name}={_shown(getattr(rules, f.name))}" for f in fields(rules)
             if f.name not in _MATCH_ONLY | _SIMULATED
