@@ -64,10 +64,10 @@ class Level:
         return f"{self.name} ({self.bot})"
 
 
-def _mc_plays(rules: RuleSet) -> bool:
-    from .mc.observe import simulator_supports  # imports Numba: only when asked
+def _mc_gaps(rules: RuleSet) -> list[str]:
+    from .mc.observe import simulator_gaps  # imports Numba: only when asked
 
-    return simulator_supports(rules)
+    return simulator_gaps(rules)
 
 
 def level_for(name: str, rules: RuleSet) -> Level:
@@ -78,11 +78,13 @@ def level_for(name: str, rules: RuleSet) -> Level:
         return Level(name, "random")
     if name == "medium":
         return Level(name, "default")
-    if _mc_plays(rules):
+    gaps = _mc_gaps(rules)
+    if not gaps:
         return Level(name, "mc", {"time_ms": STRONG_MOVE_MS}, STRONG_MOVE_MS)
+    shown = ", ".join(gaps[:3]) + (", ..." if len(gaps) > 3 else "")
     return Level(name, "weakest",
-                 note=f"mc does not simulate the {rules.name} rules yet: the strongest "
-                      "simple bot (weakest) plays the strong level")
+                 note=f"mc does not simulate the {rules.name} rules yet ({shown}): the "
+                      "strongest simple bot (weakest) plays the strong level")
 
 
 def make_level_bot(name: str, rules: RuleSet, seed: int | None = None) -> Bot:

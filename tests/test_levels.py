@@ -14,7 +14,7 @@ from daihinmin.players.levels import (
     make_level_bot,
 )
 from daihinmin.players.mc.observe import simulator_supports
-from daihinmin.rules.ruleset import PRESETS, UECDA
+from daihinmin.rules.ruleset import PRESETS, UECDA, ruleset_from
 from daihinmin.tools.local_match import play_local_match
 
 
@@ -37,6 +37,13 @@ def test_the_strong_bot_at_uecda_is_mc_with_that_budget() -> None:
     bot = make_level_bot("strong", UECDA, seed=1)
     assert bot.name == "mc"
     assert bot.budget.time_ms == STRONG_MOVE_MS  # type: ignore[attr-defined]
+
+
+def test_the_stand_in_note_names_what_mc_lacks() -> None:
+    four = ruleset_from("uecda", ["players=4"])
+    strong = level_for("strong", four)
+    assert strong.bot == "weakest"
+    assert strong.note.startswith("mc does not simulate the uecda") and "(players=4)" in strong.note
 
 
 def test_an_unknown_level_is_named_in_the_error() -> None:
