@@ -38,6 +38,8 @@ from daihinmin.rules.ruleset import RuleSet
 from .registry import make_bot
 
 LEVELS = ("easy", "medium", "strong")
+#: the browser menu's names for the same levels
+ALIASES = {"beginner": "easy", "intermediate": "medium", "advanced": "strong"}
 STRONG_MOVE_MS = 500.0  # mc's thinking time per decision at the strong level
 
 
@@ -71,7 +73,8 @@ def _mc_gaps(rules: RuleSet) -> list[str]:
 
 
 def level_for(name: str, rules: RuleSet) -> Level:
-    """The bot behind CPU level ``name`` at ``rules``."""
+    """The bot behind CPU level ``name`` (or its alias) at ``rules``."""
+    name = ALIASES.get(name, name)
     if name not in LEVELS:
         raise UnknownLevelError(f"no CPU level {name!r}; levels: {', '.join(LEVELS)}")
     if name == "easy":
@@ -93,7 +96,7 @@ def make_level_bot(name: str, rules: RuleSet, seed: int | None = None) -> Bot:
     return make_bot(level.bot, seed=seed, **level.options)
 
 
-__all__ = ["LEVELS", "STRONG_MOVE_MS", "Level", "UnknownLevelError", "level_for",
+__all__ = ["ALIASES", "LEVELS", "STRONG_MOVE_MS", "Level", "UnknownLevelError", "level_for",
            "make_level_bot"]
 
 

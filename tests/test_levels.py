@@ -7,6 +7,7 @@ import sys
 
 import pytest
 from daihinmin.players.levels import (
+    ALIASES,
     LEVELS,
     STRONG_MOVE_MS,
     UnknownLevelError,
@@ -44,6 +45,12 @@ def test_the_stand_in_note_names_what_mc_lacks() -> None:
     strong = level_for("strong", four)
     assert strong.bot == "weakest"
     assert strong.note.startswith("mc does not simulate the uecda") and "(players=4)" in strong.note
+
+
+def test_the_browser_names_are_the_same_levels() -> None:
+    for alias, name in ALIASES.items():
+        assert level_for(alias, PRESETS["web"]) == level_for(name, PRESETS["web"])
+    assert level_for("advanced", UECDA).name == "strong"
 
 
 def test_an_unknown_level_is_named_in_the_error() -> None:
