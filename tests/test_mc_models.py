@@ -180,7 +180,10 @@ def test_unknown_bots_are_simulated_by_the_playout_policy() -> None:
     mc = MCBot(time_ms=0, playouts=32, seed=1)
     bots = [mc, make_bot("greedy"), _StrongestFirstBot(), make_bot("random", seed=2),
             _StrongestFirstBot()]
-    play_local_match(UECDA, seed=9, games=6, bots=bots)
+    seen: list[list[int]] = []
+    play_local_match(UECDA, seed=9, games=6, bots=bots,
+                     on_game=lambda _: seen.append([int(m) for m in mc.models]))
+    assert all(models[2] != MODEL_UNIFORM and models[4] != MODEL_UNIFORM for models in seen)
     assert list(mc.models) == [MODEL_POLICY, MODEL_POLICY, MODEL_POLICY, MODEL_UNIFORM,
                                MODEL_POLICY]
     uniform_lead = mc.evidence[:, MODEL_UNIFORM] - mc.evidence[:, MODEL_POLICY]

@@ -319,8 +319,12 @@ class MCBot(Bot):
         it is taken only while ``q``'s plays also look random (no order of their own), so an
         unknown bot is never simulated as a random one."""
         evidence = self.evidence[q].copy()
-        if abs(order_z(self.order[q])) > ORDER_Z:
-            evidence[MODEL_UNIFORM] = -np.inf
+        z = order_z(self.order[q])
+        # uniform choice must explain the order of the plays too: ruled out beyond ORDER_Z,
+        # and short of it charged the log-density of that z (so one or two games of a bot
+        # with an order of its own do not make it look random either)
+        evidence[MODEL_UNIFORM] = -np.inf if abs(z) > ORDER_Z else (
+            evidence[MODEL_UNIFORM] - z * z / 2)
         best = int(np.argmax(evidence))
         margin = evidence[best] - evidence[MODEL_POLICY]
         return best if margin > MODEL_MARGIN else MODEL_POLICY
