@@ -19,13 +19,16 @@ CHOICE = r"(Give up to|Discard up to) \d+ card\(s\)[^\n]*: "
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
+def spawn_play(*args: str) -> pexpect.spawn:
+    """``daihinmin play ARGS`` in a real pseudo terminal, colours off."""
+    env = dict(os.environ, NO_COLOR="1", COLUMNS="120", LINES="50", TERM="xterm")
+    return pexpect.spawn(sys.executable, ["-m", "daihinmin.tools", "play", *args],
+                         env=env, encoding="utf-8", timeout=60, dimensions=(50, 120))
+
+
 @pytest.mark.timeout(180)
 def test_a_whole_web_game_in_the_terminal() -> None:
-    env = dict(os.environ, NO_COLOR="1", COLUMNS="120", LINES="50", TERM="xterm")
-    child = pexpect.spawn(sys.executable,
-                          ["-m", "daihinmin.tools", "play", "--rules", "web", "--players", "4",
-                           "--seed", "7"],
-                          env=env, encoding="utf-8", timeout=60, dimensions=(50, 120))
+    child = spawn_play("--rules", "web", "--players", "4", "--seed", "7")
     rng = random.Random(7)
     transcript: list[str] = []
     moves = 0
@@ -60,3 +63,19 @@ def test_a_whole_web_game_in_the_terminal() -> None:
     assert re.search(r"p[123] default: ", text)  # the bots' plays are shown
     assert "Game 1 over" in text and "Standings after game 1 of 1" in text
     assert "Match over" in text
+
+
+@pytest.mark.timeout(120)
+def test_play_seats_the_level_and_says_who_stands_in() -> None:
+    """``--level strong`` at web: mc does not simulate it, and the program says who plays."""
+    child = spawn_play("--rules", "web", "--seed", "4", "--level", "strong")
+    try:
+        child.expect(MOVE + "|" + GIVE_BACK)
+        text = ANSI.sub("", child.before)
+        child.sendline("q")
+        child.expect(pexpect.EOF)
+    finally:
+        if child.isalive():
+            child.terminate(force=True)
+    assert "mc does not simulate the web rules yet" in text
+    assert "strong (weakest)" in text

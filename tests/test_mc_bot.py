@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 from daihinmin.client.view import GameView
 from daihinmin.players.mc.bot import MCBot, RevealError
@@ -66,6 +68,22 @@ def test_other_rules_fall_back_to_a_legal_move() -> None:
                         "rules": rules})
     assert MCBot(time_ms=0, playouts=10).play(other) in other.legal_moves()
     assert rules != UECDA
+
+
+def test_other_rules_are_refused_by_name_once(caplog: pytest.LogCaptureFixture) -> None:
+    """mc says which rules it does not simulate, once, and never searches them."""
+    view = sample_positions(1, seed=3)[0]
+    rules = ruleset_from("uecda", ["eleven_back=yes", "jokers=2"])
+    other = GameView(**{**{f: getattr(view, f) for f in view.__dataclass_fields__},
+                        "rules": rules})
+    bot = MCBot(time_ms=0, playouts=10)
+    with caplog.at_level(logging.WARNING, logger="daihinmin.players.mc.bot"):
+        for _ in range(3):
+            assert bot.play(other) in other.legal_moves()
+    told = [r.getMessage() for r in caplog.records]
+    assert len(told) == 1
+    assert "jokers=2" in told[0] and "eleven_back=True" in told[0]
+    assert not bot.decisions  # the weakest legal move, not a search
 
 
 def test_bench_reports_speed_and_decision_times() -> None:

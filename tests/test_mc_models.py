@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from daihinmin.client.view import GameView
+from daihinmin.client.view import Bot, GameView
 from daihinmin.players.default_bot import DefaultBot
 from daihinmin.players.mc.bot import MODEL_MARGIN, MCBot
 from daihinmin.players.mc.convert import decode_move, encode_move, hand_mask
@@ -13,18 +13,23 @@ from daihinmin.players.mc.models import (
     MODEL_SAMPLE,
     MODEL_UNIFORM,
     MODEL_WEAKEST,
+    ORDER_Z,
     choose_as,
+    order_z,
+    play_rank,
     uniform_choice,
     weakest_choice,
 )
+from daihinmin.players.mc.models import weakness as weakness_of
 from daihinmin.players.mc.moves import MAX_MOVES
 from daihinmin.players.mc.rollout import DEFAULT_PARAMS
 from daihinmin.players.mc.sample_model import sample_move
 from daihinmin.players.mc.state import FIELD_CARDS, FIELD_INFO, LOCK, REV, TURN, new_state
 from daihinmin.players.registry import make_bot
+from daihinmin.players.util import weakness
 from daihinmin.players.weakest_bot import WeakestBot
 from daihinmin.protocol.cards import CardSet
-from daihinmin.protocol.moves import Move
+from daihinmin.protocol.moves import PASS, Move
 from daihinmin.rules.movegen import all_plays
 from daihinmin.rules.ruleset import UECDA
 from daihinmin.tools.local_match import play_local_match
@@ -151,3 +156,67 @@ def test_weakest_returns_are_learned_from_finished_games() -> None:
     assert evidence[2] <= 0 and evidence[4] <= 0 and min(evidence[2], evidence[4]) < 0
     mc.on_match_start(0)
     assert not mc.return_evidence.any()
+
+
+class _StrongestFirstBot(Bot):
+    """A bot unlike every model: always its strongest play (biggest on ties)."""
+
+    name = "strongest-first"
+
+    def play(self, view: GameView) -> Move:
+        plays = view.legal_plays()
+        if not plays:
+            return PASS
+        return max(plays, key=lambda m: (weakness(m, view.reversed), m.size))
+
+
+def test_unknown_bots_are_simulated_by_the_playout_policy() -> None:
+    """Graceful degradation: a bot mc does not know (``greedy``, one written here) keeps the
+    playout policy, the model mc uses with no model learned at all; a random bot is still
+    recognised.  Without the order test the strongest-first bot, which every model but the
+    uniform one misses, would be simulated as a random player."""
+    mc = MCBot(time_ms=0, playouts=32, seed=1)
+    bots = [mc, make_bot("greedy"), _StrongestFirstBot(), make_bot("random", seed=2),
+            _StrongestFirstBot()]
+    seen: list[list[int]] = []
+    play_local_match(UECDA, seed=9, games=6, bots=bots,
+                     on_game=lambda _: seen.append([int(m) for m in mc.models]))
+    assert all(models[2] != MODEL_UNIFORM and models[4] != MODEL_UNIFORM for models in seen)
+    assert list(mc.models) == [MODEL_POLICY, MODEL_POLICY, MODEL_POLICY, MODEL_UNIFORM,
+                               MODEL_POLICY]
+    uniform_lead = mc.evidence[:, MODEL_UNIFORM] - mc.evidence[:, MODEL_POLICY]
+    assert uniform_lead[2] > MODEL_MARGIN and uniform_lead[4] > MODEL_MARGIN  # the trap
+    z = [order_z(row) for row in mc.order]
+    assert z[2] > ORDER_Z and z[4] > ORDER_Z  # strongest first: an order of its own
+    assert z[1] < 0  # greedy leans to weak plays (its model stays the policy anyway)
+    assert abs(z[3]) < ORDER_Z  # the random bot keeps to no order
+    mc.on_match_start(0)
+    assert not mc.order.any()
+
+
+@settings(max_examples=200, deadline=None)
+@given(deck=st.permutations(range(4, 56)), size=st.integers(2, 14), joker=st.booleans(),
+       pick=st.integers(0, 1000), rev=st.booleans())
+def test_play_rank_orders_the_legal_plays_weakest_first(deck: list[int], size: int,
+                                                        joker: bool, pick: int,
+                                                        rev: bool) -> None:
+    """The rank of a lead among the legal leads counts exactly the weaker ones (ties in
+    generation order), so a uniform choice has mean rank (n - 1) / 2."""
+    hand = CardSet.of(deck[:size]) | (CardSet.parse("JK") if joker else CardSet())
+    hands = np.zeros(5, dtype=np.int64)
+    hands[0] = hand_mask(hand)
+    state = new_state(hands, np.arange(5, dtype=np.int64), 0, True)
+    state[REV] = int(rev)
+    buf_c = np.zeros(MAX_MOVES, dtype=np.int64)
+    buf_i = np.zeros(MAX_MOVES, dtype=np.int64)
+    from daihinmin.players.mc.movegen import generate
+
+    n = generate(hands[0], 0, int(rev), 0, False, buf_c, buf_i)
+    plays = [(int(buf_c[i]), int(buf_i[i])) for i in range(n)]
+    cards, info = plays[pick % n]
+    rank, count = play_rank(state, 0, cards, info, buf_c, buf_i)
+    assert count == n
+    keys = [weakness_of(i, int(rev)) for _, i in plays]
+    j = pick % n
+    assert rank == sum(1 for k, key in enumerate(keys)
+                       if key < keys[j] or (key == keys[j] and k < j))

@@ -133,7 +133,14 @@ def test_sampled_worlds_fit_the_observations(recorded) -> None:  # type: ignore[
 def test_known_weakest_returners_shape_the_other_pairs_exchange(recorded) -> None:  # type: ignore[no-untyped-def]
     """Told that every upper class returns its weakest cards (as these players do), the
     knowledge marks the exchanges I was not part of so, and every sampled world has the
-    uppers holding nothing below the cards they handed down."""
+    uppers holding nothing below the cards they handed down.
+
+    Seeded: some views leave about 1 deal in 70 that fits the exchange, so 128 proposals
+    can all miss, and then the sampler ignores the exchange facts by design (it did with
+    the simulator's random stream left as the earlier tests leave it)."""
+    from daihinmin.players.mc.state import seed_numba
+
+    seed_numba(1)
     bots, truths = recorded
     checked = 0
     for bot in bots:

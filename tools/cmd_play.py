@@ -1,6 +1,10 @@
 """``daihinmin play``: play in the terminal against bundled bots (one process, no network).
 
     daihinmin play --rules web --players 4 --seed 7
+    daihinmin play --level strong
+
+``--level easy|medium|strong`` seats CPUs of that level
+(:mod:`daihinmin.players.levels`) instead of naming the bots with ``--bots``.
 
 At your turn you see the players, the field, the state (revolution, lock, 11-back, ...),
 your hand and every legal move numbered; type a number, ``p`` to pass, or the cards
@@ -14,6 +18,8 @@ from __future__ import annotations
 import argparse
 import secrets
 import sys
+
+from daihinmin.players.levels import LEVELS
 
 DEFAULT_BOT = "default"
 
@@ -29,9 +35,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="number of players, you included (default: the preset's)")
     p.add_argument("--seed", type=int, default=None, help="match seed (default: random)")
     p.add_argument("--games", type=int, default=1, help="games in the match (default 1)")
-    p.add_argument("--bots", default=DEFAULT_BOT, metavar="KIND[,KIND...]",
+    p.add_argument("--bots", default=None, metavar="KIND[,KIND...]",
                    help="the bots, in seat order after you (the last one repeats); "
                         f"default {DEFAULT_BOT}")
+    p.add_argument("--level", default=None, choices=LEVELS,
+                   help="CPU level of every bot (instead of --bots)")
     p.add_argument("--seat", type=int, default=0, help="your player number (default 0)")
     p.add_argument("--name", default="you", help="your name")
     p.add_argument("--delay", type=float, default=0.0, metavar="SECONDS",
@@ -51,6 +59,7 @@ def bot_kinds(spec: str, count: int) -> list[str]:
 
 def play_command(args: argparse.Namespace) -> int:
     from daihinmin.players.human import HumanBot, HumanQuit
+    from daihinmin.players.levels import level_for, make_level_bot
     from daihinmin.players.registry import UnknownBotError, make_bot
     from daihinmin.rules.ruleset import RuleConfigError, ruleset_from
     from rich.console import Console
@@ -68,15 +77,20 @@ def play_command(args: argparse.Namespace) -> int:
         if not 0 <= args.seat < rules.players:
             raise ValueError(f"--seat must be 0..{rules.players - 1}")
         seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
-        wanted = bot_kinds(args.bots, rules.players - 1)
+        if args.level is not None and args.bots is not None:
+            raise ValueError("give --level or --bots, not both")
+        wanted = bot_kinds(args.bots or DEFAULT_BOT, rules.players - 1)
         if "human" in wanted:
             raise ValueError("--bots names the bots; you are the only human seat")
         kinds = iter(wanted)
         human = HumanBot(console=console, infer_notes=False)
         seats: list[Seat] = []
+        level = level_for(args.level, rules) if args.level is not None else None
         for p in range(rules.players):
             if p == args.seat:
                 seats.append(Seat(human, args.name))
+            elif level is not None:
+                seats.append(Seat(make_level_bot(level.name, rules, seed + p), level.label))
             else:
                 kind = next(kinds)
                 seats.append(Seat(make_bot(kind, seed=seed + p), kind))
@@ -84,6 +98,8 @@ def play_command(args: argparse.Namespace) -> int:
         print(f"daihinmin play: {exc}", file=sys.stderr)
         return 2
     human.names = [s.name for s in seats]
+    if level is not None and level.note:
+        console.print(f"[yellow]{level.note}[/]")
     console.print(f"[bold]daihinmin play[/]: rules {rules.name}, {rules.players} players, "
                   f"{args.games} game(s), seed {seed}. Type ? for help, q to quit.")
     session = PlaySession(rules, seed, args.games, seats, args.seat, delay=args.delay)

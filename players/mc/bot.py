@@ -19,11 +19,19 @@ from daihinmin.client.view import Bot, GameView
 from daihinmin.players.util import weakest_cards
 from daihinmin.protocol.cards import CardSet
 from daihinmin.protocol.moves import PASS, Move
+from daihinmin.rules.ruleset import RuleSet
 
 from .convert import decode_move, encode_move, hand_mask, mask_cards
 from .endgame import solve_two
 from .exchange import exchange_candidates
-from .models import MODEL_POLICY, N_MODELS, action_log_chances
+from .models import (
+    MODEL_POLICY,
+    MODEL_UNIFORM,
+    N_MODELS,
+    ORDER_Z,
+    action_log_chances,
+    order_z,
+)
 from .movegen import generate
 from .moves import MAX_MOVES
 from .observe import (
@@ -32,6 +40,7 @@ from .observe import (
     exchange_pairs,
     knowledge_from_view,
     public_state,
+    simulator_gaps,
     simulator_supports,
 )
 from .rollout import policy_params
@@ -141,6 +150,8 @@ class MCBot(Bot):
         self.refine_steps = int(refine_steps)
         self.refine_eps = np.array([self.eps, float(refine_eps), 0.0, float(refine_eps)])
         self.evidence = np.zeros((N_PLAYERS, N_MODELS))
+        # per player: how far its plays keep to the weakest-first order (models.order_z)
+        self.order = np.zeros((N_PLAYERS, 2))
         self.models = np.zeros(N_PLAYERS, dtype=np.int64)
         # log-evidence, per upper class, that it returns its weakest cards in the exchange
         # rather than any cards; above MODEL_MARGIN the sampler relies on it
@@ -155,6 +166,7 @@ class MCBot(Bot):
         self.on_search: Callable[[np.ndarray, int, np.ndarray, np.ndarray, ArmStats],
                                  None] | None = None
         self._revealed: np.ndarray | None = None
+        self._unsupported_told: set[RuleSet] = set()
         if warm:
             warm_up()
 
@@ -170,6 +182,7 @@ class MCBot(Bot):
     # --- Bot interface ----------------------------------------------------------------
     def on_match_start(self, player: int) -> None:
         self.evidence[:] = 0.0
+        self.order[:] = 0.0
         self.models[:] = MODEL_POLICY
         self.return_evidence[:] = 0.0
 
@@ -179,7 +192,7 @@ class MCBot(Bot):
 
     def exchange(self, view: GameView, count: int) -> CardSet:
         lower = _lower_partner(view, count)
-        if not simulator_supports(view.rules) or lower < 0:
+        if not self._simulated(view) or lower < 0:
             return weakest_cards(view.hand, count)
         start = time.perf_counter()
         self._seed()
@@ -199,7 +212,7 @@ class MCBot(Bot):
         legal = view.legal_moves()
         if len(legal) == 1:
             return legal[0]
-        if not simulator_supports(view.rules):
+        if not self._simulated(view):
             return _fallback(view)
         start = time.perf_counter()
         self._seed()
@@ -228,6 +241,19 @@ class MCBot(Bot):
         return self._checked(decode_move(cand_c[best], cand_i[best]), legal, view)
 
     # --- helpers ------------------------------------------------------------------------
+    def _simulated(self, view: GameView) -> bool:
+        """Does the simulator play the table's rules?  If not, say once per rule set which
+        rules it lacks (mc then plays the weakest legal move, never a simulated one)."""
+        rules = view.rules
+        if rules in self._unsupported_told:
+            return False
+        gaps = simulator_gaps(rules)
+        if gaps:
+            self._unsupported_told.add(rules)
+            log.warning("mc does not simulate the %s rules (%s): it plays the weakest legal "
+                        "move there", rules.name, ", ".join(gaps))
+        return not gaps
+
     def _seed(self) -> None:
         seed_numba(int(self.rng.integers(0, 2**31 - 1)))
 
@@ -278,20 +304,36 @@ class MCBot(Bot):
             return  # the game ended early (pass limit): some hands stay unknown
         if holders:
             start[holders[0]] |= leftover
+        order = np.zeros((N_PLAYERS, 2))
         chances = action_log_chances(start, kn.seats, kn.first, kn.owner_answers,
                                      kn.hist_player, kn.hist_cards, kn.hist_info, self.prm,
                                      self.judge_eps, self.ws.bufc,
-                                     self.ws.bufi)
+                                     self.ws.bufi, order)
         self._learn_returns(kn, start)
         if np.isnan(chances).any():
             return
+        self.order += order
         for q in range(N_PLAYERS):
             if q == kn.me:
                 continue
             self.evidence[q] += chances[q]
-            best = int(np.argmax(self.evidence[q]))
-            margin = self.evidence[q, best] - self.evidence[q, MODEL_POLICY]
-            self.models[q] = best if margin > MODEL_MARGIN else MODEL_POLICY
+            self.models[q] = self._fitting_model(q)
+
+    def _fitting_model(self, q: int) -> int:
+        """The model that explains ``q``'s actions clearly better than the playout policy,
+        else the policy.  Uniform choice wins against every player the other models miss:
+        it is taken only while ``q``'s plays also look random (no order of their own), so an
+        unknown bot is never simulated as a random one."""
+        evidence = self.evidence[q].copy()
+        z = order_z(self.order[q])
+        # uniform choice must explain the order of the plays too: ruled out beyond ORDER_Z,
+        # and short of it charged the log-density of that z (so one or two games of a bot
+        # with an order of its own do not make it look random either)
+        evidence[MODEL_UNIFORM] = -np.inf if abs(z) > ORDER_Z else (
+            evidence[MODEL_UNIFORM] - z * z / 2)
+        best = int(np.argmax(evidence))
+        margin = evidence[best] - evidence[MODEL_POLICY]
+        return best if margin > MODEL_MARGIN else MODEL_POLICY
 
     def _learn_returns(self, kn: Knowledge, start: np.ndarray) -> None:
         """Weigh, for each exchange I was not part of, "the upper returned its weakest

@@ -11,7 +11,10 @@ observed actions weigh the sampled worlds.
   (:mod:`~daihinmin.players.mc.sample_model`; the bundled ``default`` player).
 
 The player learns which model fits each opponent from finished games (see
-:func:`action_log_chances`), where every hand is known afterwards.
+:func:`action_log_chances`), where every hand is known afterwards.  The uniform model wins
+that contest against any player whose choices the other models miss, random or not; it is
+taken only while the player's plays look random by :func:`order_z` too (a player that keeps
+to an order of its own, e.g. strongest first, is simulated by the playout policy instead).
 """
 
 from __future__ import annotations
@@ -141,12 +144,39 @@ def move_chance(model: int, st: np.ndarray, p: int, prm: np.ndarray, cards: int,
 
 
 @njit(cache=True)
+def play_rank(st: np.ndarray, p: int, cards: int, info: int, bufc: np.ndarray,
+              bufi: np.ndarray) -> tuple[int, int]:
+    """(rank, n): where the play ``(cards, info)`` of ``p`` stands among its ``n`` legal plays
+    ordered weakest first (ties in generation order); rank -1 if it is not among them."""
+    n = generate(st[HAND + p], st[FIELD_INFO], st[REV], st[LOCK], False, bufc, bufi)
+    j = -1
+    for i in range(n):
+        if bufc[i] == cards and bufi[i] == info:
+            j = i
+            break
+    if j < 0:
+        return -1, n
+    key = weakness(info, st[REV])
+    rank = 0
+    for i in range(n):
+        k = weakness(bufi[i], st[REV])
+        if k < key or (k == key and i < j):
+            rank += 1
+    return rank, n
+
+
+@njit(cache=True)
 def action_log_chances(start: np.ndarray, seats: np.ndarray, first: int, owner_answers: bool,
                        hist_player: np.ndarray, hist_cards: np.ndarray, hist_info: np.ndarray,
                        prm: np.ndarray, eps: np.ndarray, bufc: np.ndarray,
-                       bufi: np.ndarray) -> np.ndarray:
+                       bufi: np.ndarray, order: np.ndarray) -> np.ndarray:
     """Replay a whole game from its starting hands; return, per player and model, the sum of
-    the log-chances of that player's actions (NaN everywhere if the game does not replay)."""
+    the log-chances of that player's actions (NaN everywhere if the game does not replay).
+
+    ``order`` (players x 2) gains, per player, the sum over its plays (with two or more to
+    choose from) of the play's rank among the legal plays, weakest first, less the mean rank
+    of a uniform choice, and the variance of that rank under a uniform choice: a random
+    player's sum stays within a few standard deviations of 0 (see :func:`order_z`)."""
     out = np.zeros((N_PLAYERS, N_MODELS))
     st = new_state(start, seats, first, owner_answers)
     for t in range(hist_player.shape[0]):
@@ -157,8 +187,27 @@ def action_log_chances(start: np.ndarray, seats: np.ndarray, first: int, owner_a
         for m in range(N_MODELS):
             out[p, m] += np.log(move_chance(m, st, p, prm, hist_cards[t], eps[m], bufc,
                                             bufi))
+        if hist_info[t] != 0:
+            rank, n = play_rank(st, p, hist_cards[t], hist_info[t], bufc, bufi)
+            if rank >= 0 and n >= 2:
+                order[p, 0] += rank - (n - 1) / 2.0
+                order[p, 1] += (n * n - 1) / 12.0
         if hist_info[t] == 0:
             apply_pass(st)
         else:
             apply_play(st, hist_cards[t], hist_info[t])
     return out
+
+
+ORDER_Z = 4.0  # |z| above which a player's plays keep to an order (are not random)
+
+
+def order_z(order_row: np.ndarray) -> float:
+    """The z-score of a player's accumulated play ranks (a row of ``order`` of
+    :func:`action_log_chances`): near 0 for a uniformly random player, large for one that
+    prefers weak (negative) or strong (positive) plays.
+
+    >>> order_z(np.array([0.0, 0.0])), order_z(np.array([-30.0, 25.0]))
+    (0.0, -6.0)
+    """
+    return float(order_row[0] / np.sqrt(order_row[1])) if order_row[1] > 0 else 0.0

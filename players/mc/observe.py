@@ -38,10 +38,27 @@ _MATCH_ONLY = frozenset({"name", "min_players", "max_players", "seat_change_peri
 _SIMULATED = frozenset({"owner_answers"})
 
 
+def simulator_gaps(rules: RuleSet) -> list[str]:
+    """The rule fields whose values in ``rules`` the Numba simulator does not play (it plays
+    the uecda play rules, with either trick clear), as ``field=value``; [] when it plays
+    them all.
+
+    >>> from daihinmin.rules.ruleset import WEB
+    >>> simulator_gaps(UECDA), simulator_gaps(WEB)[:3]
+    ([], ['players=4', 'jokers=2', 'sequence_edge_jokers=False'])
+    """
+    return [f"{f.name}={_shown(getattr(rules, f.name))}" for f in fields(rules)
+            if f.name not in _MATCH_ONLY | _SIMULATED
+            and getattr(rules, f.name) != getattr(UECDA, f.name)]
+
+
+def _shown(value: object) -> str:
+    return str(getattr(value, "value", value))
+
+
 def simulator_supports(rules: RuleSet) -> bool:
     """Does the Numba simulator play these rules exactly (the uecda play rules)?"""
-    return all(getattr(rules, f.name) == getattr(UECDA, f.name) for f in fields(rules)
-               if f.name not in _MATCH_ONLY | _SIMULATED)
+    return not simulator_gaps(rules)
 
 
 @dataclass
@@ -195,4 +212,4 @@ def _state_from_view(view: GameView, kn: Knowledge, hands: np.ndarray) -> np.nda
 
 
 __all__ = ["Knowledge", "exchange_knowledge", "knowledge_from_view", "public_state",
-           "simulator_supports"]
+           "simulator_gaps", "simulator_supports"]
