@@ -88,9 +88,10 @@ def test_settings_follow_the_presets() -> None:
             table_rules(bad)
     with pytest.raises(RuleConfigError):
         table_games({"preset": "web", "games": 4})
+    assert level_bot("intermediate", PRESETS["web"]) == "default"
     assert level_bot("advanced", PRESETS["uecda"]) == "mc"
-    assert level_bot("advanced", PRESETS["web"]) == "greedy"
-    assert level_bot("advanced", PRESETS["app"]) == "default"
+    assert level_bot("advanced", PRESETS["web"]) == "weakest"  # players/levels.py
+    assert level_bot("advanced", PRESETS["app"]) == "weakest"
     with pytest.raises(RuleConfigError):
         level_bot("grandmaster", PRESETS["web"])
 

@@ -8,7 +8,7 @@ command line, so a browser game has exactly the rules a ``serve``/``match`` run 
 >>> rules.players, rules.eleven_back, rules.exchange_pairs()
 (3, False, [(0, 2, 1)])
 >>> level_bot("advanced", ruleset_from("uecda")), level_bot("advanced", rules)
-('mc', 'greedy')
+('mc', 'weakest')
 """
 
 from __future__ import annotations
@@ -30,28 +30,16 @@ MAIN_TOGGLES = ("revolution", "eight_cut", "spade3_return", "lock", "miyako_ochi
 #: Fields the host does not set per table (the table's size is ``players``).
 _FIXED = {"name", "players", "min_players", "max_players"}
 
-#: CPU levels -> bundled bots.  The strongest is ``mc`` where its simulator plays the rules
-#: exactly (today the uecda play rules), else the stronger of ``default`` and ``greedy``
-#: under that preset (300 local games each, two against two: greedy wins under web,
-#: default under app, original and thirteenth_floor).
-LEVELS = {"beginner": "random", "intermediate": "weakest", "advanced": "mc"}
-STRONGEST_WITHOUT_MC = {"web": "greedy"}
-
-
 def level_bot(level: str, rules: RuleSet) -> str:
-    """The bundled bot that plays a CPU seat of ``level`` under ``rules``."""
-    try:
-        kind = LEVELS[level]
-    except KeyError:
-        raise RuleConfigError(f"unknown CPU level {level!r}; known: "
-                              f"{', '.join(LEVELS)}") from None
-    if kind == "mc":
-        from daihinmin.players.mc.observe import simulator_supports
+    """The bundled bot that plays a CPU seat of ``level`` (beginner, intermediate, advanced:
+    the menu's names of :mod:`daihinmin.players.levels`' easy, medium, strong) under
+    ``rules``: one mapping for the terminal and the browser."""
+    from daihinmin.players.levels import UnknownLevelError, level_for
 
-        if not simulator_supports(rules):
-            base = rules.name.split("+", 1)[0]
-            return STRONGEST_WITHOUT_MC.get(base, "default")
-    return kind
+    try:
+        return level_for(level, rules).bot
+    except UnknownLevelError as exc:
+        raise RuleConfigError(str(exc)) from None
 
 
 def _value(v: object) -> object:
@@ -143,5 +131,5 @@ def table_games(settings: dict[str, Any]) -> int:
     return games
 
 
-__all__ = ["LEVELS", "MAIN_TOGGLES", "ROUNDS", "level_bot", "player_counts", "presets_json",
+__all__ = ["MAIN_TOGGLES", "ROUNDS", "level_bot", "player_counts", "presets_json",
            "table_games", "table_rules", "toggle_fields"]
