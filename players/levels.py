@@ -99,30 +99,3 @@ def make_level_bot(name: str, rules: RuleSet, seed: int | None = None) -> Bot:
 __all__ = ["ALIASES", "LEVELS", "STRONG_MOVE_MS", "Level", "UnknownLevelError", "level_for",
            "make_level_bot"]
 
-
-def seat_mean_place(rules: RuleSet, bot: str, field: str, games: int,
-                    seed: int = 5) -> tuple[float, float]:
-    """Mean place (0 = first) of one ``bot`` in seat 0 against ``field`` bots in every other
-    seat over ``games`` games, and the half-width of its 95% interval (games taken as
-    independent): how the level order was measured."""
-    import statistics
-
-    from daihinmin.tools.local_match import play_local_match
-
-    places: list[int] = []
-    bots = [make_bot(bot, seed=1)] + [make_bot(field, seed=p) for p in range(2, rules.players + 1)]
-    play_local_match(rules, seed=seed, games=games, bots=bots,
-                     on_game=lambda r: places.append(r.result.places[0]))  # type: ignore[union-attr]
-    half = 1.96 * statistics.stdev(places) / len(places) ** 0.5 if len(places) > 1 else 0.0
-    return statistics.fmean(places), half
-
-
-if __name__ == "__main__":  # python -m daihinmin.players.levels PRESET BOT FIELD GAMES
-    import sys
-
-    from daihinmin.rules.ruleset import preset
-
-    name, hero, others, count = sys.argv[1:5]
-    mean, half = seat_mean_place(preset(name), hero, others, int(count))
-    print(f"{name}: {hero} against {others}: mean place {mean:.2f} ± {half:.2f} "
-          f"(0 = first) over {count} games")
