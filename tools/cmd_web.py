@@ -12,7 +12,6 @@ from the network.  With ``--log-dir`` every browser match writes a match log the
 from __future__ import annotations
 
 import argparse
-import ipaddress
 import sys
 from pathlib import Path
 
@@ -38,22 +37,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.set_defaults(func=web_command)
 
 
-def is_loopback(host: str) -> bool:
-    """Is ``host`` a loopback address (only this machine can connect)?
-
-    >>> is_loopback("127.0.0.1"), is_loopback("::1"), is_loopback("0.0.0.0")
-    (True, True, False)
-    """
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
 def web_command(args: argparse.Namespace) -> int:
     import trio
+    from daihinmin.server.match_server import is_loopback
     from daihinmin.web.app import serve
 
     if not 0 <= args.port <= 65535 or args.cpu_delay < 0:
