@@ -166,15 +166,6 @@ def test_snapshot_shows_only_the_own_hand() -> None:
     assert len(seen) > 40
 
 
-@pytest.mark.parametrize("module", ["daihinmin.web.settings", "daihinmin.tools.cmd_web"])
-def test_doctests(module: str) -> None:
-    import doctest
-    import importlib
-
-    result = doctest.testmod(importlib.import_module(module))
-    assert result.attempted > 0 and result.failed == 0
-
-
 def test_web_command_refuses_a_bad_port_and_a_port_in_use() -> None:
     import socket
     import subprocess
