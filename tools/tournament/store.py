@@ -116,6 +116,14 @@ class TournamentStore:
         self._lock: IO[bytes] | None = None
         if writer:  # one writing process per database: an OS lock, refused at once
             self._lock = lock_database(self.path)
+        try:
+            self._open()
+        except BaseException:  # no half-open store: its connection and lock go now, not at GC
+            self.close()
+            raise
+        self._lineups: dict[int, list[int]] = {}
+
+    def _open(self) -> None:
         existing = self.path.exists()
         damage = wal_damage(self.path) if existing else None
         if damage is not None:  # SQLite itself would drop the games after it without a word
@@ -135,7 +143,6 @@ class TournamentStore:
                 raise
             raise StoreReadError(f"{self.path}: not a usable tournament database "
                                  f"({exc})") from None
-        self._lineups: dict[int, list[int]] = {}
 
     def check_integrity(self) -> None:
         """SQLite's quick check of every page; a damaged file is refused, not half read."""
@@ -187,15 +194,20 @@ class TournamentStore:
 
         check_output_path(Path(path), what="results database", existing=True)
         store = cls(path, writer=True)
-        stored = store.stored_config()
-        if stored is None:
-            raise StoreReadError(f"{path} holds no tournament")
-        if cfg is not None and cfg.fingerprint() != stored.fingerprint():
-            raise ResumeMismatchError(
-                f"{path} holds a different tournament (fingerprint {stored.fingerprint()}, "
-                f"asked {cfg.fingerprint()}); only games, jobs and tables may change")
-        if cfg is not None and cfg.games > stored.games:
-            store.write_tournament(cfg)  # appends the extra deal sets
+        try:
+            stored = store.stored_config()
+            if stored is None:
+                raise StoreReadError(f"{path} holds no tournament")
+            if cfg is not None and cfg.fingerprint() != stored.fingerprint():
+                raise ResumeMismatchError(
+                    f"{path} holds a different tournament (fingerprint "
+                    f"{stored.fingerprint()}, asked {cfg.fingerprint()}); only games, jobs "
+                    "and tables may change")
+            if cfg is not None and cfg.games > stored.games:
+                store.write_tournament(cfg)  # appends the extra deal sets
+        except BaseException:
+            store.close()
+            raise
         return store
 
     def write_tournament(self, cfg: TournamentConfig) -> None:
@@ -250,7 +262,8 @@ class TournamentStore:
         return None if row is None else str(row[0])
 
     def close(self) -> None:
-        self.con.close()
+        if hasattr(self, "con"):  # (not yet connected when opening failed early)
+            self.con.close()
         if self._lock is not None:
             self._lock.close()  # releases the lock
             self._lock = None
