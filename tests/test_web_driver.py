@@ -206,3 +206,26 @@ def test_published_tables_never_show_hands_unless_the_host_allows() -> None:
             hidden.update(bad)
     with pytest.raises(FeedError):
         Feed.from_hello("c", json.dumps({"type": "hello", "players": 9, "games": 1}))
+
+
+def test_a_published_match_keeps_only_the_last_games_scores() -> None:
+    """Memory stays flat however long a published match runs: the snapshot lists the last
+    SCORE_ROWS games, and the totals count every game."""
+    from daihinmin.server.matchlog import GameRecord
+    from daihinmin.web.publish import SCORE_ROWS, TablePublisher
+
+    async def main() -> TablePublisher:
+        publisher = TablePublisher("ws://127.0.0.1:1/publish", PRESETS["uecda"], 500, "match")
+        totals = [0] * 5
+        for game in range(1, SCORE_ROWS + 31):
+            points = [5, 4, 3, 2, 1]
+            totals = [t + p for t, p in zip(totals, points, strict=True)]
+            publisher.game_finished(GameRecord(game, [0, 1, 2, 3, 4], 0, None, [],
+                                               places=[0, 1, 2, 3, 4], points=points,
+                                               totals=totals))
+        return publisher
+
+    publisher = trio.run(main)
+    scores = publisher.latest["scores"]
+    assert len(scores) == SCORE_ROWS and scores[-1]["game"] == SCORE_ROWS + 30
+    assert scores[0]["game"] == 31 and publisher.latest["totals"][0] == 5 * (SCORE_ROWS + 30)

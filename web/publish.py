@@ -30,6 +30,8 @@ from daihinmin.server.matchlog import GameRecord, PlayerInfo, TurnRecord
 
 from .snapshot import RECENT_TURNS, cards_json, game_json
 
+SCORE_ROWS = 50  # games listed in a watched table's scores (its totals count them all)
+
 log = logging.getLogger("daihinmin.web")
 T = TypeVar("T")
 
@@ -68,7 +70,7 @@ class TablePublisher(MatchObserver):
         self.latest: dict[str, Any] = self._empty()
         self.version = 0
         self.sent = -1
-        self.results: list[GameRecord] = []
+        self.scores: list[dict[str, Any]] = []  # the last SCORE_ROWS games' rows only
         self.recent: list[str] = []
         self.turns = 0
         self.last: Observed | None = None
@@ -110,9 +112,11 @@ class TablePublisher(MatchObserver):
 
     def game_finished(self, record: GameRecord) -> None:
         self.inner.game_finished(record)
-        self.results.append(record)
-        self._update(scores=[{"game": r.game, "points": r.points,
-                              "places": [p + 1 for p in r.places]} for r in self.results],
+        # Bounded: a published 100,000-game match must not grow the server or every snapshot.
+        self.scores.append({"game": record.game, "points": record.points,
+                            "places": [p + 1 for p in record.places]})
+        del self.scores[:-SCORE_ROWS]
+        self._update(scores=list(self.scores),
                      totals=list(record.totals),
                      standings=standings(self.rules, record.totals, record.places))
 
