@@ -6,7 +6,7 @@ Run it in a nursery with ``nursery.start`` to learn the bound port once it liste
     async with trio.open_nursery() as nursery:
         port = await nursery.start(server.run)
         ...  # connect players to port
-    server.outcome  # totals, standings, seat reports, log path
+    server.outcome  # games played, totals, seat reports, log path
 
 Seating: handshakes run side by side, each within ``profile_timeout`` in total, so a
 connection that never speaks (or trickles its profile) holds up nobody; players are numbered
@@ -40,7 +40,6 @@ from daihinmin.protocol.table import TABLE_BYTES, encode_int
 from daihinmin.rules.game import GameState
 from daihinmin.rules.match import GameSetup, MatchState
 from daihinmin.rules.ruleset import ruleset_to_dict
-from daihinmin.rules.scoring import lower_is_better
 
 from .config import ServerConfig
 from .connection import (
@@ -68,7 +67,6 @@ from .matchlog import (
 from .ratelog import RateLimitedLog
 from .resume import ResumePoint, load_resume
 from .seats import SeatTable
-from .standings import Standings
 
 log = logging.getLogger("daihinmin.server")
 
@@ -118,7 +116,6 @@ class MatchOutcome:
     players: list[PlayerInfo]
     games_played: int = 0  # games in the match so far, those before a resume included
     totals: list[int] = field(default_factory=list)  # after the last game
-    standings: Standings | None = None  # every game so far, added up (None before seating)
     log_path: Path | None = None
     wall_seconds: float = 0.0
     seats: list[SeatReport] = field(default_factory=list)  # each seat at the end
@@ -219,7 +216,6 @@ class MatchServer:
                 seats.seat_stand_in(number, why.status, why.detail)
             self._start_log(writer, point)
             started_log = True
-            standings = outcome.standings = self._standings(point)
             match = point.match if point is not None else MatchState(
                 config.rules, seed=config.seed, games=config.games)
             async with trio.open_nursery() as nursery:
@@ -234,7 +230,6 @@ class MatchServer:
                     del match.results[:-1]  # the engine keeps every result; one is enough
                     outcome.games_played += 1
                     outcome.totals = list(record.totals)
-                    standings.add_game(record)
                     self.observer.game_finished(record)
                 nursery.cancel_scope.cancel()
             outcome.totals = list(match.points)
@@ -297,18 +292,6 @@ class MatchServer:
             log.warning("resuming with players %s; the match was played by %s",
                         [p.name for p in self.players], named)
         writer.write_resume(ResumeRecord(point.games_done, list(self.players), now, c.policy()))
-
-    def _standings(self, point: ResumePoint | None) -> Standings:
-        """The standings to add each game to: those of the logged games when resuming."""
-        lower = lower_is_better(self.config.rules)
-        if point is None:
-            return Standings(self.players, lower_is_better=lower)
-        standings = point.standings
-        standings.lower_is_better = lower
-        if len(self.players) == len(standings.players):  # (none: every game is logged)
-            for s, info in zip(standings.players, self.players, strict=True):
-                s.name = info.name  # this run's players' names, as the report shows them
-        return standings
 
     # --- seating --------------------------------------------------------------------------
     async def _seat_players(self, listeners: list[trio.SocketListener],

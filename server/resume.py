@@ -13,8 +13,7 @@ would have played (for players whose choices depend only on what they see).  The
 time banks and fault reports are taken from the last game: fault counts go on towards the
 limit, and a seat already handed to its stand-in stays with it (its new connection is closed
 at once), as in an uninterrupted run.  Logs written before the reports were logged start
-every seat afresh.  The standings of the logged games are added up on the way, so the
-server's report covers the whole match.
+every seat afresh.
 """
 
 from __future__ import annotations
@@ -38,7 +37,6 @@ from .matchlog import (
     read_header,
 )
 from .replay import LogMismatchError, Mismatch, replay_game
-from .standings import Standings
 
 
 @dataclass
@@ -49,7 +47,6 @@ class ResumePoint:
     banks: list[float] | None  # seconds left in each seat's time bank, if logged
     reports: list[SeatReport]  # the seats that had met a fault by the last game
     games_done: int
-    standings: Standings  # of the logged games
     last_totals: list[int]
 
 
@@ -84,24 +81,22 @@ def load_resume(path: Path) -> ResumePoint:
         with open_log(path) as reader:
             header: MatchHeader | None = None
             players: list[PlayerInfo] = []
-            standings: Standings | None = None
+            games = 0
             previous: GameRecord | None = None
             last: GameRecord | None = None
             end: MatchEnd | None = None
             for record in reader:
                 if isinstance(record, MatchHeader):
                     header, players = record, record.players
-                    standings = Standings(record.players)
                 elif isinstance(record, GameRecord):
-                    assert standings is not None
                     _follows(last, record)
-                    standings.add_game(record)
+                    games += 1
                     previous, last = last, record
                 elif isinstance(record, ResumeRecord):
                     players, end = record.players, None
                 elif isinstance(record, MatchEnd):
                     end = record
-        assert header is not None and standings is not None
+        assert header is not None
         match = match_after(header, previous)
         if last is not None:
             replay_game(match, last)  # the last game against the engine
@@ -112,7 +107,7 @@ def load_resume(path: Path) -> ResumePoint:
     banks = ([ms / 1000.0 for ms in last.bank_ms]
              if last is not None and last.bank_ms is not None else None)
     return ResumePoint(header, players, match, banks, last.reports if last is not None else [],
-                       standings.games, standings, list(last.totals) if last else [])
+                       games, list(last.totals) if last else [])
 
 
 def config_for_resume(path: Path, config: ServerConfig) -> ServerConfig:

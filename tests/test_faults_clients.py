@@ -21,6 +21,7 @@ from daihinmin.server.match_server import MatchOutcome
 from daihinmin.server.matchlog import MatchLog, read_match_log
 from daihinmin.server.replay import verify_log
 from daihinmin.server.runner import run_headless_match
+from daihinmin.server.standings import Standings
 from daihinmin.tools.cli import main
 
 pytestmark = pytest.mark.timeout(120)
@@ -33,6 +34,13 @@ FAST = ServerConfig(games=GAMES, seed=SEED, port=0, move_timeout=0.3, exchange_t
                     time_bank=1.0, profile_timeout=0.5, send_timeout=1.0, fault_limit=3)
 LATE = "1.4"  # past the first deadline and its bank; any later deadline ends after that
 
+
+def standings_of(log: MatchLog) -> Standings:
+    """The standings of a logged match, game by game (as the command line adds them up)."""
+    standings = Standings(log.players)
+    for record in log.games:
+        standings.add_game(record)
+    return standings
 
 def fault_spec(mode: str, *args: str) -> PlayerSpec:
     return PlayerSpec(f"fault:{mode}", (sys.executable, "-m", "daihinmin.tools.fault_client",
@@ -77,8 +85,8 @@ def test_crash_mid_game_hands_the_seat_to_the_fallback(
     events = [e for g in log.games for e in g.events]
     assert events and {e.player for e in events} == {2}
     assert all(g.stand_in == [2] for g in log.games)
-    standings = outcome.standings
-    assert standings is not None and standings.games == GAMES
+    standings = standings_of(log)
+    assert standings.games == GAMES
     standings.apply_reports(outcome.seats)
     me = standings.players[2]
     assert me.stand_in_games == GAMES and "CRASHED, fallback from game 1" in me.status_text()
@@ -235,7 +243,6 @@ def test_forfeit_passes_every_turn_and_ranks_last(tmp_path: Path) -> None:
     forfeited = [t for t in turns_of(log, 2) if t.by]
     assert forfeited and all(t.by == "forfeit" and t.move == "pass" for t in forfeited)
     assert log.games[-1].places[2] == 4  # an always-pass seat ends last
-    standings = outcome.standings
-    assert standings is not None
+    standings = standings_of(log)
     standings.apply_reports(outcome.seats)
     assert standings.ranked()[-1].number == 2 and standings.ranked()[-1].forfeited
