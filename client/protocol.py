@@ -29,7 +29,6 @@ from daihinmin.protocol.extension import (
 )
 from daihinmin.protocol.moves import Move
 from daihinmin.protocol.table import INT_BYTES, PROTOCOL_20070, TABLE_BYTES, Table, decode_int
-from daihinmin.rules.deal import canonical_jokers
 from daihinmin.rules.extension_rules import needs_extension
 from daihinmin.rules.ruleset import UECDA, RuleSet
 
@@ -337,7 +336,7 @@ class ClientProtocol:
         if not isinstance(cards, CardSet):
             raise BotError(f"{type(self.bot).__name__}.choose returned "
                            f"{type(cards).__name__}, not a CardSet")
-        if canonical_jokers(cards) not in view.legal_choices():
+        if cards not in view.legal_choices():
             log.warning("game %d: the bot answers the %s choice with %s, which is not up to %d "
                         "held card(s); sending it anyway (the server applies its default)",
                         game.game, choice.kind.value, cards or "nothing", choice.count)

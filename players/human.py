@@ -28,7 +28,6 @@ from daihinmin.protocol.cards import CardParseError, CardSet
 from daihinmin.protocol.errors import ProtocolError
 from daihinmin.protocol.moves import PASS, Move
 from daihinmin.rules.choices import ChoiceKind, PendingChoice
-from daihinmin.rules.deal import canonical_jokers
 from daihinmin.rules.judge import play_verdict
 from daihinmin.rules.ruleset import Scoring
 from daihinmin.rules.scoring import TITLES_JA, class_titles
@@ -91,10 +90,10 @@ def _move_from_cards(text: str, plays: Sequence[Move], view: GameView | None) ->
         raise InputError(f"{move_text(exact).plain} is not a legal move now"
                          + _why(exact, view))
     try:
-        cards = canonical_jokers(CardSet.parse(text))
+        cards = CardSet.parse(text)
     except CardParseError as exc:
         raise InputError(f"not a move number or cards: {exc}. {HELP}") from None
-    matching = [i for i, m in enumerate(plays, 1) if canonical_jokers(m.hand_cards()) == cards]
+    matching = [i for i, m in enumerate(plays, 1) if m.hand_cards() == cards]
     if len(matching) == 1:
         return plays[matching[0] - 1]
     if matching:
@@ -121,10 +120,10 @@ def _why(move: Move, view: GameView | None) -> str:
 def parse_cards(text: str, hand: CardSet, at_most: int, exactly: bool = False) -> CardSet:
     """Cards the person names for an exchange or a choice, checked against the hand."""
     try:
-        cards = canonical_jokers(CardSet.parse(text))
+        cards = CardSet.parse(text)
     except CardParseError as exc:
         raise InputError(f"not a list of cards: {exc}") from None
-    if not cards <= canonical_jokers(hand) or cards.jokers > hand.jokers:
+    if not cards <= hand or cards.jokers > hand.jokers:
         raise InputError(f"you do not hold {cards_text(cards - hand).plain or 'that'}")
     if exactly and len(cards) != at_most:
         raise InputError(f"give exactly {at_most} card(s); you named {len(cards)}")

@@ -21,7 +21,7 @@ from itertools import combinations
 
 from daihinmin.protocol.cards import CardSet
 
-from .deal import canonical_jokers, weakest
+from .deal import weakest
 from .events import Event
 
 
@@ -42,12 +42,12 @@ class PendingChoice:
 
 def choice_options(hand: CardSet, choice: PendingChoice) -> list[CardSet]:
     """Every valid answer, the empty set first (the two jokers are interchangeable)."""
-    cards = list(canonical_jokers(hand))
+    cards = list(hand)
     seen: set[CardSet] = set()
     out: list[CardSet] = []
     for n in range(min(choice.count, len(cards)) + 1):
         for chosen in combinations(cards, n):
-            option = canonical_jokers(CardSet.of(chosen))
+            option = CardSet.of(chosen)
             if option not in seen:
                 seen.add(option)
                 out.append(option)
@@ -63,7 +63,7 @@ def resolve_choice(hand: CardSet, choice: PendingChoice,
                    cards: CardSet | None) -> tuple[CardSet, bool]:
     """(the cards that move, whether the default replaced the answer)."""
     if cards is not None and is_valid_choice(hand, choice, cards):
-        return canonical_jokers(cards), False
+        return cards, False
     return weakest(hand, choice.count), True
 
 

@@ -47,7 +47,7 @@ def deal_ordered(rng: random.Random, seats: Sequence[int], start_seat: int, joke
         player = seats[(start_seat + i) % n]
         masks[player] |= 1 << cards[i]
     pile = cards[total:][::-1]  # the first undealt card is on top
-    return [canonical_jokers(CardSet(m)) for m in masks], pile
+    return [CardSet(m) for m in masks], pile
 
 
 def add_cards(hand: CardSet, cards: CardSet) -> CardSet:
@@ -59,7 +59,7 @@ def add_cards(hand: CardSet, cards: CardSet) -> CardSet:
     total = hand.jokers + cards.jokers
     if total > 2:
         raise ValueError("more than two jokers in one card set")
-    merged = canonical_jokers(CardSet((hand.mask | cards.mask) & ~JOKER_BITS))
+    merged = CardSet((hand.mask | cards.mask) & ~JOKER_BITS)
     mask = merged.mask
     if total >= 1:
         mask |= 1 << JOKER
@@ -81,18 +81,7 @@ def weakest(hand: CardSet, count: int) -> CardSet:
     >>> str(weakest(CardSet.parse("S2 H3 C3 JK"), 2))
     'H3 C3'
     """
-    return canonical_jokers(CardSet.of(sorted(hand, key=weakness_order)[:count]))
-
-
-def canonical_jokers(hand: CardSet) -> CardSet:
-    """Jokers always occupy bit 60 first, then 61."""
-    n = hand.jokers
-    mask = hand.mask & ~JOKER_BITS
-    if n >= 1:
-        mask |= 1 << JOKER
-    if n >= 2:
-        mask |= 1 << JOKER2
-    return CardSet(mask)
+    return CardSet.of(sorted(hand, key=weakness_order)[:count])
 
 
 def strength_order(c: int) -> tuple[int, int]:

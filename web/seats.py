@@ -20,7 +20,6 @@ from daihinmin.client.view import Bot, GameView, Observed
 from daihinmin.protocol.cards import CardSet
 from daihinmin.protocol.moves import PASS, Move
 from daihinmin.rules.choices import PendingChoice, is_valid_choice
-from daihinmin.rules.deal import canonical_jokers
 
 log = logging.getLogger("daihinmin.web")
 
@@ -194,7 +193,7 @@ def cards_of(value: object) -> CardSet:
         if not isinstance(c, int) or isinstance(c, bool) or not 0 <= c <= 61:
             raise BadAnswerError(f"not a card number: {c!r}")
         mask |= 1 << c
-    return canonical_jokers(CardSet(mask))
+    return CardSet(mask)
 
 
 def _holds(hand: CardSet, cards: CardSet) -> bool:
