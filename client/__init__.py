@@ -6,7 +6,7 @@ and the ``on_*`` hooks), and hand an instance to :func:`run_bot` (blocking socke
 loop, and gives the bot a :class:`GameView` of its hand, the field and what it has seen::
 
     from daihinmin.client import Bot, GameView, run_bot
-    from daihinmin.protocol.moves import PASS, Move
+    from daihinmin.values.moves import PASS, Move
 
     class FirstMoveBot(Bot):
         name = "first"
@@ -22,6 +22,8 @@ Errors are specific: :class:`ServerUnreachableError`, :class:`ServerClosedError`
 :class:`~daihinmin.protocol.errors.ProtocolError`) for a server that sends garbage.
 """
 
+from daihinmin.contract.view import Bot, GameView, Observed
+
 from .errors import (
     BotError,
     ClientError,
@@ -32,7 +34,6 @@ from .errors import (
 )
 from .protocol import ClientProtocol, Expect, MatchRecord, Step
 from .sync_runner import DEFAULT_HOST, DEFAULT_PORT, run_bot
-from .view import Bot, GameView, Observed
 
 
 def __getattr__(name: str) -> object:

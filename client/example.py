@@ -4,7 +4,7 @@ Run it against a server on this machine with ``python -m daihinmin.client.exampl
 """
 
 from daihinmin.client import Bot, GameView, run_bot
-from daihinmin.protocol.moves import PASS, Move
+from daihinmin.values.moves import PASS, Move
 
 
 class FirstMoveBot(Bot):

@@ -20,9 +20,8 @@ from __future__ import annotations
 import logging
 from dataclasses import replace
 
-from daihinmin.protocol.cards import EMPTY, CardSet
+from daihinmin.contract.view import GameView
 from daihinmin.protocol.codec import TableState, read_hand, read_state
-from daihinmin.protocol.errors import MoveTableError
 from daihinmin.protocol.extension import (
     CHOICE_DISCARD,
     CHOICE_GIVE,
@@ -34,16 +33,17 @@ from daihinmin.protocol.extension import (
     ExtState,
     read_ext,
 )
-from daihinmin.protocol.shapes import move_from_cells
 from daihinmin.protocol.table import Table
 from daihinmin.rules.choices import ChoiceKind, PendingChoice
 from daihinmin.rules.extension_rules import adopt_rules, rules_digest
 from daihinmin.rules.ruleset import RuleSet
+from daihinmin.values.cards import EMPTY, CardSet
+from daihinmin.values.errors import MoveShapeError
+from daihinmin.values.shapes import move_from_cells
 
 from .errors import ClientError, UnexpectedMessageError
 from .tables import MAX_CARDS, FieldTable, HandTable
 from .tracker import GameTracker
-from .view import GameView
 
 log = logging.getLogger("daihinmin.client")
 
@@ -153,7 +153,7 @@ def read_ext_field(t: Table, where: str) -> tuple[FieldTable, ExtState]:
     cells = t.nonzero()
     try:
         move = move_from_cells(cells, max(ext.jokers, 1), extended=True) if cells else None
-    except MoveTableError as exc:
+    except MoveShapeError as exc:
         raise _fail(where, f"the field is not a play: {exc}", exc.cell) from exc
     return FieldTable(cells, move, _state_of(t, ext)), ext
 

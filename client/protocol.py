@@ -6,7 +6,7 @@ profile table, then loops: read exactly ``expecting.size`` bytes, hand them to
 The bot is called from inside :meth:`receive`.  Both runners (blocking sockets and Trio)
 share this class, so the protocol logic exists once.
 
->>> from daihinmin.client.view import Bot
+>>> from daihinmin.contract.view import Bot
 >>> proto = ClientProtocol(Bot(), name="me")
 >>> len(proto.initiate()), proto.expecting.what
 (480, 'waiting for the player number (handshake)')
@@ -18,7 +18,7 @@ import logging
 from dataclasses import dataclass, field
 from enum import IntEnum, auto
 
-from daihinmin.protocol.cards import CardSet
+from daihinmin.contract.view import Bot
 from daihinmin.protocol.codec import build_exchange, build_move, build_profile
 from daihinmin.protocol.extension import (
     MAX_PLAYERS,
@@ -27,10 +27,11 @@ from daihinmin.protocol.extension import (
     build_choice_answer,
     is_choice_table,
 )
-from daihinmin.protocol.moves import Move
 from daihinmin.protocol.table import INT_BYTES, PROTOCOL_20070, TABLE_BYTES, Table, decode_int
 from daihinmin.rules.extension_rules import needs_extension
 from daihinmin.rules.ruleset import UECDA, RuleSet
+from daihinmin.values.cards import CardSet
+from daihinmin.values.moves import Move
 
 from .errors import BotError, UnexpectedMessageError
 from .extension import (
@@ -56,7 +57,6 @@ from .tables import (
     read_turn,
 )
 from .tracker import GameTracker
-from .view import Bot
 
 log = logging.getLogger("daihinmin.client")
 

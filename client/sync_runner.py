@@ -19,12 +19,12 @@ import logging
 import socket
 import time
 
+from daihinmin.contract.view import Bot
 from daihinmin.rules.ruleset import UECDA, RuleSet
 
 from .errors import ServerClosedError, ServerTimeoutError, ServerUnreachableError
 from .protocol import ClientProtocol, MatchRecord, Step
 from .retry import DEFAULT_CONNECT_TIMEOUT, DEFAULT_READ_TIMEOUT, Retry, wait_for
-from .view import Bot
 
 log = logging.getLogger("daihinmin.client")
 

@@ -7,7 +7,7 @@ never passes them) while accepting everything the reference server sends, quirks
 wrongly once somebody has gone out).
 
 >>> from daihinmin.protocol.codec import TableState, build_deal
->>> from daihinmin.protocol.cards import CardSet
+>>> from daihinmin.values.cards import CardSet
 >>> deal = read_deal(build_deal(CardSet.parse("S3 JK"), TableState(counts=(2,) * 5), 0), "deal")
 >>> str(deal.hand), deal.give, deal.state.seats
 ('S3 JK', 0, (0, 1, 2, 3, 4))
@@ -17,12 +17,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from daihinmin.protocol.cards import CardSet
 from daihinmin.protocol.codec import TableState, hand_from_cells, read_hand, read_state
-from daihinmin.protocol.errors import MoveTableError
-from daihinmin.protocol.moves import Move
-from daihinmin.protocol.shapes import move_from_cells
 from daihinmin.protocol.table import Table
+from daihinmin.values.cards import CardSet
+from daihinmin.values.errors import MoveShapeError
+from daihinmin.values.moves import Move
+from daihinmin.values.shapes import move_from_cells
 
 from .errors import UnexpectedMessageError
 
@@ -138,7 +138,7 @@ def read_play(t: Table, where: str, max_jokers: int = 2
     cells = t.nonzero()
     try:
         return cells, move_from_cells(cells, max_jokers) if cells else None
-    except MoveTableError as exc:
+    except MoveShapeError as exc:
         raise _fail(where, f"the field is not a play: {exc}", exc.cell) from exc
 
 

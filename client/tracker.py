@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import logging
 
-from daihinmin.protocol.cards import EMPTY, CardSet
-from daihinmin.protocol.moves import PASS, Move
+from daihinmin.contract.view import GameView, Observed
 from daihinmin.rules.deal import strongest
 from daihinmin.rules.game import remove_from_hand
 from daihinmin.rules.ruleset import ForbiddenFinish, RuleSet
+from daihinmin.values.cards import EMPTY, CardSet
+from daihinmin.values.moves import PASS, Move
 
 from .tables import ANSWER_ACCEPTED, FieldTable, HandTable
-from .view import GameView, Observed
 
 log = logging.getLogger("daihinmin.client")
 

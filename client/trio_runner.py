@@ -13,13 +13,13 @@ import math
 import socket
 
 import trio
+from daihinmin.contract.view import Bot
 from daihinmin.rules.ruleset import UECDA, RuleSet
 
 from .errors import ServerClosedError, ServerTimeoutError, ServerUnreachableError
 from .protocol import ClientProtocol, MatchRecord, Step
 from .retry import DEFAULT_CONNECT_TIMEOUT, DEFAULT_READ_TIMEOUT, Retry, wait_for
 from .sync_runner import DEFAULT_HOST, DEFAULT_PORT
-from .view import Bot
 
 log = logging.getLogger("daihinmin.client")
 

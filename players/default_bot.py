@@ -16,11 +16,11 @@ pass, the weakest lead.
 
 from __future__ import annotations
 
-from daihinmin.client.view import Bot, GameView
-from daihinmin.protocol.errors import MoveTableError
-from daihinmin.protocol.moves import PASS, Move
-from daihinmin.protocol.shapes import move_from_cells, move_to_cells
+from daihinmin.contract.view import Bot, GameView
 from daihinmin.rules.plays import revolts
+from daihinmin.values.errors import MoveShapeError
+from daihinmin.values.moves import PASS, Move
+from daihinmin.values.shapes import move_from_cells, move_to_cells
 
 from .sample_tables import field_facts, follow_cells, hand_grid, lead_cells
 from .weakest_bot import lead_choice
@@ -58,7 +58,7 @@ class DefaultBot(Bot):
             cells = follow_cells(hand, facts, view.revolution, view.lock, self.devkit)
         try:
             move = move_from_cells(cells, max_jokers=1) if cells else PASS
-        except MoveTableError:
+        except MoveShapeError:
             move = PASS  # the server would reject the table: a pass
         legal = view.legal_moves()
         if move in legal:

@@ -12,9 +12,9 @@
 
 from __future__ import annotations
 
-from daihinmin.client.view import Bot, GameView
-from daihinmin.protocol.cards import CardSet
-from daihinmin.protocol.moves import PASS, Move
+from daihinmin.contract.view import Bot, GameView
+from daihinmin.values.cards import CardSet
+from daihinmin.values.moves import PASS, Move
 
 from .util import rank_counts, weakest_cards, weakness
 

@@ -23,14 +23,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from daihinmin.client.view import Bot, GameView, Observed
-from daihinmin.protocol.cards import CardParseError, CardSet
+from daihinmin.contract.view import Bot, GameView, Observed
 from daihinmin.protocol.errors import ProtocolError
-from daihinmin.protocol.moves import PASS, Move
 from daihinmin.rules.choices import ChoiceKind, PendingChoice
 from daihinmin.rules.judge import play_verdict
 from daihinmin.rules.ruleset import Scoring
 from daihinmin.rules.scoring import TITLES_JA, class_titles
+from daihinmin.values.cards import CardParseError, CardSet
+from daihinmin.values.errors import MoveShapeError
+from daihinmin.values.moves import PASS, Move
 from rich.console import Console
 from rich.rule import Rule
 from rich.text import Text
@@ -83,7 +84,7 @@ def _move_from_cards(text: str, plays: Sequence[Move], view: GameView | None) ->
     if "@" in text:  # an exact play with the joker's cell
         try:
             exact = Move.parse(text)
-        except (CardParseError, ProtocolError) as exc:
+        except (CardParseError, MoveShapeError, ProtocolError) as exc:
             raise InputError(f"not a play: {exc}") from None
         if exact in plays:
             return exact
@@ -105,7 +106,7 @@ def _move_from_cards(text: str, plays: Sequence[Move], view: GameView | None) ->
     if not cards.jokers:
         try:
             reason = _why(Move.parse(text), view)
-        except (CardParseError, ProtocolError) as exc:
+        except (CardParseError, MoveShapeError, ProtocolError) as exc:
             reason = f": {exc}"
     raise InputError(f"{cards_text(cards).plain} is not a legal move now{reason}")
 

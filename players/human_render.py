@@ -2,7 +2,7 @@
 
 Only presentation: nothing here decides anything.
 
->>> from daihinmin.protocol.moves import Move
+>>> from daihinmin.values.moves import Move
 >>> cards_text(CardSet.parse("S3 HT JK")).plain
 '♠3 ♥10 JK'
 >>> move_text(Move.parse("S9 ST JK@SJ")).plain, move_text(Move.parse("pass")).plain
@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from daihinmin.client.view import GameView
-from daihinmin.protocol.cards import JOKER, RANK_CHARS, SUIT_SYMBOLS, CardSet, rank_of, suit_of
-from daihinmin.protocol.moves import Move, MoveKind
+from daihinmin.contract.view import GameView
 from daihinmin.rules.events import Event, EventKind
 from daihinmin.rules.ruleset import Scoring
 from daihinmin.rules.scoring import TITLES_JA, class_titles
+from daihinmin.values.cards import JOKER, RANK_CHARS, SUIT_SYMBOLS, CardSet, rank_of, suit_of
+from daihinmin.values.moves import Move, MoveKind
 from rich.columns import Columns
 from rich.console import Group, RenderableType
 from rich.table import Table

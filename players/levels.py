@@ -32,7 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from daihinmin.client.view import Bot
+from daihinmin.contract.view import Bot
 from daihinmin.rules.ruleset import RuleSet
 
 from .registry import make_bot

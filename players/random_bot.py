@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from daihinmin.client.view import Bot, GameView
-from daihinmin.protocol.cards import CardSet
-from daihinmin.protocol.moves import Move
+from daihinmin.contract.view import Bot, GameView
+from daihinmin.values.cards import CardSet
+from daihinmin.values.moves import Move
 
 
 class RandomBot(Bot):

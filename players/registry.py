@@ -2,7 +2,7 @@
 
 Entries are ``"module:factory"`` strings, imported only when that player is made, so a
 heavy player (e.g. the Monte-Carlo one) costs nothing until it is used.  A factory is any
-callable returning a :class:`~daihinmin.client.view.Bot` (usually the class itself) and
+callable returning a :class:`~daihinmin.contract.view.Bot` (usually the class itself) and
 takes the player's options as keyword arguments.  ``make_bot`` also accepts a
 ``"module:factory"`` string directly, to run a bot that is not registered.
 
@@ -21,7 +21,7 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
-from daihinmin.client.view import Bot
+from daihinmin.contract.view import Bot
 
 BotFactory = Callable[..., Bot]
 

@@ -23,7 +23,7 @@ into the next row, as they do in the C original's arrays.  The joker-run counter
 in every suit in the devkit build; the 2013 build never resets it, so it carries from one suit
 into the next (its undefined value before the first suit is taken as 1 here).
 
->>> from daihinmin.protocol.cards import CardSet
+>>> from daihinmin.values.cards import CardSet
 >>> lead_cells(hand_grid(CardSet.parse("S3 S4 S5 H9 D9 CK")), reversed_order=False)
 {(0, 1): 1, (0, 2): 1, (0, 3): 1}
 >>> lead_cells(hand_grid(CardSet.parse("H9 D9 CK JK")), reversed_order=False)
@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from daihinmin.protocol.cards import CardSet
+from daihinmin.values.cards import CardSet
 
 ROWS, COLS = 8, 15
 SIZE = ROWS * COLS

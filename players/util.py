@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from daihinmin.client.view import weakest_cards as weakest_cards  # re-exported for the players
-from daihinmin.protocol.cards import CardSet
-from daihinmin.protocol.moves import Move, MoveKind
+from daihinmin.contract.view import weakest_cards as weakest_cards  # re-exported for the players
+from daihinmin.values.cards import CardSet
+from daihinmin.values.moves import Move, MoveKind
 
 
 def weakness(move: Move, reversed_order: bool = False) -> int:
@@ -13,7 +13,7 @@ def weakness(move: Move, reversed_order: bool = False) -> int:
     The rank of its weakest card under the current order (the lowest one, or the highest
     in a revolution); the lone joker is the strongest of all.
 
-    >>> from daihinmin.protocol.moves import LONE_JOKER
+    >>> from daihinmin.values.moves import LONE_JOKER
     >>> [weakness(Move.parse(t)) for t in ("S3", "H5 H6 H7", "D2")], weakness(LONE_JOKER)
     ([1, 3, 13], 99)
     >>> weakness(Move.parse("S3"), reversed_order=True) > weakness(Move.parse("D2"), True)

@@ -16,8 +16,8 @@ joker out of leads, and leads sequences under a revolution.
 
 from __future__ import annotations
 
-from daihinmin.client.view import Bot, GameView
-from daihinmin.protocol.moves import PASS, Move, MoveKind
+from daihinmin.contract.view import Bot, GameView
+from daihinmin.values.moves import PASS, Move, MoveKind
 
 from .util import weakness
 

@@ -14,7 +14,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from .cards import JOKER, JOKER2, CardSet
+from daihinmin.values.cards import JOKER, JOKER2, CardSet
+from daihinmin.values.moves import Move
+from daihinmin.values.shapes import move_from_cells, move_to_cells
+
 from .errors import (
     BadCellError,
     BadCellValueError,
@@ -23,8 +26,6 @@ from .errors import (
     JokerNotHeldError,
     TooManyJokersError,
 )
-from .moves import Move
-from .shapes import move_from_cells, move_to_cells
 from .table import COLS, PROTOCOL_20070, Table
 
 NAME_CELLS = 15

@@ -2,6 +2,23 @@
 
 from __future__ import annotations
 
+# The shape errors belong to the values (which cards form a move); the wire reports them too.
+from daihinmin.values.errors import (
+    BadCellError as BadCellError,
+)
+from daihinmin.values.errors import (
+    BadCellValueError as BadCellValueError,
+)
+from daihinmin.values.errors import (
+    InvalidShapeError as InvalidShapeError,
+)
+from daihinmin.values.errors import (
+    MoveShapeError as MoveShapeError,
+)
+from daihinmin.values.errors import (
+    TooManyJokersError as TooManyJokersError,
+)
+
 
 class ProtocolError(Exception):
     """Base class of everything a peer can get wrong on the wire."""
@@ -23,22 +40,6 @@ class MoveTableError(ProtocolError):
         self.cell = cell
 
 
-class BadCellValueError(MoveTableError):
-    """A card cell holds something other than 0, 1 or 2."""
-
-
-class BadCellError(MoveTableError):
-    """A 1 in column 0, column 14 or row 4 (only a joker may stand there)."""
-
-
-class TooManyJokersError(MoveTableError):
-    """More 2s (jokers) than the rules allow in one move."""
-
-
-class InvalidShapeError(MoveTableError):
-    """The cards form neither a single, a group of one rank, nor a sequence of one suit."""
-
-
 class CardNotHeldError(MoveTableError):
     """A card of the move is not in the player's hand."""
 
@@ -49,3 +50,7 @@ class JokerNotHeldError(MoveTableError):
 
 class ExchangeCountError(MoveTableError):
     """An exchange table gives the wrong number of cards."""
+
+
+# What reading a peer's table can raise: a wire error, or cells that form no move.
+TABLE_ERRORS: tuple[type[Exception], ...] = (ProtocolError, MoveShapeError)

@@ -20,10 +20,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import JOKER, JOKER2, CardSet
+from daihinmin.values.cards import JOKER, JOKER2, CardSet
+from daihinmin.values.moves import Cell
+
 from .codec import hand_cells, read_card_cells
 from .errors import MoveTableError, TooManyJokersError
-from .moves import Cell
 from .table import PROTOCOL_20070, PROTOCOL_20260, Table
 
 # Sent instead of a player number to a client whose protocol cannot follow the table's rules

@@ -4,7 +4,7 @@ After such a play the game waits: :attr:`GameState.pending` says what is asked, 
 answers with :meth:`GameState.step_choice` (a set of up to ``count`` cards of the hand), and
 play goes on.  A missing or invalid answer is replaced by the default: the weakest cards.
 
->>> from daihinmin.protocol.cards import CardSet
+>>> from daihinmin.values.cards import CardSet
 >>> ask = PendingChoice(ChoiceKind.GIVE, player=0, count=2, receiver=1)
 >>> hand = CardSet.parse("S3 H9 D2")
 >>> [str(c) for c in choice_options(hand, ask)]
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from itertools import combinations
 
-from daihinmin.protocol.cards import CardSet
+from daihinmin.values.cards import CardSet
 
 from .deal import weakest
 from .events import Event

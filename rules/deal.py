@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from daihinmin.protocol.cards import DECK52, JOKER, JOKER2, JOKER_BITS, CardSet
+from daihinmin.values.cards import DECK52, JOKER, JOKER2, JOKER_BITS, CardSet
 
 
 def deck(jokers: int) -> list[int]:

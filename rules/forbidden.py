@@ -5,7 +5,7 @@ same list serves both forms, ``reject`` (the play is illegal) and ``last`` (the 
 out at the lowest free place).
 
 >>> from types import SimpleNamespace
->>> from daihinmin.protocol.moves import Move
+>>> from daihinmin.values.moves import Move
 >>> from daihinmin.rules.ruleset import ORIGINAL
 >>> ctx = SimpleNamespace(rules=ORIGINAL, field=None, revolution=False, eleven_back=False)
 >>> [is_forbidden_finish(ctx, Move.parse(m)) for m in ("D2", "SA", "S2 H2", "JK", "SQ SK SA")]
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from daihinmin.protocol.moves import Move, MoveKind
+from daihinmin.values.moves import Move, MoveKind
 
 from .plays import BOTTOM_RANK, TOP_RANK, eight_cuts, holds_role_card, is_spade3, revolts
 from .ruleset import ForbiddenPlays, RuleSet

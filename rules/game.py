@@ -14,8 +14,8 @@ A turn is :meth:`GameState.step` with a move.  Two flows stretch a turn (both ke
   play or a second pass (which declines).
 
 >>> import random
->>> from daihinmin.protocol.cards import CardSet
->>> from daihinmin.protocol.moves import Move
+>>> from daihinmin.values.cards import CardSet
+>>> from daihinmin.values.moves import Move
 >>> from daihinmin.rules.ruleset import UECDA
 >>> hands = [CardSet.parse(h) for h in ["D3 S4", "S5 H5", "S6", "S7", "S9 H9"]]
 >>> g = GameState.start(UECDA, hands, seats=(0, 1, 2, 3, 4), rng=random.Random(1))
@@ -34,8 +34,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from daihinmin.protocol.cards import EMPTY, JOKER, JOKER2, JOKER_BITS, CardSet
-from daihinmin.protocol.moves import PASS, Move, MoveKind
+from daihinmin.values.cards import EMPTY, JOKER, JOKER2, JOKER_BITS, CardSet
+from daihinmin.values.moves import PASS, Move, MoveKind
 
 from .choices import ChoiceKind, ChoiceResult, PendingChoice, choice_options, resolve_choice
 from .deal import add_cards

@@ -1,7 +1,7 @@
 """Judging a move against a game state: accept, or reject with a specific reason.
 
 The play checks read a small context (the rules, the field and the trick flags), so a
-client's :class:`~daihinmin.client.view.GameView` lists legal plays with exactly the
+client's :class:`~daihinmin.contract.view.GameView` lists legal plays with exactly the
 checks the server judges with: :func:`legal_plays` takes either.
 """
 
@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Protocol
 
-from daihinmin.protocol.cards import EMPTY, CardSet
-from daihinmin.protocol.moves import Move, MoveKind
+from daihinmin.values.cards import EMPTY, CardSet
+from daihinmin.values.moves import Move, MoveKind
 
 from .forbidden import OrderContext, is_forbidden_finish, is_reversed, is_top_play
 from .movegen import candidate_plays

@@ -1,7 +1,7 @@
 """Who leads a game's first trick: the ♦3 or ♣3 holder, or the highest card drawn.
 
 >>> import random
->>> from daihinmin.protocol.cards import CardSet
+>>> from daihinmin.values.cards import CardSet
 >>> from daihinmin.rules.ruleset import ORIGINAL
 >>> hands = [CardSet.parse(h) for h in ("S3 D3", "C3 H9", "S4")]
 >>> lead = opening_lead(ORIGINAL, hands, (0, 1, 2), random.Random(0), [])
@@ -15,7 +15,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from daihinmin.protocol.cards import EMPTY, CardSet, card
+from daihinmin.values.cards import EMPTY, CardSet, card
 
 from .deal import deck
 from .plays import face_value

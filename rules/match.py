@@ -19,7 +19,7 @@ import hashlib
 import random
 from dataclasses import dataclass, field
 
-from daihinmin.protocol.cards import EMPTY, CardSet
+from daihinmin.values.cards import EMPTY, CardSet
 
 from .deal import deal_ordered, move_cards, strongest
 from .game import GameState

@@ -1,6 +1,6 @@
 """Every play a hand can make, each distinct joker placement a distinct move.
 
->>> from daihinmin.protocol.cards import CardSet
+>>> from daihinmin.values.cards import CardSet
 >>> from daihinmin.rules.ruleset import UECDA
 >>> plays = all_plays(CardSet.parse("S4 S5 S6 JK"), UECDA)
 >>> seqs = sorted(str(m) for m in plays if m.kind.name == "SEQUENCE")
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from daihinmin.protocol.cards import DECK52, CardSet
-from daihinmin.protocol.moves import JOKER_PAIR, LONE_JOKER, Cell, Move, MoveKind
+from daihinmin.values.cards import DECK52, CardSet
+from daihinmin.values.moves import JOKER_PAIR, LONE_JOKER, Cell, Move, MoveKind
 
 from .ruleset import RuleSet
 

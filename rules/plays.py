@@ -2,7 +2,7 @@
 
 Pure functions of (rules, move); the judge, the game and the forbidden-finish lists use them.
 
->>> from daihinmin.protocol.moves import Move
+>>> from daihinmin.values.moves import Move
 >>> from daihinmin.rules.ruleset import APP, THIRTEENTH_FLOOR
 >>> rank_count(Move.parse("S5 H5 JK@D5"), RANK_5, THIRTEENTH_FLOOR)
 3
@@ -18,8 +18,8 @@ Pure functions of (rules, move); the judge, the game and the forbidden-finish li
 
 from __future__ import annotations
 
-from daihinmin.protocol.cards import JOKER, RANK_3, SPADE, CardSet
-from daihinmin.protocol.moves import Move, MoveKind
+from daihinmin.values.cards import JOKER, RANK_3, SPADE, CardSet
+from daihinmin.values.moves import Move, MoveKind
 
 from .ruleset import RuleSet
 

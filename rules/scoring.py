@@ -1,8 +1,8 @@
 """Scores and standings: place points, the 13th floor card penalties, match tie-breaks,
 and the class titles of each player count.
 
->>> from daihinmin.protocol.cards import CardSet
->>> from daihinmin.protocol.moves import Move
+>>> from daihinmin.values.cards import CardSet
+>>> from daihinmin.values.moves import Move
 >>> from daihinmin.rules.ruleset import THIRTEENTH_FLOOR, WEB
 >>> hands = [CardSet(), CardSet.parse("S3 H4 JK"), CardSet.parse("D9 CK"), CardSet.parse("HA")]
 >>> card_scores(THIRTEENTH_FLOOR, hands, 0, Move.parse("SK HK"))
@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from daihinmin.protocol.cards import CardSet
-from daihinmin.protocol.moves import Move
+from daihinmin.values.cards import CardSet
+from daihinmin.values.moves import Move
 
 from .plays import face_value, hand_penalty
 from .ruleset import RuleSet, Scoring, ThreeTitles

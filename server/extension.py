@@ -18,9 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import trio
-from daihinmin.protocol.cards import CardSet, card
 from daihinmin.protocol.codec import build_turn
-from daihinmin.protocol.errors import ProtocolError
+from daihinmin.protocol.errors import TABLE_ERRORS, ProtocolError
 from daihinmin.protocol.extension import (
     CHOICE_DISCARD,
     CHOICE_GIVE,
@@ -34,13 +33,14 @@ from daihinmin.protocol.extension import (
     ext_cells,
     read_choice_answer,
 )
-from daihinmin.protocol.moves import Cell
 from daihinmin.protocol.table import Table, encode_int
 from daihinmin.rules.choices import ChoiceKind, PendingChoice
 from daihinmin.rules.extension_rules import extension_reasons, preset_id, rules_digest
 from daihinmin.rules.game import GameState
 from daihinmin.rules.match import GameSetup
 from daihinmin.rules.ruleset import RuleSet
+from daihinmin.values.cards import CardSet, card
+from daihinmin.values.moves import Cell
 
 from .choice_log import ChoiceRecord
 from .connection import PlayerConnection
@@ -240,7 +240,7 @@ class ChoiceReply:
 
 
 def read_choice(conn: PlayerConnection, raw: bytes, count: int
-                ) -> tuple[CardSet | None, ProtocolError | None, dict[Cell, int]]:
+                ) -> tuple[CardSet | None, Exception | None, dict[Cell, int]]:
     """(cards, None, cells), or (None, what is wrong, cells) for a table that is no answer."""
     try:
         table = Table.from_bytes(raw, conn.version)
@@ -249,7 +249,7 @@ def read_choice(conn: PlayerConnection, raw: bytes, count: int
     cells = table.nonzero()
     try:
         return read_choice_answer(table, count), None, cells
-    except ProtocolError as exc:
+    except TABLE_ERRORS as exc:
         return None, exc, cells
 
 

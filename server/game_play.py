@@ -17,11 +17,11 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
-from daihinmin.protocol.moves import PASS, Cell, MoveKind
-from daihinmin.protocol.shapes import move_to_cells
 from daihinmin.protocol.table import PROTOCOL_20070
 from daihinmin.rules.game import GameState
 from daihinmin.rules.match import GameSetup, MatchState
+from daihinmin.values.moves import PASS, Cell, MoveKind
+from daihinmin.values.shapes import move_to_cells
 
 from .config import ServerConfig
 from .extension import ExtensionWire

@@ -15,7 +15,6 @@ import sys
 from dataclasses import dataclass, field
 
 import trio
-from daihinmin.protocol.cards import CardSet
 from daihinmin.protocol.codec import (
     build_exchange,
     build_move,
@@ -24,7 +23,6 @@ from daihinmin.protocol.codec import (
     read_hand,
     read_state,
 )
-from daihinmin.protocol.moves import PASS, Move, MoveKind
 from daihinmin.protocol.table import (
     INT_BYTES,
     PROTOCOL_20060,
@@ -37,6 +35,8 @@ from daihinmin.rules.game import remove_from_hand
 from daihinmin.rules.judge import beats, check_shape
 from daihinmin.rules.movegen import all_plays
 from daihinmin.rules.ruleset import UECDA, RuleSet
+from daihinmin.values.cards import CardSet
+from daihinmin.values.moves import PASS, Move, MoveKind
 
 from .config import ServerConfig
 from .match_server import MatchOutcome, MatchServer

@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from daihinmin.protocol.cards import CardParseError, CardSet
 from daihinmin.protocol.errors import ProtocolError
-from daihinmin.protocol.moves import PASS, Move
 from daihinmin.rules.game import GameState, StepResult
 from daihinmin.rules.match import GameResult, GameSetup, MatchState
+from daihinmin.values.cards import CardParseError, CardSet
+from daihinmin.values.errors import MoveShapeError
+from daihinmin.values.moves import PASS, Move
 
 from .errors import ServerError
 from .matchlog import GameRecord, MatchLog, TurnRecord
@@ -112,7 +113,7 @@ def replay_turn(g: int, number: int, game: GameState, turn: TurnRecord) -> StepR
     else:
         try:
             move = Move.parse(turn.move)
-        except (CardParseError, ProtocolError) as exc:
+        except (CardParseError, MoveShapeError, ProtocolError) as exc:
             raise LogMismatchError(Mismatch(g, number, "move", turn.move,
                                             f"unreadable ({exc})")) from exc
         step = game.step(move)

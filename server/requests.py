@@ -13,15 +13,15 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from daihinmin.client.view import Observed
-from daihinmin.protocol.cards import CardSet
+from daihinmin.contract.view import Observed
 from daihinmin.protocol.codec import decode_exchange_table
-from daihinmin.protocol.errors import BadCellValueError, MoveTableError, ProtocolError
-from daihinmin.protocol.moves import PASS, Cell, Move
-from daihinmin.protocol.shapes import move_from_cells
+from daihinmin.protocol.errors import TABLE_ERRORS, BadCellValueError, MoveTableError, ProtocolError
 from daihinmin.protocol.table import PROTOCOL_20260, Table
 from daihinmin.rules.game import GameState, StepResult
 from daihinmin.rules.match import GameSetup
+from daihinmin.values.cards import CardSet
+from daihinmin.values.moves import PASS, Cell, Move
+from daihinmin.values.shapes import move_from_cells
 
 from .connection import PlayerConnection
 from .errors import PlayerDisconnectedError, PlayerTimeoutError
@@ -72,7 +72,7 @@ def read_move(conn: PlayerConnection, raw: bytes, max_jokers: int
         # 20260 also reads the joker pair and double stairs (docs/PROTOCOL_EXTENSION.md).
         extended = conn.version == PROTOCOL_20260
         return move_from_cells(cells, max_jokers, extended=extended), cells, None, None
-    except ProtocolError as exc:
+    except TABLE_ERRORS as exc:
         return None, cells, describe(exc), table_fault(exc)
 
 

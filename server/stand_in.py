@@ -1,7 +1,7 @@
 """Who plays a seat once its player is gone: a bundled bot in the server's process, or nobody.
 
 The ``fallback`` stand-in is a bundled bot (``players.registry.make_bot``) that sees a
-:class:`~daihinmin.client.view.GameView` built from the engine's state (the same facts a
+:class:`~daihinmin.contract.view.GameView` built from the engine's state (the same facts a
 client learns from the tables: hand, field, flags, counts, classes, seats, this game's turns,
 its own exchange).  The ``forfeit`` stand-in passes every turn and leaves the exchange to
 the server.  A stand-in that raises passes (its exchange: the server picks), so it can never
@@ -12,15 +12,15 @@ from __future__ import annotations
 
 import logging
 
-from daihinmin.client.engine_views import (  # re-exported for the server's modules
+from daihinmin.contract.engine_views import (  # re-exported for the server's modules
     ExchangeFacts,
     deal_view,
     engine_view,
     exchange_facts,
 )
-from daihinmin.client.view import Bot, GameView, Observed
-from daihinmin.protocol.cards import CardSet
-from daihinmin.protocol.moves import PASS, Move
+from daihinmin.contract.view import Bot, GameView, Observed
+from daihinmin.values.cards import CardSet
+from daihinmin.values.moves import PASS, Move
 
 from .faults import OnFault
 

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import struct
 
-from daihinmin.client.engine_views import class_row
-from daihinmin.protocol.cards import CardSet
+from daihinmin.contract.engine_views import class_row
 from daihinmin.protocol.codec import TableState, build_deal, hand_cells
-from daihinmin.protocol.moves import Cell, MoveKind
 from daihinmin.protocol.table import CELLS, COLS, Table
 from daihinmin.rules.events import EventKind
 from daihinmin.rules.game import GameState, StepResult
 from daihinmin.rules.match import GameSetup
+from daihinmin.values.cards import CardSet
+from daihinmin.values.moves import Cell, MoveKind
 
 
 def deal_order(setup: GameSetup) -> list[int]:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import random
 
-from daihinmin.protocol.cards import CardSet, card
-from daihinmin.protocol.moves import Move
 from daihinmin.rules.events import EventKind
 from daihinmin.rules.game import GameState, StepResult
 from daihinmin.rules.judge import Reject
 from daihinmin.rules.ruleset import RuleSet
+from daihinmin.values.cards import CardSet, card
+from daihinmin.values.moves import Move
 
 
 def new_game(rules: RuleSet, hands: list[str], first: int | None = 0,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from daihinmin.client.engine_views import ExchangeFacts, deal_view, engine_view, exchange_facts
+from daihinmin.contract.engine_views import ExchangeFacts, deal_view, engine_view, exchange_facts
 from daihinmin.rules.match import MatchState
 from daihinmin.rules.ruleset import PRESETS, ruleset_from
 

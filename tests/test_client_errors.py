@@ -30,11 +30,11 @@ from daihinmin.client import (
 )
 from daihinmin.client.sync_runner import recv_exactly
 from daihinmin.players.random_bot import RandomBot
-from daihinmin.protocol.cards import CardSet
 from daihinmin.protocol.codec import TableState, build_deal, build_field, build_turn, read_hand
 from daihinmin.protocol.errors import ProtocolError
-from daihinmin.protocol.moves import Move
 from daihinmin.protocol.table import TABLE_BYTES, Table, encode_int
+from daihinmin.values.cards import CardSet
+from daihinmin.values.moves import Move
 
 pytestmark = pytest.mark.timeout(60)
 WAIT = 10.0

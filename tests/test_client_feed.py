@@ -5,10 +5,10 @@ from __future__ import annotations
 import itertools
 
 from daihinmin.client import Bot, ClientProtocol, GameView, Step
-from daihinmin.protocol.cards import CardSet
 from daihinmin.protocol.codec import TableState, build_deal, build_field, build_turn
-from daihinmin.protocol.moves import Move
 from daihinmin.protocol.table import encode_int
+from daihinmin.values.cards import CardSet
+from daihinmin.values.moves import Move
 from hypothesis import given
 from hypothesis import strategies as st
 

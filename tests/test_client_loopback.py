@@ -23,7 +23,6 @@ from daihinmin.client import Bot, GameView, Observed, run_bot, run_bot_async
 from daihinmin.client.example import FirstMoveBot
 from daihinmin.client.sync_runner import recv_exactly
 from daihinmin.players.registry import make_bot
-from daihinmin.protocol.cards import EMPTY, CardSet
 from daihinmin.protocol.codec import (
     TableState,
     build_deal,
@@ -34,11 +33,13 @@ from daihinmin.protocol.codec import (
     read_profile,
 )
 from daihinmin.protocol.errors import MoveTableError
-from daihinmin.protocol.moves import PASS, Move
 from daihinmin.protocol.table import TABLE_BYTES, Table, encode_int
 from daihinmin.rules.events import EventKind
 from daihinmin.rules.match import MatchState, Transfer
 from daihinmin.rules.ruleset import UECDA, RuleSet
+from daihinmin.values.cards import EMPTY, CardSet
+from daihinmin.values.errors import MoveShapeError
+from daihinmin.values.moves import PASS, Move
 
 pytestmark = pytest.mark.timeout(120)
 PLAYERS = 5
@@ -120,7 +121,7 @@ class PeerServer:
             table = read_table(conns[p])
             try:
                 cards: CardSet | None = decode_exchange_table(table, setup.hands[p], count)
-            except MoveTableError:
+            except (MoveTableError, MoveShapeError):
                 cards = None
             setup.give_back(p, cards)
         gl.transfers = list(setup.transfers)

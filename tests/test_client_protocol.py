@@ -14,7 +14,6 @@ from dataclasses import dataclass
 
 import pytest
 from daihinmin.client import Bot, ClientProtocol, GameView, Observed, Step
-from daihinmin.protocol.cards import RANK_CHARS, SUITS, CardSet, card, rank_of, suit_of
 from daihinmin.protocol.codec import (
     TableState,
     build_deal,
@@ -25,8 +24,9 @@ from daihinmin.protocol.codec import (
     read_hand,
     read_profile,
 )
-from daihinmin.protocol.moves import PASS, Move
 from daihinmin.protocol.table import Table, encode_int
+from daihinmin.values.cards import RANK_CHARS, SUITS, CardSet, card, rank_of, suit_of
+from daihinmin.values.moves import PASS, Move
 from vectors import transcript_text
 
 ME = 3  # the transcript is player 3's connection

@@ -25,15 +25,15 @@ import trio
 from daihinmin.client import Bot, GameView, run_bot_async
 from daihinmin.players.default_bot import DefaultBot
 from daihinmin.players.registry import make_bot
-from daihinmin.protocol.cards import CardSet
 from daihinmin.protocol.codec import read_hand
-from daihinmin.protocol.moves import Move
 from daihinmin.protocol.table import Table
 from daihinmin.rules.ruleset import UECDA, RuleSet
 from daihinmin.server.config import ServerConfig
 from daihinmin.server.match_server import MatchObserver, MatchServer
 from daihinmin.server.matchlog import GameRecord
 from daihinmin.server.probe import ProbePlayer, ProtocolViolation, SeenTurn
+from daihinmin.values.cards import CardSet
+from daihinmin.values.moves import Move
 
 pytestmark = pytest.mark.timeout(240)
 HOST = "127.0.0.1"

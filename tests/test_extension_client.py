@@ -7,7 +7,6 @@ import pytest
 from daihinmin.client import Bot, ClientProtocol, GameView, Step
 from daihinmin.client.errors import UnexpectedMessageError
 from daihinmin.client.extension import ExtensionRequiredError
-from daihinmin.protocol.cards import CardSet
 from daihinmin.protocol.codec import (
     TableState,
     build_deal,
@@ -26,11 +25,12 @@ from daihinmin.protocol.extension import (
     ext_cells,
     read_choice_answer,
 )
-from daihinmin.protocol.moves import Move
 from daihinmin.protocol.table import Table, encode_int
 from daihinmin.rules.choices import ChoiceKind, PendingChoice
 from daihinmin.rules.extension_rules import preset_id, rules_digest
 from daihinmin.rules.ruleset import PRESETS, UECDA, RuleSet, ruleset_from
+from daihinmin.values.cards import CardSet
+from daihinmin.values.moves import Move
 
 APP7 = ruleset_from("app", ["seven_pass=yes", "ten_discard=yes"])
 ME = 2

@@ -13,7 +13,6 @@ from daihinmin.client import ClientProtocol, GameView, MatchRecord, run_bot_asyn
 from daihinmin.client.extension import ExtensionRequiredError
 from daihinmin.players.default_bot import DefaultBot
 from daihinmin.players.random_bot import RandomBot
-from daihinmin.protocol.cards import DECK52, CardSet
 from daihinmin.rules.choices import PendingChoice
 from daihinmin.rules.ruleset import RuleSet, ruleset_from
 from daihinmin.server.config import ServerConfig
@@ -21,6 +20,7 @@ from daihinmin.server.match_server import MatchServer
 from daihinmin.server.matchlog import MatchLog, read_match_log
 from daihinmin.server.probe import ProbePlayer
 from daihinmin.server.replay import verify_log
+from daihinmin.values.cards import DECK52, CardSet
 
 HOST = "127.0.0.1"
 ALL_CHOICES = ["seven_pass=yes", "ten_discard=yes", "five_skip=yes", "nine_reverse=yes",

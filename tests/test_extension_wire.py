@@ -6,7 +6,6 @@ import doctest
 import importlib
 
 import pytest
-from daihinmin.protocol.cards import CardSet
 from daihinmin.protocol.codec import TableState, build_deal, build_profile, read_state
 from daihinmin.protocol.errors import BadCellError, BadCellValueError, TooManyJokersError
 from daihinmin.protocol.extension import (
@@ -30,6 +29,7 @@ from daihinmin.rules.extension_rules import (
 )
 from daihinmin.rules.ruleset import PRESETS, UECDA, ruleset_from
 from daihinmin.server.handshake import profile_version
+from daihinmin.values.cards import CardSet
 from hypothesis import given
 from hypothesis import strategies as st
 

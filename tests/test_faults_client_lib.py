@@ -22,10 +22,10 @@ from daihinmin.client import (
     run_bot_async,
 )
 from daihinmin.players.default_bot import DefaultBot
-from daihinmin.protocol.moves import Move
 from daihinmin.server.config import ServerConfig
 from daihinmin.server.match_server import MatchServer
 from daihinmin.server.probe import ProbePlayer
+from daihinmin.values.moves import Move
 
 pytestmark = pytest.mark.timeout(60)
 

@@ -7,14 +7,14 @@ import io
 from collections.abc import Iterator
 
 import pytest
-from daihinmin.client.view import GameView
+from daihinmin.contract.view import GameView
 from daihinmin.players import human, human_render
 from daihinmin.players.human import HumanBot, HumanQuit, InputError, parse_cards, parse_move
-from daihinmin.protocol.cards import CardSet
-from daihinmin.protocol.moves import PASS, Move
 from daihinmin.rules.choices import ChoiceKind, PendingChoice
 from daihinmin.rules.ruleset import UECDA, ruleset_from
 from daihinmin.tools import cmd_play
+from daihinmin.values.cards import CardSet
+from daihinmin.values.moves import PASS, Move
 from rich.console import Console
 
 

@@ -1,9 +1,11 @@
 """Every module imports, and the packages import each other without a cycle.
 
-The layers are meant to go one way (``protocol`` values below ``rules``, ``client`` below
-``players``, ``players`` below ``tools``), so a package that imports one above it — even
-inside a function, where Python would not notice — is a cycle this test names, with the
-file and line of each import on it.  Imports under ``if TYPE_CHECKING:`` do not count.
+The layers go one way: ``values`` (cards, moves) at the bottom, ``rules`` and the wire
+(``protocol``) above them, the bot contract (``contract``) above the rules, then the players,
+the client library and the server, and the command line (``tools``) on top.  A package that
+imports one above it — even inside a function, where Python would not notice — fails here,
+named with the file and line of each import.  Imports under ``if TYPE_CHECKING:`` do not
+count.
 """
 
 from __future__ import annotations
@@ -106,3 +108,25 @@ def test_no_package_imports_a_package_that_imports_it() -> None:
         steps = [f"{a} -> {b} ({', '.join(edges[a][b][:3])})"
                  for a, b in pairwise(cycle)]
         pytest.fail("package import cycle: " + "; ".join(steps))
+
+
+# What each package may import (besides itself); anything else is an upward import.
+ALLOWED: dict[str, set[str]] = {
+    "values": set(),
+    "protocol": {"values"},
+    "rules": {"values"},
+    "contract": {"values", "rules"},
+    "players": {"values", "rules", "contract", "protocol"},
+    "client": {"values", "rules", "contract", "protocol"},
+    "server": {"values", "rules", "contract", "protocol", "players"},
+    "web": {"values", "rules", "contract", "protocol", "players", "server"},
+    "tools": {"values", "rules", "contract", "protocol", "players", "client", "server", "web"},
+}
+
+
+def test_packages_import_only_the_layers_below() -> None:
+    edges = package_edges()
+    assert set(edges) <= set(ALLOWED), f"a package with no layer: {set(edges) - set(ALLOWED)}"
+    upward = [f"{a} -> {b} ({', '.join(edges[a][b][:3])})"
+              for a in sorted(edges) for b in sorted(edges[a]) if b not in ALLOWED[a]]
+    assert not upward, "imports against the layers: " + "; ".join(upward)

@@ -15,13 +15,13 @@ from __future__ import annotations
 import random
 
 import pytest
-from daihinmin.protocol.cards import CardSet
 from daihinmin.protocol.codec import decode_exchange_table, decode_move_table
 from daihinmin.protocol.errors import InvalidShapeError, JokerNotHeldError
-from daihinmin.protocol.moves import LONE_JOKER
 from daihinmin.protocol.table import Table
 from daihinmin.rules.match import GameSetup
 from daihinmin.rules.ruleset import UECDA
+from daihinmin.values.cards import CardSet
+from daihinmin.values.moves import LONE_JOKER
 
 
 def table(cells: dict[tuple[int, int], int]) -> Table:

@@ -5,17 +5,17 @@ from __future__ import annotations
 import logging
 
 import pytest
-from daihinmin.client.view import GameView
+from daihinmin.contract.view import GameView
 from daihinmin.players.mc.bot import MCBot, RevealError
 from daihinmin.players.mc.convert import hand_mask
 from daihinmin.players.mc.state import HAND, N_PLAYERS
 from daihinmin.players.registry import make_bot
-from daihinmin.protocol.cards import CardSet
-from daihinmin.protocol.moves import Move
 from daihinmin.rules.game import GameState
 from daihinmin.rules.ruleset import UECDA, ruleset_from
 from daihinmin.tools.local_match import LocalGameRecord, play_local_match
 from daihinmin.tools.mc_bench import run_bench, sample_positions
+from daihinmin.values.cards import CardSet
+from daihinmin.values.moves import Move
 
 pytestmark = pytest.mark.usefixtures("mc_compiled")  # conftest.py: compiled once a session
 

@@ -7,7 +7,7 @@ from functools import lru_cache
 
 import numpy as np
 import pytest
-from daihinmin.client.view import GameView, Observed
+from daihinmin.contract.view import GameView, Observed
 from daihinmin.players.mc.bot import MCBot
 from daihinmin.players.mc.control import (
     THREATS_SIZE,
@@ -19,11 +19,11 @@ from daihinmin.players.mc.control import (
 from daihinmin.players.mc.convert import encode_move, hand_mask, state_from_game
 from daihinmin.players.mc.endgame import UNKNOWN, SolverScratch, solve_two
 from daihinmin.players.mc.rollout import BUFFER
-from daihinmin.protocol.cards import CardSet
-from daihinmin.protocol.moves import LONE_JOKER, Move
 from daihinmin.rules.game import GameState
 from daihinmin.rules.movegen import all_plays
 from daihinmin.rules.ruleset import UECDA
+from daihinmin.values.cards import CardSet
+from daihinmin.values.moves import LONE_JOKER, Move
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 

@@ -22,10 +22,10 @@ from daihinmin.players.mc.weights import (
     save_weights,
 )
 from daihinmin.players.registry import make_bot
-from daihinmin.protocol.cards import CardSet
-from daihinmin.protocol.moves import Move
 from daihinmin.rules.ruleset import UECDA
 from daihinmin.tools.local_match import play_local_match
+from daihinmin.values.cards import CardSet
+from daihinmin.values.moves import Move
 
 SEATS = np.arange(5, dtype=np.int64)
 F = {name: k for k, name in enumerate(FEATURE_NAMES)}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from daihinmin.client.view import Bot, GameView
+from daihinmin.contract.view import Bot, GameView
 from daihinmin.players.default_bot import DefaultBot
 from daihinmin.players.mc.bot import MODEL_MARGIN, MCBot
 from daihinmin.players.mc.convert import decode_move, encode_move, hand_mask
@@ -28,12 +28,12 @@ from daihinmin.players.mc.state import FIELD_CARDS, FIELD_INFO, LOCK, REV, TURN,
 from daihinmin.players.registry import make_bot
 from daihinmin.players.util import weakness
 from daihinmin.players.weakest_bot import WeakestBot
-from daihinmin.protocol.cards import CardSet
-from daihinmin.protocol.moves import PASS, Move
 from daihinmin.rules.movegen import all_plays
 from daihinmin.rules.ruleset import UECDA
 from daihinmin.tools.local_match import play_local_match
 from daihinmin.tools.mc_bench import sample_positions
+from daihinmin.values.cards import CardSet
+from daihinmin.values.moves import PASS, Move
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

@@ -8,7 +8,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from daihinmin.client.view import GameView
+from daihinmin.contract.view import GameView
 from daihinmin.players.mc.bits import D3_BIT
 from daihinmin.players.mc.convert import hand_mask
 from daihinmin.players.mc.models import MODEL_POLICY, MODEL_UNIFORM, MODEL_WEAKEST
@@ -32,10 +32,10 @@ from daihinmin.players.mc.worlds import (
 )
 from daihinmin.players.util import weakest_cards
 from daihinmin.players.weakest_bot import WeakestBot
-from daihinmin.protocol.cards import CardSet
 from daihinmin.rules.deal import strongest
 from daihinmin.rules.ruleset import UECDA
 from daihinmin.tools import local_match
+from daihinmin.values.cards import CardSet
 
 MODELS = np.zeros(N_PLAYERS, dtype=np.int64)  # everyone plays by the playout policy
 EPS = np.array([0.3, 0.05, 0.0])
@@ -358,7 +358,7 @@ def test_play_likelihood_prefers_worlds_that_explain_a_pass() -> None:
     unable[1] = hand_mask(CardSet.parse("H3 D4"))
     s5 = hand_mask(CardSet.parse("S5"))
     from daihinmin.players.mc.convert import encode_move
-    from daihinmin.protocol.moves import Move
+    from daihinmin.values.moves import Move
 
     c, i = encode_move(Move.parse("S5"))
     hist_player = np.array([0, 1], dtype=np.int64)

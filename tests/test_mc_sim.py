@@ -14,12 +14,12 @@ from daihinmin.players.mc import state as S
 from daihinmin.players.mc.convert import decode_move, encode_move, state_from_game
 from daihinmin.players.mc.movegen import generate
 from daihinmin.players.mc.moves import MAX_MOVES
-from daihinmin.protocol.cards import CardSet
-from daihinmin.protocol.moves import PASS, Move
 from daihinmin.rules.game import GameState
 from daihinmin.rules.match import MatchState
 from daihinmin.rules.movegen import all_plays
 from daihinmin.rules.ruleset import UECDA
+from daihinmin.values.cards import CardSet
+from daihinmin.values.moves import PASS, Move
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 import random
 
 import pytest
-from daihinmin.client.view import GameView
+from daihinmin.contract.view import GameView
 from daihinmin.players.registry import make_bot
-from daihinmin.protocol.cards import CardSet
 from daihinmin.rules.game import GameState
 from daihinmin.rules.match import MatchState
 from daihinmin.rules.ruleset import UECDA, RuleSet, ruleset_from
+from daihinmin.values.cards import CardSet
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import pytest
-from daihinmin.client.view import Bot, GameView
+from daihinmin.contract.view import Bot, GameView
 from daihinmin.players import registry
 from daihinmin.players.default_bot import DefaultBot
 from daihinmin.players.greedy_bot import GreedyBot
 from daihinmin.players.random_bot import RandomBot
 from daihinmin.players.registry import UnknownBotError, make_bot, names, register, resolve
 from daihinmin.players.weakest_bot import WeakestBot
-from daihinmin.protocol.cards import CardSet
-from daihinmin.protocol.moves import PASS, Move
+from daihinmin.values.cards import CardSet
+from daihinmin.values.moves import PASS, Move
 
 
 def view(hand: str, field: str | None = None, revolution: bool = False) -> GameView:

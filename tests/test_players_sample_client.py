@@ -15,8 +15,8 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from daihinmin.client.engine_views import deal_view, engine_view, exchange_facts
-from daihinmin.client.view import GameView, Observed
+from daihinmin.contract.engine_views import deal_view, engine_view, exchange_facts
+from daihinmin.contract.view import GameView, Observed
 from daihinmin.players.default_bot import Default2013Bot, DefaultBot
 from daihinmin.players.sample_tables import (
     field_facts,
@@ -25,12 +25,12 @@ from daihinmin.players.sample_tables import (
     joker_runs,
     lead_cells,
 )
-from daihinmin.protocol.cards import CardSet
-from daihinmin.protocol.moves import PASS, Move
-from daihinmin.protocol.shapes import move_from_cells, move_to_cells
 from daihinmin.rules.game import GameState
 from daihinmin.rules.match import MatchState
 from daihinmin.rules.ruleset import UECDA
+from daihinmin.values.cards import CardSet
+from daihinmin.values.moves import PASS, Move
+from daihinmin.values.shapes import move_from_cells, move_to_cells
 
 
 def _transcript_module() -> ModuleType:

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import random
 
-from daihinmin.protocol.cards import CardSet
-from daihinmin.protocol.moves import PASS, Move
 from daihinmin.rules.events import EventKind
 from daihinmin.rules.game import GameState, StepResult
 from daihinmin.rules.ruleset import (
@@ -23,6 +21,8 @@ from daihinmin.rules.ruleset import (
     ruleset_to_dict,
 )
 from daihinmin.server.tables import turn_state
+from daihinmin.values.cards import CardSet
+from daihinmin.values.moves import PASS, Move
 
 SEATS = (0, 1, 2, 3, 4)
 RULES_2013 = UECDA.with_rules(owner_answers=False)

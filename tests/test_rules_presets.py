@@ -11,8 +11,6 @@ import random
 from itertools import pairwise
 
 import pytest
-from daihinmin.protocol.cards import CardSet, card
-from daihinmin.protocol.moves import JOKER_PAIR, LONE_JOKER, PASS, Move, MoveKind
 from daihinmin.rules.events import EventKind
 from daihinmin.rules.game import GameState
 from daihinmin.rules.judge import Reject, beats
@@ -27,6 +25,8 @@ from daihinmin.rules.ruleset import (
     ruleset_from,
 )
 from daihinmin.rules.scoring import class_titles, standings
+from daihinmin.values.cards import CardSet, card
+from daihinmin.values.moves import JOKER_PAIR, LONE_JOKER, PASS, Move, MoveKind
 from games import kinds, new_game, pile_cards, step, verdict
 
 

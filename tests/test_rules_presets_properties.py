@@ -13,11 +13,11 @@ import random
 from dataclasses import replace
 
 import pytest
-from daihinmin.client.view import GameView, Observed
-from daihinmin.protocol.cards import DECK52, CardSet
+from daihinmin.contract.view import GameView, Observed
 from daihinmin.rules.game import GameState
 from daihinmin.rules.match import MatchState
 from daihinmin.rules.ruleset import RuleSet, Scoring, ruleset_from
+from daihinmin.values.cards import DECK52, CardSet
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -161,8 +161,9 @@ def decodable_plays(hand: CardSet, rules: RuleSet) -> set:
     from itertools import combinations
 
     from daihinmin.protocol.errors import MoveTableError
-    from daihinmin.protocol.shapes import move_from_cells
     from daihinmin.rules.judge import check_shape
+    from daihinmin.values.errors import MoveShapeError
+    from daihinmin.values.shapes import move_from_cells
 
     real = list(hand.without_jokers)
     cols = sorted({c >> 2 for c in real})
@@ -179,7 +180,7 @@ def decodable_plays(hand: CardSet, rules: RuleSet) -> set:
                     table = base | dict.fromkeys(spots, 2)
                     try:
                         move = move_from_cells(table, max_jokers=2, extended=True)
-                    except MoveTableError:
+                    except (MoveTableError, MoveShapeError):
                         continue
                     if not move.is_pass and check_shape(ctx, move) is None:
                         found.add(move)

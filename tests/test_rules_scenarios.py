@@ -12,10 +12,8 @@ import random
 
 import games
 import pytest
-from daihinmin.protocol.cards import CardSet
 from daihinmin.protocol.codec import decode_move_table
 from daihinmin.protocol.errors import InvalidShapeError
-from daihinmin.protocol.moves import LONE_JOKER, PASS, Move
 from daihinmin.protocol.table import Table
 from daihinmin.rules.events import EventKind
 from daihinmin.rules.game import GameOverError, GameState
@@ -23,6 +21,8 @@ from daihinmin.rules.judge import Reject
 from daihinmin.rules.match import GameSetup, MatchState
 from daihinmin.rules.movegen import all_plays
 from daihinmin.rules.ruleset import UECDA, RuleSet, ruleset_from
+from daihinmin.values.cards import CardSet
+from daihinmin.values.moves import LONE_JOKER, PASS, Move
 from games import kinds, step, verdict
 
 SEATS = (0, 1, 2, 3, 4)

@@ -5,9 +5,7 @@ rule-set configuration (aliases, validation)."""
 from __future__ import annotations
 
 import pytest
-from daihinmin.client.view import GameView
-from daihinmin.protocol.cards import CardSet
-from daihinmin.protocol.moves import PASS, Move
+from daihinmin.contract.view import GameView
 from daihinmin.rules.choices import ChoiceKind
 from daihinmin.rules.events import EventKind
 from daihinmin.rules.game import (
@@ -28,6 +26,8 @@ from daihinmin.rules.ruleset import (
     ruleset_from_dict,
     ruleset_to_dict,
 )
+from daihinmin.values.cards import CardSet
+from daihinmin.values.moves import PASS, Move
 from games import kinds, new_game, step, verdict
 
 

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 import trio
-from daihinmin.protocol.cards import CardSet
 from daihinmin.protocol.codec import build_profile
 from daihinmin.protocol.extension import REFUSED
 from daihinmin.rules.extension_rules import extension_reasons
@@ -23,6 +22,7 @@ from daihinmin.server.match_server import MatchServer
 from daihinmin.server.matchlog import GameRecord, read_match_log
 from daihinmin.server.probe import ProbePlayer, ProbeRecord, serve_probes
 from daihinmin.server.replay import verify_log
+from daihinmin.values.cards import CardSet
 
 HOST = "127.0.0.1"
 TRANSCRIPT_PROFILE = struct.pack(">120I", 20070, *([0] * 14),

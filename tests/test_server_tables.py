@@ -11,9 +11,7 @@ import struct
 from collections.abc import Iterator
 
 import pytest
-from daihinmin.protocol.cards import CardSet
 from daihinmin.protocol.codec import build_profile
-from daihinmin.protocol.moves import Move
 from daihinmin.protocol.table import PROTOCOL_20070
 from daihinmin.rules.game import GameState
 from daihinmin.rules.match import GameSetup, Transfer
@@ -30,6 +28,8 @@ from daihinmin.server.tables import (
     turn_state,
     turn_table,
 )
+from daihinmin.values.cards import CardSet
+from daihinmin.values.moves import Move
 
 # Hands of game 1 from the kifu ("palyer_cards"), player 0..4; seats 4 0 1 2 3.
 GAME1_HANDS = [
@@ -243,10 +243,10 @@ def test_turn_table_bytes_from_cached_rows_equal_the_encoded_tables() -> None:
 
 
 def test_field_table_bytes_from_the_play_rows_equal_the_encoded_field_table() -> None:
-    from daihinmin.protocol.moves import MoveKind
-    from daihinmin.protocol.shapes import move_to_cells
     from daihinmin.rules.match import MatchState
     from daihinmin.server.tables import card_rows_bytes, field_bytes, field_state, field_table
+    from daihinmin.values.moves import MoveKind
+    from daihinmin.values.shapes import move_to_cells
 
     pick = random.Random(4)
     match = MatchState(UECDA, seed=8, games=3)

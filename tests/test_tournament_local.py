@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from daihinmin.client.view import GameView
+from daihinmin.contract.view import GameView
 from daihinmin.players.default_bot import DefaultBot
 from daihinmin.players.registry import register
 from daihinmin.tools.tournament.config import config_from_dict

@@ -28,7 +28,6 @@ import re
 from dataclasses import dataclass, field
 from functools import cache
 
-from daihinmin.protocol.cards import RANK_CHARS, CardSet, card, rank_of, suit_of
 from daihinmin.protocol.codec import (
     TableState,
     build_deal,
@@ -42,14 +41,15 @@ from daihinmin.protocol.codec import (
     read_profile,
     read_state,
 )
-from daihinmin.protocol.moves import PASS, Cell, Move
-from daihinmin.protocol.shapes import move_from_cells
 from daihinmin.protocol.table import PROTOCOL_20070, Table, encode_int
 from daihinmin.rules.deal import deal, strongest
 from daihinmin.rules.events import EventKind
 from daihinmin.rules.game import GameState, StepResult
 from daihinmin.rules.match import GameSetup, MatchState
 from daihinmin.rules.ruleset import UECDA
+from daihinmin.values.cards import RANK_CHARS, CardSet, card, rank_of, suit_of
+from daihinmin.values.moves import PASS, Cell, Move
+from daihinmin.values.shapes import move_from_cells
 from vectors import transcript_text
 
 ME = 3  # the transcript is player 3's connection

@@ -13,7 +13,9 @@ import pickle
 from collections.abc import Set
 
 import pytest
-from daihinmin.protocol.cards import (
+from daihinmin.rules.movegen import all_plays
+from daihinmin.rules.ruleset import ruleset_from
+from daihinmin.values.cards import (
     DECK52,
     JOKER,
     JOKER2,
@@ -22,9 +24,7 @@ from daihinmin.protocol.cards import (
     rank_of,
     suit_of,
 )
-from daihinmin.protocol.moves import JOKER_PAIR, LONE_JOKER, PASS, Move, MoveKind
-from daihinmin.rules.movegen import all_plays
-from daihinmin.rules.ruleset import ruleset_from
+from daihinmin.values.moves import JOKER_PAIR, LONE_JOKER, PASS, Move, MoveKind
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import time
 
-from daihinmin.client.view import GameView
+from daihinmin.contract.view import GameView
 from daihinmin.players.random_bot import RandomBot
-from daihinmin.protocol.moves import Move
+from daihinmin.values.moves import Move
 
 
 class SlowBot(RandomBot):

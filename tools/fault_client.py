@@ -45,10 +45,10 @@ from daihinmin.client.errors import ClientError, ServerClosedError, ServerTimeou
 from daihinmin.client.protocol import ClientProtocol, Step
 from daihinmin.client.sync_runner import connect, recv_exactly
 from daihinmin.players.registry import make_bot
-from daihinmin.protocol.cards import EMPTY, CardSet
 from daihinmin.protocol.codec import build_exchange, build_move, build_profile
-from daihinmin.protocol.moves import Move
 from daihinmin.protocol.table import TABLE_BYTES
+from daihinmin.values.cards import EMPTY, CardSet
+from daihinmin.values.moves import Move
 
 MODES = ("ok", "crash", "hang", "deaf", "slow", "slow-all", "garbage", "junk-after", "half",
          "half-late", "illegal", "flood", "hang-handshake", "half-profile",

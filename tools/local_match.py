@@ -6,7 +6,7 @@ the turns observed so far, its own exchange facts).
 
 >>> from daihinmin.rules.ruleset import UECDA
 >>> from daihinmin.players.util import weakest_cards
->>> from daihinmin.client.view import Bot
+>>> from daihinmin.contract.view import Bot
 >>> class Lowest(Bot):
 ...     def play(self, view):
 ...         return min(view.legal_moves(), key=lambda m: (m.is_pass, m.low))
@@ -22,14 +22,14 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from daihinmin.client.engine_views import ExchangeFacts, deal_view, exchange_facts
-from daihinmin.client.engine_views import engine_view as build_view
-from daihinmin.client.view import Bot, Observed
-from daihinmin.protocol.cards import CardSet
-from daihinmin.protocol.moves import PASS, Move
+from daihinmin.contract.engine_views import ExchangeFacts, deal_view, exchange_facts
+from daihinmin.contract.engine_views import engine_view as build_view
+from daihinmin.contract.view import Bot, Observed
 from daihinmin.rules.game import GameState, StepResult
 from daihinmin.rules.match import GameResult, GameSetup, MatchState
 from daihinmin.rules.ruleset import RuleSet
+from daihinmin.values.cards import CardSet
+from daihinmin.values.moves import PASS, Move
 
 log = logging.getLogger(__name__)
 

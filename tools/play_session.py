@@ -13,17 +13,15 @@ import logging
 import time
 from dataclasses import dataclass, field
 
-from daihinmin.client.engine_views import (
+from daihinmin.contract.engine_views import (
     ExchangeFacts,
     deal_view,
     engine_view,
     exchange_facts,
 )
-from daihinmin.client.view import Bot, Observed
+from daihinmin.contract.view import Bot, Observed
 from daihinmin.players.human import HumanBot
 from daihinmin.players.human_render import cards_text
-from daihinmin.protocol.cards import EMPTY, CardSet
-from daihinmin.protocol.moves import PASS, Move
 from daihinmin.rules.choices import ChoiceKind, PendingChoice
 from daihinmin.rules.events import EventKind
 from daihinmin.rules.game import GameState
@@ -31,6 +29,8 @@ from daihinmin.rules.match import GameResult, GameSetup, MatchState
 from daihinmin.rules.ruleset import RuleSet
 from daihinmin.rules.scoring import lower_is_better
 from daihinmin.tools.local_match import run_exchange
+from daihinmin.values.cards import EMPTY, CardSet
+from daihinmin.values.moves import PASS, Move
 from rich.table import Table
 from rich.text import Text
 

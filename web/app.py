@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 import trio
-from daihinmin.protocol.cards import card_name
 from daihinmin.rules.ruleset import RuleConfigError
+from daihinmin.values.cards import card_name
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response

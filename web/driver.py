@@ -1,7 +1,7 @@
 """The browser game's match loop: the engine's games over async seats, logged as the server logs.
 
 Each seat answers three questions (the exchange, the play, a 7-pass/10-discard choice) with
-the same :class:`~daihinmin.client.view.GameView` a networked client builds; the engine
+the same :class:`~daihinmin.contract.view.GameView` a networked client builds; the engine
 judges every answer, exactly as in :mod:`daihinmin.server.game_play` and
 :mod:`daihinmin.tools.local_match`.  What differs is only that seats are awaited (a person's
 browser, or a CPU bot run in a worker thread), so a slow person never blocks the event loop.
@@ -19,16 +19,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from daihinmin.client.engine_views import ExchangeFacts, deal_view, engine_view, exchange_facts
-from daihinmin.client.view import GameView, Observed
-from daihinmin.protocol.cards import CardSet
-from daihinmin.protocol.moves import PASS, Move
+from daihinmin.contract.engine_views import ExchangeFacts, deal_view, engine_view, exchange_facts
+from daihinmin.contract.view import GameView, Observed
 from daihinmin.rules.choices import PendingChoice
 from daihinmin.rules.events import Event
 from daihinmin.rules.game import GameState
 from daihinmin.rules.match import GameSetup, MatchState
 from daihinmin.server.choice_log import ChoiceRecord
 from daihinmin.server.matchlog import GameRecord, TransferRecord, TurnRecord
+from daihinmin.values.cards import CardSet
+from daihinmin.values.moves import PASS, Move
 
 
 class Seat(Protocol):

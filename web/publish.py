@@ -16,17 +16,18 @@ from collections.abc import Awaitable
 from typing import Any, TypeVar
 
 import trio
-from daihinmin.client.view import Observed
+from daihinmin.contract.view import Observed
 from daihinmin.players.human_render import move_text
-from daihinmin.protocol.cards import CardParseError
 from daihinmin.protocol.errors import ProtocolError
-from daihinmin.protocol.moves import Move
 from daihinmin.rules.game import GameState
 from daihinmin.rules.match import GameSetup
 from daihinmin.rules.ruleset import RuleSet
 from daihinmin.rules.scoring import standings
 from daihinmin.server.match_server import MatchObserver
 from daihinmin.server.matchlog import GameRecord, PlayerInfo, TurnRecord
+from daihinmin.values.cards import CardParseError
+from daihinmin.values.errors import MoveShapeError
+from daihinmin.values.moves import Move
 
 from .snapshot import RECENT_TURNS, cards_json, game_json
 
@@ -98,7 +99,7 @@ class TablePublisher(MatchObserver):
                 shown = move_text(move).plain
                 if not move.is_pass and turn.answer == 9:
                     self.last = Observed(turn.player, move)
-            except (CardParseError, ProtocolError):
+            except (CardParseError, MoveShapeError, ProtocolError):
                 pass
             self.recent.append(f"{self.names[turn.player]}: {shown}"
                                + (f" [{turn.by} stand-in]" if turn.by else ""))

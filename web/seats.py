@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import trio
-from daihinmin.client.view import Bot, GameView, Observed
-from daihinmin.protocol.cards import CardSet
-from daihinmin.protocol.moves import PASS, Move
+from daihinmin.contract.view import Bot, GameView, Observed
 from daihinmin.rules.choices import PendingChoice, is_valid_choice
+from daihinmin.values.cards import CardSet
+from daihinmin.values.moves import PASS, Move
 
 log = logging.getLogger("daihinmin.web")
 

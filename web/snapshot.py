@@ -9,16 +9,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from daihinmin.client.engine_views import ExchangeFacts, deal_view, engine_view
-from daihinmin.client.view import Observed
+from daihinmin.contract.engine_views import ExchangeFacts, deal_view, engine_view
+from daihinmin.contract.view import Observed
 from daihinmin.players.human_render import card_label, class_label, event_notes, move_text
 from daihinmin.players.human_render import sort_key as card_order
-from daihinmin.protocol.cards import CardSet
-from daihinmin.protocol.moves import Move
 from daihinmin.rules.game import GameState
 from daihinmin.rules.match import GameSetup, MatchState
 from daihinmin.rules.ruleset import RuleSet, Scoring
 from daihinmin.rules.scoring import TITLES_JA, class_titles, lower_is_better
+from daihinmin.values.cards import CardSet
+from daihinmin.values.moves import Move
 
 from .seats import Prompt
 from .tables import Table

@@ -8,14 +8,14 @@ seed=...)``, ``daihinmin bot mc --opt time_ms=300``).
 
 Modules, bottom up:
 
-- ``bits``, ``moves``: card masks (the :mod:`daihinmin.protocol.cards` layout, one joker as
+- ``bits``, ``moves``: card masks (the :mod:`daihinmin.values.cards` layout, one joker as
   bit 60) and moves as ``(cards, info)`` int64 pairs;
 - ``movegen``, ``state``: legal moves and state transitions, equal to the reference engine
   (differential tests in ``tests/test_mc_sim.py``); ``convert``: to and from engine objects;
 - ``control``: unbeatable plays and certain wins by keeping the lead; ``endgame``: the exact
   two-player solver;
 - ``rollout`` (the playout policy), ``models`` (opponent models), ``playout``;
-- ``worlds``, ``observe``: determinisation from a :class:`~daihinmin.client.view.GameView`
+- ``worlds``, ``observe``: determinisation from a :class:`~daihinmin.contract.view.GameView`
   (proposals weighted and resampled, then refined by Metropolis card swaps);
 - ``search`` (the bandit), ``exchange`` (candidate returns), ``bot``, ``bench``, ``warmup``.
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from daihinmin.client.view import GameView
+from daihinmin.contract.view import GameView
 
 from .bot import MCBot, _candidates, world_states
 from .observe import knowledge_from_view

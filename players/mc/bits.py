@@ -1,6 +1,6 @@
 """Bit tricks for card masks inside Numba code.
 
-Cards use the layout of :mod:`daihinmin.protocol.cards`: the card in suit row ``s`` and rank
+Cards use the layout of :mod:`daihinmin.values.cards`: the card in suit row ``s`` and rank
 column ``r`` (1 = 3 ... 13 = 2) is bit ``4 * r + s``; the (single) joker is bit 60.  Every mask
 is an ``int64`` (bit 63 is never used, so shifts stay well defined).
 """

@@ -15,11 +15,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-from daihinmin.client.view import Bot, GameView
+from daihinmin.contract.view import Bot, GameView
 from daihinmin.players.util import weakest_cards
-from daihinmin.protocol.cards import CardSet
-from daihinmin.protocol.moves import PASS, Move
 from daihinmin.rules.ruleset import RuleSet
+from daihinmin.values.cards import CardSet
+from daihinmin.values.moves import PASS, Move
 
 from .convert import decode_move, encode_move, hand_mask, mask_cards
 from .endgame import solve_two

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
-from daihinmin.protocol.cards import JOKER_BITS, CardSet
-from daihinmin.protocol.moves import LONE_JOKER, PASS, Move, MoveKind
 from daihinmin.rules.game import GameState
+from daihinmin.values.cards import JOKER_BITS, CardSet
+from daihinmin.values.moves import LONE_JOKER, PASS, Move, MoveKind
 
 from . import moves as mv
 from .bits import JOKER_BIT

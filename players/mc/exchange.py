@@ -4,7 +4,7 @@ All subsets of the hand would be 78 pairs for the daifugo; the playouts only jud
 of the cards a simple value ranks weakest (rank, plus a bonus for cards that make a group or a
 sequence, for 8s, and for the joker, which is never returned).
 
->>> from daihinmin.protocol.cards import CardSet
+>>> from daihinmin.values.cards import CardSet
 >>> hand = CardSet.parse("S3 H3 D4 C5 S6 H7 D8 C9 ST HJ DQ CK SA H2 JK")
 >>> [str(CardSet(int(m))) for m in exchange_candidates(hand, 1)]
 ['S3', 'H3', 'D4', 'C5', 'S6', 'H7']
@@ -15,7 +15,7 @@ from __future__ import annotations
 from itertools import combinations
 
 import numpy as np
-from daihinmin.protocol.cards import CardSet
+from daihinmin.values.cards import CardSet
 
 SHORTLIST = 6  # cards whose subsets are judged by playouts
 

@@ -6,9 +6,9 @@ from collections.abc import Collection
 from dataclasses import dataclass, fields
 
 import numpy as np
-from daihinmin.client.view import GameView
-from daihinmin.protocol.cards import CardSet
+from daihinmin.contract.view import GameView
 from daihinmin.rules.ruleset import UECDA, RuleSet
+from daihinmin.values.cards import CardSet
 
 from .bits import ALL_CARDS, D3_BIT
 from .convert import encode_move, hand_mask

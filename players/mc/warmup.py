@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 
 import numpy as np
-from daihinmin.client.view import GameView, Observed
-from daihinmin.protocol.cards import CardSet
+from daihinmin.contract.view import GameView, Observed
 from daihinmin.rules.match import MatchState
 from daihinmin.rules.ruleset import UECDA
+from daihinmin.values.cards import CardSet
 
 from .bits import JOKER_BIT
 from .endgame import SolverScratch, solve_two

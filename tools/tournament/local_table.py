@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from daihinmin.client.view import Bot
+from daihinmin.contract.view import Bot
 from daihinmin.players.registry import make_bot, resolve
 from daihinmin.rules.ruleset import RuleSet
 from daihinmin.tools.local_match import LocalGameRecord, play_local_match

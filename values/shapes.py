@@ -7,7 +7,7 @@
 >>> move_from_cells({(0, 3): 1, (1, 4): 1})
 Traceback (most recent call last):
 ...
-daihinmin.protocol.errors.InvalidShapeError: cards are neither one rank nor a run of one suit
+daihinmin.values.errors.InvalidShapeError: cards are neither one rank nor a run of one suit
 """
 
 from __future__ import annotations

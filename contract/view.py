@@ -10,12 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from daihinmin.protocol.cards import EMPTY, JOKER, CardSet
-from daihinmin.protocol.moves import PASS, Move
 from daihinmin.rules.choices import PendingChoice, choice_options
 from daihinmin.rules.judge import legal_plays
 from daihinmin.rules.leads import opening_card
 from daihinmin.rules.ruleset import UECDA, RuleSet
+from daihinmin.values.cards import EMPTY, JOKER, CardSet
+from daihinmin.values.moves import PASS, Move
 
 
 @dataclass(frozen=True, slots=True)

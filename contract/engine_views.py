@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from daihinmin.protocol.cards import EMPTY, CardSet
 from daihinmin.rules.game import GameState
 from daihinmin.rules.match import GameSetup
+from daihinmin.values.cards import EMPTY, CardSet
 
 from .view import GameView, Observed
 
