@@ -7,7 +7,7 @@ server judges with.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 
 from daihinmin.rules.choices import PendingChoice, choice_options
@@ -50,7 +50,7 @@ class GameView:
     my_turn: bool = False
     rules: RuleSet = UECDA
     game: int = 1  # 1-based game number within the match, as counted by the client
-    history: tuple[Observed, ...] = field(default=())  # this game's turns so far
+    history: tuple[Observed, ...] = ()  # this game's turns so far
     exchange_given: CardSet = EMPTY  # cards this player gave in the exchange
     exchange_received: CardSet = EMPTY  # cards received (known to the lower classes)
     passed: int = 0  # bitmask of players who passed (or were rejected) in this trick

@@ -26,13 +26,14 @@ from collections.abc import Callable, Sequence
 from daihinmin.contract.view import Bot, GameView, Observed
 from daihinmin.protocol.errors import ProtocolError
 from daihinmin.rules.choices import ChoiceKind, PendingChoice
+from daihinmin.rules.events import Event
 from daihinmin.rules.judge import play_verdict
 from daihinmin.rules.ruleset import Scoring
 from daihinmin.rules.scoring import TITLES_JA, class_titles
 from daihinmin.values.cards import CardParseError, CardSet
 from daihinmin.values.errors import MoveShapeError
 from daihinmin.values.moves import PASS, Move
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.rule import Rule
 from rich.text import Text
 
@@ -155,7 +156,7 @@ class HumanBot(Bot):
         self._last: GameView | None = None
 
     # --- helpers ----------------------------------------------------------------------------
-    def say(self, text: str | Text) -> None:
+    def say(self, text: RenderableType) -> None:
         self.console.print(text)
 
     def label(self, player: int) -> str:
@@ -273,9 +274,9 @@ class HumanBot(Bot):
         for note in notes:
             self.say(Text(f"   {note}", style="yellow"))
 
-    def note_events(self, events: Sequence[object], names: Sequence[str]) -> None:
+    def note_events(self, events: Sequence[Event], names: Sequence[str]) -> None:
         """In-process play shows what the engine says happened (richer than the tables)."""
-        for note in event_notes(events, names):  # type: ignore[arg-type]
+        for note in event_notes(events, names):
             self.say(Text(f"   {note}", style="yellow"))
 
     def on_game_end(self, view: GameView, places: tuple[int, ...] | None) -> None:

@@ -95,6 +95,11 @@ class FieldFacts:
     suits: tuple[int, int, int, int, int]
 
 
+def _suit_flags(suits: list[int]) -> tuple[int, int, int, int, int]:
+    s0, s1, s2, s3, s4 = suits
+    return s0, s1, s2, s3, s4
+
+
 def field_facts(cells: dict[tuple[int, int], int], reversed_order: bool) -> FieldFacts:
     """Read the field's cards as the client does: the first card cell by column then row
     decides the shape; ``reversed_order`` is the revolution the client believed in when it
@@ -110,7 +115,7 @@ def field_facts(cells: dict[tuple[int, int], int], reversed_order: bool) -> Fiel
             length += 1
         suits[row] = 1
         order = col if reversed_order else col + length - 1
-        return FieldFacts(length, order, True, tuple(suits))  # type: ignore[arg-type]
+        return FieldFacts(length, order, True, _suit_flags(suits))
     qty = 0
     for r in range(row, 5):
         if cells.get((r, col), 0) > 0:
@@ -118,7 +123,7 @@ def field_facts(cells: dict[tuple[int, int], int], reversed_order: bool) -> Fiel
             suits[r] = 1
     lone_joker = qty == 1 and cells[first] == 2  # above everything
     order = (0 if reversed_order else 14) if lone_joker else col
-    return FieldFacts(qty, order, False, tuple(suits))  # type: ignore[arg-type]
+    return FieldFacts(qty, order, False, _suit_flags(suits))
 
 
 # --- helper tables -----------------------------------------------------------------------

@@ -146,7 +146,8 @@ def encode_int(value: int, version: int = PROTOCOL_20070) -> bytes:
 def decode_int(data: bytes, version: int = PROTOCOL_20070) -> int:
     if len(data) != INT_BYTES:
         raise TableSizeError(f"an int is 4 bytes, got {len(data)}")
-    return (_INT_NATIVE if version == PROTOCOL_20060 else _INT_BE).unpack(data)[0]
+    value: int = (_INT_NATIVE if version == PROTOCOL_20060 else _INT_BE).unpack(data)[0]
+    return value
 
 
 # --- 20140: a table as 33 hex characters (ints stay big-endian) --------------------------

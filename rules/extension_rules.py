@@ -78,7 +78,7 @@ def adopt_rules(number: int, digest: int, players: int) -> RuleSet | None:
     return None
 
 
-def _option_text(value: FieldValue) -> str:
+def _option_text(value: object) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, list):
@@ -94,7 +94,7 @@ def rule_args(rules: RuleSet) -> list[str]:
     args = [] if base == "uecda" else ["--rules", base]
     for key, value in mine.items():
         if key != "name" and value != theirs[key]:
-            args += ["--rule", f"{key}={_option_text(value)}"]  # type: ignore[arg-type]
+            args += ["--rule", f"{key}={_option_text(value)}"]
     return args
 
 

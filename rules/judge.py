@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Protocol
 
-from daihinmin.values.cards import EMPTY, CardSet
+from daihinmin.values.cards import CardSet
 from daihinmin.values.moves import Move, MoveKind
 
 from .forbidden import OrderContext, is_forbidden_finish, is_reversed, is_top_play
@@ -73,8 +73,15 @@ def rejected(reason: Reject) -> Judgement:
 
 
 class PlayContext(OrderContext, Protocol):
-    """The trick facts a play is judged on (a GameState or a GameView).  Optional extras,
-    read with defaults: ``lock``, ``geki`` (bool), ``lead_must_contain`` (CardSet)."""
+    """The trick facts a play is judged on: what a GameState and a GameView both declare,
+    so a view is judged with the same checks as the server's state (no field is optional)."""
+
+    @property
+    def lock(self) -> bool: ...
+    @property
+    def geki(self) -> bool: ...  # geki-shibari: plays must be exactly one rank stronger
+    @property
+    def lead_must_contain(self) -> CardSet: ...  # the opening lead must hold these cards
 
 
 def _stronger(ctx: OrderContext, move: Move, field: Move, rev: bool) -> bool:
@@ -96,7 +103,7 @@ def is_next_step(ctx: OrderContext, move: Move, field: Move) -> bool:
     return move.low == field.low + (-1 if rev else 1)
 
 
-def beats(state: OrderContext, move: Move, field: Move) -> Reject | None:
+def beats(state: PlayContext, move: Move, field: Move) -> Reject | None:
     """Can ``move`` be played on ``field`` (ignoring ownership)?"""
     rules = state.rules
     if (rules.sandstorm or rules.ambulance) and beats_anything(move, rules):
@@ -126,9 +133,9 @@ def beats(state: OrderContext, move: Move, field: Move) -> Reject | None:
         stronger = _stronger(state, move, field, rev)
     if not stronger:
         return Reject.NOT_STRONGER
-    if getattr(state, "lock", False) and move.suits != field.suits:
+    if state.lock and move.suits != field.suits:
         return Reject.LOCKED
-    if getattr(state, "geki", False) and not is_next_step(state, move, field):
+    if state.geki and not is_next_step(state, move, field):
         return Reject.GEKI_SHIBARI
     return None
 
@@ -162,14 +169,14 @@ def check_shape(state: OrderContext, move: Move) -> Reject | None:
     return None
 
 
-def _rules_verdict(ctx: OrderContext, hand_size: int, move: Move) -> Reject | None:
+def _rules_verdict(ctx: PlayContext, hand_size: int, move: Move) -> Reject | None:
     """The checks after ownership: shape, the opening card, the field, the finish."""
     reason = check_shape(ctx, move)
     if reason is not None:
         return reason
     field = ctx.field
     if field is None:
-        must: CardSet = getattr(ctx, "lead_must_contain", EMPTY)
+        must = ctx.lead_must_contain
         if must and not must <= move.cards:
             return Reject.MUST_CONTAIN
     else:
@@ -182,7 +189,7 @@ def _rules_verdict(ctx: OrderContext, hand_size: int, move: Move) -> Reject | No
     return None
 
 
-def play_verdict(ctx: OrderContext, hand: CardSet, move: Move) -> Reject | None:
+def play_verdict(ctx: PlayContext, hand: CardSet, move: Move) -> Reject | None:
     """Why the holder of ``hand`` may not make the play ``move`` now (None: it may)."""
     if move.cards.mask & ~hand.mask:
         return Reject.CARD_NOT_HELD
@@ -191,7 +198,7 @@ def play_verdict(ctx: OrderContext, hand: CardSet, move: Move) -> Reject | None:
     return _rules_verdict(ctx, len(hand), move)
 
 
-def legal_plays(hand: CardSet, ctx: OrderContext) -> list[Move]:
+def legal_plays(hand: CardSet, ctx: PlayContext) -> list[Move]:
     """Every play (not pass) the holder of ``hand`` may make in ``ctx``."""
     size = len(hand)
     # The candidates are made from the hand, so ownership holds.
@@ -199,12 +206,12 @@ def legal_plays(hand: CardSet, ctx: OrderContext) -> list[Move]:
             if _rules_verdict(ctx, size, m) is None]
 
 
-def may_pass(ctx: OrderContext, hand: CardSet) -> bool:
+def may_pass(ctx: PlayContext, hand: CardSet) -> bool:
     """May the player to move pass?  Over cards always; on an empty field when the rules
     let a leader pass, or when no play is legal (e.g. the last card may not be played)."""
     if ctx.field is not None:
         return True
-    if getattr(ctx, "lead_must_contain", EMPTY) and legal_plays(hand, ctx):
+    if ctx.lead_must_contain and legal_plays(hand, ctx):
         return False
     return ctx.rules.leader_may_pass or not legal_plays(hand, ctx)
 

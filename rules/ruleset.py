@@ -23,6 +23,7 @@ from __future__ import annotations
 import typing
 from dataclasses import dataclass, fields, replace
 from enum import Enum, StrEnum
+from typing import Any
 
 
 class RuleConfigError(ValueError):
@@ -158,8 +159,8 @@ class RuleSet:
     titles_3p: ThreeTitles = ThreeTitles.DAIFUGO
 
     # ---------------------------------------------------------------------------------
-    def with_rules(self, **changes: object) -> RuleSet:
-        return replace(self, **changes)  # type: ignore[arg-type]
+    def with_rules(self, **changes: Any) -> RuleSet:
+        return replace(self, **changes)
 
     def points_for_place(self, place: int) -> int:
         if not self.points:
@@ -318,7 +319,7 @@ def _parse_override(key: str, value: str) -> tuple[str, object]:
 def ruleset_from(preset_name: str = "uecda", overrides: list[str] | None = None) -> RuleSet:
     """A preset with ``KEY=VALUE`` overrides applied, validated."""
     rules = preset(preset_name)
-    changes: dict[str, object] = {}
+    changes: dict[str, Any] = {}  # each value converted to its field's type by _parse_override
     for item in overrides or []:
         key, sep, value = item.partition("=")
         key = key.strip().replace("-", "_")
@@ -328,7 +329,7 @@ def ruleset_from(preset_name: str = "uecda", overrides: list[str] | None = None)
         changes[target] = converted
     if changes:
         name = preset_name + "".join(f"+{item.strip()}" for item in overrides or [])
-        rules = replace(rules, name=name, **changes)  # type: ignore[arg-type]
+        rules = replace(rules, name=name, **changes)
     return rules.validate()
 
 
@@ -351,7 +352,7 @@ def ruleset_from_dict(data: dict[str, object]) -> RuleSet:
     Keys missing from ``data`` (logs written before a toggle existed) keep the defaults,
     except those of :data:`BEHAVIOUR_BEFORE_KEY`: a log without them was played the old way.
     """
-    changes: dict[str, object] = dict(BEHAVIOUR_BEFORE_KEY)
+    changes: dict[str, Any] = dict(BEHAVIOUR_BEFORE_KEY)  # checked by RuleSet.validate
     for key, value in data.items():
         if key not in _HINTS:
             raise RuleConfigError(f"unknown rule {key!r} in saved rules")
@@ -359,6 +360,8 @@ def ruleset_from_dict(data: dict[str, object]) -> RuleSet:
         if isinstance(t, type) and issubclass(t, Enum):
             value = t(value)
         elif typing.get_origin(t) is tuple:
-            value = tuple(value)  # type: ignore[arg-type]
+            if not isinstance(value, list | tuple):
+                raise RuleConfigError(f"saved rule {key!r} is not a list: {value!r}")
+            value = tuple(value)
         changes[key] = value
-    return replace(RuleSet(), **changes)  # type: ignore[arg-type]
+    return replace(RuleSet(), **changes)

@@ -72,7 +72,7 @@ def check_texts(values: Sequence[object], what: str, lengths: tuple[int, ...]) -
 
 
 def check_number(value: object, what: str) -> None:
-    if type(value) not in (int, float) or not math.isfinite(value):  # type: ignore[arg-type]
+    if not isinstance(value, int | float) or isinstance(value, bool) or not math.isfinite(value):
         raise LogFieldError(f"{what}: {value!r:.40} is not a finite number")
 
 

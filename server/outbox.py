@@ -19,6 +19,7 @@ does not read); the other players' messages go on.
 
 from __future__ import annotations
 
+import builtins
 import time
 from collections.abc import Callable
 from typing import Any
@@ -39,7 +40,8 @@ def try_send(stream: trio.SocketStream, data: bytes) -> int:
     if sock is None:
         return 0
     try:
-        return sock.send(data)
+        sent: int = sock.send(data)
+        return sent
     except OSError:  # BlockingIOError, or a broken pipe the connection's send reports
         return 0
 
@@ -102,7 +104,7 @@ class Outbox:
         """The same 20070 bytes to every seated player (all of them speak 20070)."""
         await self._to_all(data, _as_is)
 
-    async def int_to_all(self, value: int) -> None:
+    async def int_to_all(self, value: builtins.int) -> None:  # ``int`` is the method above
         await self._to_all(value, PlayerConnection.encode_int)
 
     async def _to_all(self, message: Any, encode: Callable[[PlayerConnection, Any], bytes]

@@ -35,7 +35,7 @@ from daihinmin.rules.game import remove_from_hand
 from daihinmin.rules.judge import beats, check_shape
 from daihinmin.rules.movegen import all_plays
 from daihinmin.rules.ruleset import UECDA, RuleSet
-from daihinmin.values.cards import CardSet
+from daihinmin.values.cards import EMPTY, CardSet
 from daihinmin.values.moves import PASS, Move, MoveKind
 
 from .config import ServerConfig
@@ -54,6 +54,9 @@ class _Judged:
     revolution: bool
     eleven_back: bool
     lock: bool
+    field: Move | None
+    geki: bool = False  # not on a 20070 table (the probe has always judged without it)
+    lead_must_contain: CardSet = EMPTY
 
 
 @dataclass
@@ -253,8 +256,8 @@ class ProbePlayer:
 
     def legal_moves(self, ts_hand: CardSet, field: Move | None, judged: _Judged) -> list[Move]:
         plays = [m for m in all_plays(ts_hand, self.rules)
-                 if check_shape(judged, m) is None  # type: ignore[arg-type]
-                 and (field is None or beats(judged, m, field) is None)]  # type: ignore[arg-type]
+                 if check_shape(judged, m) is None
+                 and (field is None or beats(judged, m, field) is None)]
         if field is not None or self.rules.leader_may_pass:
             plays.append(PASS)
         return plays
@@ -263,7 +266,8 @@ class ProbePlayer:
              seen: SeenTurn) -> Move | None:
         """Send a move, check the answer; returns the play if it was accepted."""
         st = read_state(turn)
-        judged = _Judged(self.rules, bool(st.revolution), bool(st.eleven_back), bool(st.lock))
+        judged = _Judged(self.rules, bool(st.revolution), bool(st.eleven_back), bool(st.lock),
+                         field)
         if self.fault_rate and self.rng.random() < self.fault_rate:
             kind = self.rng.choice(BAD_KINDS)
             self.send_table(bad_move_table(kind, hand, self.rng))
@@ -298,7 +302,8 @@ async def serve_probes(config: ServerConfig, probes: list[ProbePlayer]
         port = await nursery.start(server.run)
         for probe in probes:
             probe.port = port
-            await trio.to_thread.run_sync(lambda p=probe: (p.connect(), p.handshake()))
+            await trio.to_thread.run_sync(probe.connect)
+            await trio.to_thread.run_sync(probe.handshake)
             nursery.start_soon(play, probe)
     assert server.outcome is not None
     records.sort(key=lambda r: r.number)

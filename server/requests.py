@@ -30,7 +30,7 @@ from .seats import Seat, SeatTable
 from .stand_in import StandIn, deal_view, engine_view, exchange_facts
 
 
-def table_fault(exc: ProtocolError) -> SeatStatus:
+def table_fault(exc: Exception) -> SeatStatus:
     """MALFORMED for bytes that are no table; ILLEGAL for a table that is no valid move."""
     if isinstance(exc, BadCellValueError) or not isinstance(exc, MoveTableError):
         return SeatStatus.MALFORMED
@@ -108,7 +108,7 @@ class GameRequests:
             stand_in.game_start(deal_view(self.setup, seat.number, self.facts[seat.number]))
         return stand_in
 
-    async def _receive(self, player: int, base: float) -> tuple[bytes | None, str | None]:
+    async def _receive(self, player: int, base: float | None) -> tuple[bytes | None, str | None]:
         """The player's next table within its deadline, charged to its clock: ``(raw, None)``;
         ``(None, message)`` after a timeout (a fault; the bank is spent); ``(None, None)`` when
         the connection is lost (the seat then goes to its stand-in)."""

@@ -115,7 +115,8 @@ async def run_headless_match(config: ServerConfig, specs: list[PlayerSpec], *,
             seating.notify()
 
     async def supervise(number: int, argv: list[str],
-                        task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+                        task_status: trio.TaskStatus[trio.Process | None] = trio.TASK_STATUS_IGNORED
+                        ) -> None:
         spec = specs[number]
         try:
             with scopes[number]:

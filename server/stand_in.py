@@ -11,6 +11,8 @@ stop the match.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
+from typing import TypeVar
 
 from daihinmin.contract.engine_views import (  # re-exported for the server's modules
     ExchangeFacts,
@@ -23,6 +25,8 @@ from daihinmin.values.cards import CardSet
 from daihinmin.values.moves import PASS, Move
 
 from .faults import OnFault
+
+T = TypeVar("T")
 
 __all__ = ["ExchangeFacts", "StandIn", "deal_view", "engine_view", "exchange_facts"]
 
@@ -47,9 +51,9 @@ class StandIn:
         bot.on_match_start(player)
         return cls(player, kind, bot)
 
-    def _call(self, what: str, fn: object, *args: object) -> object:
+    def _call(self, what: str, fn: Callable[..., T], *args: object) -> T | None:
         try:
-            return fn(*args)  # type: ignore[operator]
+            return fn(*args)
         except Exception:  # the stand-in must never stop the match
             log.exception("stand-in of player %d failed in %s", self.player, what)
             return None

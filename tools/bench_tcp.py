@@ -205,7 +205,8 @@ def finish(tables: list[Table], readers: list[threading.Thread], timeout: float)
             if proc.returncode != 0:
                 tail = ("; ".join(table.problems[-3:]) if proc is table.server else
                         client_stderr(table.client_logs[table.clients.index(proc)]))
-                raise BenchError(f"{' '.join(map(str, proc.args[:4]))}... exited with "
+                argv = proc.args if isinstance(proc.args, list) else [proc.args]
+                raise BenchError(f"{' '.join(map(str, argv[:4]))}... exited with "
                                  f"{proc.returncode}" + (f": {tail}" if tail else ""))
         if table.problems:
             raise BenchError("the server reported: " + "; ".join(table.problems[:3]))
@@ -349,7 +350,7 @@ def load() -> str:
         return "unknown"
 
 
-def register_bench_tcp(bench_sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register_bench_tcp(bench_sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = bench_sub.add_parser("tcp", help="server and client processes over loopback: "
                                          "wall, CPU, syscalls and memory per game")
     p.add_argument("--games", type=int, default=100, help="games per table (at least 3)")

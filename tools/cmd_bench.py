@@ -15,7 +15,7 @@ from daihinmin.tools.cmd_bench_server import register_bench_server
 from daihinmin.tools.tournament.bench import register_bench
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("bench", help="measure speed (engine, ...)")
     bench_sub = p.add_subparsers(dest="bench_target", metavar="TARGET")
     bench_sub.required = True

@@ -6,7 +6,7 @@ import argparse
 import json
 
 
-def register_bench_mc(bench_sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register_bench_mc(bench_sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     m = bench_sub.add_parser("mc", help="mc player: playouts/s/core and decision times")
     m.add_argument("--decisions", type=int, default=40, help="positions to decide from")
     m.add_argument("--time-ms", type=float, default=250.0, help="thinking time per decision")

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 
-def register_bench_server(bench_sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register_bench_server(bench_sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     s = bench_sub.add_parser("server", help="server RSS over one long match; resume time")
     s.add_argument("--games", type=int, default=10_000)
     s.add_argument("--early", type=int, default=100, help="the early game sampled (100)")
@@ -141,9 +141,10 @@ def bench_server(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         log_path = folder / "match.jsonl"
-        result = {"bench": "server", "bot": "stand-ins" if args.stand_ins else args.bot,
-                  "cpus": os.cpu_count(),
-                  "load_before": round(os.getloadavg()[0], 2)}
+        result: dict[str, Any] = {"bench": "server",
+                                  "bot": "stand-ins" if args.stand_ins else args.bot,
+                                  "cpus": os.cpu_count(),
+                                  "load_before": round(os.getloadavg()[0], 2)}
         result.update(play_match(args.games, args.early, args.bot, args.seed, log_path,
                                  args.fsync, args.stand_ins))
         result.update(time_resume(log_path, folder, args.full_replay))

@@ -16,7 +16,7 @@ EXIT_OK, EXIT_BOT, EXIT_USAGE = 0, 1, 2
 EXIT_UNREACHABLE, EXIT_CLOSED, EXIT_PROTOCOL, EXIT_TIMEOUT = 3, 4, 5, 6
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("bot", help="run a bundled (or your own) bot against a server",
                        description=__doc__,
                        formatter_class=argparse.RawDescriptionHelpFormatter)

@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 DEFAULT_TABLE = ("default", "default", "default", "random", "greedy")
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("match", help="headless match of bot processes over loopback TCP")
     p.add_argument("bots", nargs="*", metavar="BOT",
                    help=f"bundled bots by name (default table: {' '.join(DEFAULT_TABLE)})")

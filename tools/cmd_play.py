@@ -24,7 +24,7 @@ from daihinmin.players.levels import LEVELS
 DEFAULT_BOT = "default"
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("play", help="play in the terminal against bundled bots",
                        description=__doc__,
                        formatter_class=argparse.RawDescriptionHelpFormatter)

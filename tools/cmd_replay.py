@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
     from daihinmin.rules.game import StepResult
+    from daihinmin.server.faults import SeatEvent
     from daihinmin.server.matchlog import MatchLog
     from daihinmin.server.replay import ReplayedGame
 
@@ -50,7 +51,7 @@ class TerminalSafe:
         self.out.flush()
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("replay", help="show or verify a match log")
     p.add_argument("log", type=Path, metavar="LOG", help="a match log (.jsonl)")
     p.add_argument("--verify", action="store_true",
@@ -113,17 +114,17 @@ def print_game(log: MatchLog, replayed: ReplayedGame) -> None:
         print(f"  {player_label(log, p):<20} {cls:<12} {rec.dealt[p]}")
     if rec.transfers:
         print("exchange:")
-        for t in rec.transfers:
-            how = ("automatic" if t.automatic else
-                   f"invalid choice ({t.error}); server picked" if t.substituted else "chosen")
-            if t.by:
-                how += f" by the {t.by} stand-in"
-            print(f"  p{t.giver} -> p{t.receiver}: {t.cards}   ({how})")
+        for tr in rec.transfers:
+            how = ("automatic" if tr.automatic else
+                   f"invalid choice ({tr.error}); server picked" if tr.substituted else "chosen")
+            if tr.by:
+                how += f" by the {tr.by} stand-in"
+            print(f"  p{tr.giver} -> p{tr.receiver}: {tr.cards}   ({how})")
         print("hands after the exchange:")
         for p in range(n):
             print(f"  {player_label(log, p):<20} {rec.hands[p]}")
     print(f"turns (p{rec.first} leads):")
-    events = {}
+    events: dict[int, list[SeatEvent]] = {}
     for e in rec.events:
         events.setdefault(e.turn, []).append(e)
     for e in events.get(0, []):
@@ -212,7 +213,7 @@ def write_html(source: Path, log: MatchLog, target: Path) -> int:
 
 
 def replay_command(args: argparse.Namespace) -> int:
-    with contextlib.redirect_stdout(TerminalSafe(sys.stdout)):  # type: ignore[type-var]
+    with contextlib.redirect_stdout(TerminalSafe(sys.stdout)):
         return replay_safely(args)
 
 

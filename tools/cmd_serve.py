@@ -363,7 +363,7 @@ def serve_report(config: ServerConfig, quiet: bool,
     return ServeReport()
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("serve", help="run the match server (players connect over TCP)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on")
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help="port (0 = any free port)")

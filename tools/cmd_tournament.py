@@ -27,7 +27,7 @@ if TYPE_CHECKING:  # the real imports are inside the functions: `daihinmin bot` 
 DEFAULT_DB = "tournament.sqlite"
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("tournament", help="many matches between bots, with ratings",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("config", nargs="?", help="tournament TOML file")

@@ -20,7 +20,7 @@ from .exit_codes import FAILED, INTERRUPTED, OK, USAGE
 DEFAULT_PORT = 8080
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("web", help="serve the browser game, live tables and replays",
                        description=__doc__,
                        formatter_class=argparse.RawDescriptionHelpFormatter)

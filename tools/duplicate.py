@@ -29,6 +29,7 @@ import random
 import statistics
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from daihinmin.tools.cmd_bot import parse_options
 from daihinmin.tools.parallel import run_parallel
@@ -90,7 +91,7 @@ def run_task(task: Task) -> list[PositionResult]:
     return out
 
 
-def paired_summary(a: list[int], b: list[int]) -> dict[str, object]:
+def paired_summary(a: list[int], b: list[int]) -> dict[str, Any]:  # JSON
     """Means, the mean difference ``b - a`` with its 95% interval, and how often they differ.
 
     >>> s = paired_summary([5, 4, 5, 5], [5, 5, 5, 5])
@@ -164,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(summary))
     else:
-        lo, hi = summary["diff_ci95"]  # type: ignore[misc]
+        lo, hi = summary["diff_ci95"]
         print(f"{summary['positions']} positions vs 4x {args.opponent}: A {summary['mean_a']} "
               f"(places {summary['places_a']}), B {summary['mean_b']} (places "
               f"{summary['places_b']}); B - A = {summary['diff']:+} (95% CI {lo:+}..{hi:+}), "

@@ -10,7 +10,7 @@ import statistics
 
 from daihinmin.players.registry import make_bot
 from daihinmin.rules.ruleset import RuleSet
-from daihinmin.tools.local_match import play_local_match
+from daihinmin.tools.local_match import LocalGameRecord, play_local_match
 
 
 def seat_mean_place(rules: RuleSet, bot: str, field: str, games: int,
@@ -19,9 +19,14 @@ def seat_mean_place(rules: RuleSet, bot: str, field: str, games: int,
     seat over ``games`` games, and the half-width of its 95% interval (games taken as
     independent): how the level order was measured."""
     places: list[int] = []
+
+    def record(game: LocalGameRecord) -> None:
+        assert game.result is not None  # play_local_match reports finished games only
+        places.append(game.result.places[0])
+
     bots = [make_bot(bot, seed=1)] + [make_bot(field, seed=p) for p in range(2, rules.players + 1)]
     play_local_match(rules, seed=seed, games=games, bots=bots,
-                     on_game=lambda r: places.append(r.result.places[0]))  # type: ignore[union-attr]
+                     on_game=record)
     half = 1.96 * statistics.stdev(places) / len(places) ** 0.5 if len(places) > 1 else 0.0
     return statistics.fmean(places), half
 

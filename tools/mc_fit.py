@@ -18,12 +18,16 @@ from __future__ import annotations
 
 import argparse
 import time
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from daihinmin.tools.parallel import run_parallel, split_count
 
+if TYPE_CHECKING:
+    from daihinmin.players.mc.search import ArmStats
 
-def run_job(args: tuple[int, int, str, dict[str, object]]) -> list[tuple[np.ndarray, np.ndarray]]:
+
+def run_job(args: tuple[int, int, str, dict[str, Any]]) -> list[tuple[np.ndarray, np.ndarray]]:
     games, seed, opponent, options = args
     from daihinmin.players.mc.bot import MCBot
     from daihinmin.players.mc.fit import decision_sample
@@ -31,12 +35,12 @@ def run_job(args: tuple[int, int, str, dict[str, object]]) -> list[tuple[np.ndar
     from daihinmin.rules.ruleset import UECDA
     from daihinmin.tools.local_match import play_local_match
 
-    mc = MCBot(seed=seed, **options)  # type: ignore[arg-type]
+    mc = MCBot(seed=seed, **options)
     samples: list[tuple[np.ndarray, np.ndarray]] = []
 
     def record(st: np.ndarray, me: int, cand_c: np.ndarray, cand_i: np.ndarray,
-               stats: object) -> None:
-        sample = decision_sample(st, me, cand_c, cand_i, stats.visits, mc.prm)  # type: ignore[attr-defined]
+               stats: ArmStats) -> None:
+        sample = decision_sample(st, me, cand_c, cand_i, stats.visits, mc.prm)
         if sample is not None:
             samples.append(sample)
 
@@ -70,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--l2", type=float, default=1e-4)
     p.add_argument("--out", help="write the fitted weights here (JSON)")
     args = p.parse_args(argv)
-    options: dict[str, object] = {"time_ms": 0.0, "playouts": args.playouts,
+    options: dict[str, Any] = {"time_ms": 0.0, "playouts": args.playouts,
                                   "policy": {"self": float(args.self_policy)}}
     tasks = [(n, args.seed + 1000 * j, args.opponent, options)
              for j, n in enumerate(split_count(args.games, args.jobs)) if n]
@@ -93,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     print("  weights: " + ", ".join(f"{name}={x:.2f}" for name, x in
                                      zip(FEATURE_NAMES, w, strict=True)))
     if args.out:
-        save_weights(args.out, w)
+        save_weights(args.out, [float(x) for x in w])
     return 0
 
 

@@ -25,6 +25,7 @@ import math
 import statistics
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from daihinmin.tools.cmd_bot import parse_options
@@ -40,7 +41,7 @@ class JobResult:
     playouts: list[int] = field(default_factory=list)
 
 
-def run_job(args: tuple[int, int, str, dict[str, object], bool]) -> JobResult:
+def run_job(args: tuple[int, int, str, dict[str, Any], bool]) -> JobResult:
     games, seed, opponent, options, oracle = args
     from daihinmin.players.mc.bot import MCBot
     from daihinmin.players.registry import make_bot
@@ -48,7 +49,7 @@ def run_job(args: tuple[int, int, str, dict[str, object], bool]) -> JobResult:
     from daihinmin.rules.ruleset import UECDA
     from daihinmin.tools.local_match import LocalGameRecord, play_local_match
 
-    mc = MCBot(seed=seed, **options)  # type: ignore[arg-type]
+    mc = MCBot(seed=seed, **options)
     bots = [mc] + [make_bot(opponent, seed=seed * 10 + i) for i in range(1, 5)]
     out = JobResult()
 
@@ -121,7 +122,7 @@ def firsts_by_start_class(start_classes: list[int],
 
 
 def summarise(results: list[JobResult], opponent: str, wall: float,
-              oracle: bool = False) -> dict[str, object]:
+              oracle: bool = False) -> dict[str, Any]:  # JSON
     points = [p for r in results for p in r.points]
     places = [p for r in results for p in r.places]
     ms = [t for r in results for t in r.decision_ms]
@@ -162,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
     jobs = max(1, args.jobs)
-    options: dict[str, object] = {"time_ms": args.time_ms, "playouts": args.playouts}
+    options: dict[str, Any] = {"time_ms": args.time_ms, "playouts": args.playouts}
     options.update(parse_options(args.opt))
     tasks = [(n, args.seed + 1000 * j, args.opponent, options, args.oracle)
              for j, n in enumerate(split_count(args.games, jobs)) if n]
@@ -172,8 +173,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(summary))
     else:
-        lo, hi = summary["ci95"]  # type: ignore[misc]
-        blo, bhi = summary["ci95_blocks"]  # type: ignore[misc]
+        lo, hi = summary["ci95"]
+        blo, bhi = summary["ci95_blocks"]
         seeing = " (seeing the true hands)" if args.oracle else ""
         print(f"mc{seeing} vs 4x {args.opponent}: {summary['games']} games, mean "
               f"{summary['mean_points']} points (95% CI {lo}..{hi} as independent games, "
@@ -184,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
               f"{summary['wall_s']} s")
         by_class = summary["firsts_by_start_class"]
         print("first place by class at the start: " + ", ".join(
-            f"{name} {firsts}/{games}" for name, (games, firsts) in by_class.items()))  # type: ignore[attr-defined]
+            f"{name} {firsts}/{games}" for name, (games, firsts) in by_class.items()))
     return 0
 
 

@@ -24,11 +24,20 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 HOST = "127.0.0.1"  # loopback only, whatever the options say
 FAULT_LINE = re.compile(r"fault_client: reply \d+ \((\w+)\): ([\w-]+)")
-DEADLINES = {"move_timeout": 0.2, "exchange_timeout": 0.2, "profile_timeout": 1.0,
+class Deadlines(TypedDict):
+    move_timeout: float
+    exchange_timeout: float
+    profile_timeout: float
+    send_timeout: float
+    time_bank: float
+    fault_limit: int
+
+
+DEADLINES: Deadlines = {"move_timeout": 0.2, "exchange_timeout": 0.2, "profile_timeout": 1.0,
              "send_timeout": 2.0, "time_bank": 0.0, "fault_limit": 3}
 CLIENT_DELAY = 0.3  # how late a late reply is (beyond the 0.2 s deadline)
 
@@ -58,7 +67,7 @@ def serve_matches(games: int, seed: int, log_dir: Path) -> int:
             index += 1
             config = ServerConfig(games=games, seed=seed + index, host=HOST, port=0,
                                   log_path=log_dir / f"match{index:04d}.jsonl",
-                                  **DEADLINES)  # type: ignore[arg-type]
+                                  **DEADLINES)
             outcome = await serve_match(config, Announce())
             done = {"match": index, "games": outcome.games_played,
                     "seats": [r.to_json() for r in outcome.seats],

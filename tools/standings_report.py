@@ -70,17 +70,20 @@ def print_standings(standings: Standings, console: Console, *, wall_seconds: flo
     table = RichTable(title=title or f"Standings after {standings.games} games"
                       + (" (fewer points are better)" if lower else ""),
                       box=box.SIMPLE_HEAD, padding=(0, 0), show_edge=False)  # 80 columns
-    number = {"justify": "right", "no_wrap": True}
-    table.add_column("#", **number)
+
+    def number(header: str) -> None:
+        table.add_column(header, justify="right", no_wrap=True)
+
+    number("#")
     table.add_column("player", no_wrap=True, overflow="ellipsis", max_width=22)
-    table.add_column("points", **number)
+    number("points")
     replaced = standings.stand_in_games > 0
     if replaced:
-        table.add_column("games", **number)  # own + played by a stand-in
-    table.add_column("mean", **number)
+        number("games")  # own + played by a stand-in
+    number("mean")
     for place in range(n):
-        table.add_column(f"{place + 1}.", **number)
-    table.add_column("ms/mv", **number)
+        number(f"{place + 1}.")
+    number("ms/mv")
     faulty = any(s.status != "OK" for s in standings.players)
     if faulty:
         table.add_column("status", no_wrap=True)

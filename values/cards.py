@@ -134,10 +134,6 @@ class CardSet(Set[Card]):
         return (CardSet, (self.mask,))
 
     @classmethod
-    def _from_iterable(cls, it: Iterable[Card]) -> CardSet:
-        return cls.of(it)
-
-    @classmethod
     def parse(cls, text: str) -> CardSet:
         """Parse space- or comma-separated card names; a second ``JK`` is the second joker."""
         mask = 0

@@ -13,7 +13,7 @@ import itertools
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import trio
 from daihinmin.contract.view import Bot, GameView, Observed
@@ -24,6 +24,7 @@ from daihinmin.values.moves import PASS, Move
 log = logging.getLogger("daihinmin.web")
 
 _prompt_ids = itertools.count(1)
+T = TypeVar("T")
 
 
 class BadAnswerError(ValueError):
@@ -39,7 +40,7 @@ class CpuSeat:
         self.bot = bot
         self.delay = delay
 
-    async def _call(self, what: str, func: Callable[..., Any], *args: Any) -> Any:
+    async def _call(self, what: str, func: Callable[..., T], *args: Any) -> T | None:
         try:
             return await trio.to_thread.run_sync(func, *args)
         except Exception:  # a failing bot loses its answer, as in any local match

@@ -25,7 +25,7 @@ def _num(x: float | None, digits: int = 2) -> str:
 def interval_chart(title: str, rows: list[tuple[str, float | None, list[float | None] | None]],
                    unit: str) -> str:
     """A dot per participant with its interval as a bar, on one shared scale."""
-    values = [v for _, mid, ci in rows for v in (mid, *(ci or ())) if v is not None]
+    values: list[float] = [v for _, mid, ci in rows for v in (mid, *(ci or ())) if v is not None]
     if not values:
         return ""
     lo, hi = min(values), max(values)

@@ -55,7 +55,7 @@ def use_versioned_cache(folder: Path) -> str:
     shared = os.environ.get("NUMBA_CACHE_DIR")
     base = Path(shared) if shared else folder / "__pycache__"
     current = base / f"{CACHE_PREFIX}{source_digest(folder)}"
-    _numba_config.CACHE_DIR = str(current)
+    _numba_config.CACHE_DIR = str(current)  # type: ignore[attr-defined]  # read by Numba, not declared
     if not shared:
         for old in base.glob(f"{CACHE_PREFIX}*"):
             if old != current and old.is_dir():

@@ -19,6 +19,7 @@ from .bits import (
     cards_above,
     cards_below,
     highest_bit,
+    int64,
     lowest_bit,
     nibble,
     popcount,
@@ -63,13 +64,13 @@ def can_answer(hand: int, info: int, rev: int) -> bool:
             lo_min, lo_max = high_of(info) + 1, 15 - k
         if lo_max < lo_min:
             return False
-        window0 = (np.int64(1) << np.int64(k)) - np.int64(1)
+        window0 = (int64(1) << int64(k)) - int64(1)
         for s in range(4):
             ranks = suit_ranks(hand, s)
             if popcount(ranks) + jk < k:
                 continue
             for low in range(lo_min, lo_max + 1):
-                window = window0 << np.int64(low)
+                window = window0 << int64(low)
                 if popcount(window & ~ranks) <= jk:
                     return True
         return False

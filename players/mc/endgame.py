@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .bits import int64
 from .control import THREATS_SIZE, control_win, threats
 from .movegen import generate
 from .moves import MAX_MOVES
@@ -37,7 +38,7 @@ from .state import (
 UNKNOWN = -1
 MAX_DEPTH = 96
 TABLE_BITS = 16
-_MIX = np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15 as a signed 64-bit value
+_MIX = int64(-7046029254386353131)  # 0x9E3779B97F4A7C15 as a signed 64-bit value
 
 
 def new_table() -> tuple[np.ndarray, np.ndarray]:
@@ -48,19 +49,19 @@ def new_table() -> tuple[np.ndarray, np.ndarray]:
 @njit(cache=True)
 def _mix(h: int, v: int) -> int:
     h = (h ^ v) * _MIX
-    return h ^ (h >> np.int64(31))
+    return h ^ (h >> int64(31))
 
 
 @njit(cache=True)
 def position_key(st: np.ndarray, me: int) -> int:
-    h = np.int64(me + 1)
+    h = int64(me + 1)
     for p in range(N_PLAYERS):
         h = _mix(h, st[HAND + p])
     h = _mix(h, st[FIELD_CARDS])
     h = _mix(h, st[FIELD_INFO])
     h = _mix(h, st[TURN] | (st[OWNER] << 4) | (st[PASSED] << 8) | (st[REV] << 16)
              | (st[LOCK] << 17) | (st[OWNER_ANSWERS] << 18))
-    return h if h != 0 else np.int64(1)
+    return h if h != 0 else int64(1)
 
 
 # Columns of the per-depth frame table of the search.
@@ -208,7 +209,7 @@ class SolverScratch:
 
 
 @njit(cache=True)
-def solve_two(st: np.ndarray, me: int, limit: int, scratch: tuple) -> int:  # type: ignore[type-arg]
+def solve_two(st: np.ndarray, me: int, limit: int, scratch: tuple[np.ndarray, ...]) -> int:
     """With ``me`` and one other player left, does ``me`` go out first (1/0/UNKNOWN)?
 
     ``scratch`` is :meth:`SolverScratch.arrays`; ``limit`` caps the positions searched.

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bits import JOKER_BIT, REAL_CARDS, S3_BIT, SUIT_ROWS, lowest_bit, popcount, suit_ranks
+from .bits import JOKER_BIT, REAL_CARDS, S3_BIT, SUIT_ROWS, int64, lowest_bit, popcount, suit_ranks
 from .moves import (
     K_GROUP,
     K_JOKER,
@@ -45,7 +45,7 @@ def _singles(hand: int, field_info: int, rev: int, lock: int, oc: np.ndarray, oi
     req = suits_of(field_info) if lock else -1
     while m:
         b = lowest_bit(m)
-        m &= m - np.int64(1)
+        m &= m - int64(1)
         r, s = b >> 2, b & 3
         if field_info != 0:
             if not _stronger(r, field_low, rev):
@@ -53,7 +53,7 @@ def _singles(hand: int, field_info: int, rev: int, lock: int, oc: np.ndarray, oi
             if req >= 0 and (1 << s) != req:
                 continue
         if n < oc.shape[0]:
-            oc[n] = np.int64(1) << np.int64(b)
+            oc[n] = int64(1) << int64(b)
             oi[n] = pack(K_SINGLE, 1, r, r, 1 << s, NO_JOKER_ROW, 0)
             n += 1
     return n
@@ -69,10 +69,10 @@ def _groups(hand: int, size: int, field_info: int, rev: int, lock: int, canonica
     for r in range(1, 14):
         if field_info != 0 and not _stronger(r, field_low, rev):
             continue
-        held = (hand >> np.int64(4 * r)) & np.int64(15)
+        held = (hand >> int64(4 * r)) & int64(15)
         if held == 0:
             continue
-        base = np.int64(4 * r)
+        base = int64(4 * r)
         sub = held
         while sub:
             nr = popcount(sub)
@@ -123,8 +123,8 @@ def _sequences(hand: int, size: int, field_info: int, rev: int, lock: int, canon
             if high_max > 14:
                 break
             for high in range(low + 2, high_max + 1):
-                window = ((np.int64(1) << np.int64(high + 1)) - np.int64(1)) ^ (
-                    (np.int64(1) << np.int64(low)) - np.int64(1))
+                window = ((int64(1) << int64(high + 1)) - int64(1)) ^ (
+                    (int64(1) << int64(low)) - int64(1))
                 missing = window & ~ranks
                 n_missing = popcount(missing)
                 if n_missing > jokers:
@@ -138,8 +138,8 @@ def _sequences(hand: int, size: int, field_info: int, rev: int, lock: int, canon
                     elif not low > f_high:
                         continue
                 length = high - low + 1
-                span = ((np.int64(1) << np.int64(4 * high + 4)) - np.int64(1)) ^ (
-                    (np.int64(1) << np.int64(4 * low)) - np.int64(1))
+                span = ((int64(1) << int64(4 * high + 4)) - int64(1)) ^ (
+                    (int64(1) << int64(4 * low)) - int64(1))
                 cards = row_cards & span
                 if n_missing == 1:
                     col = lowest_bit(missing)
@@ -158,7 +158,7 @@ def _sequences(hand: int, size: int, field_info: int, rev: int, lock: int, canon
                         col = lowest_bit(held)
                         held &= held - 1
                         if n < oc.shape[0]:
-                            oc[n] = (cards & ~(np.int64(1) << np.int64(4 * col + s))) | JOKER_BIT
+                            oc[n] = (cards & ~(int64(1) << int64(4 * col + s))) | JOKER_BIT
                             oi[n] = pack(K_SEQUENCE, length, low, high, 1 << s, s, col)
                             n += 1
     return n

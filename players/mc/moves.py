@@ -8,8 +8,9 @@ field and the pass are ``info == 0``.
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
+
+from .bits import int64
 
 K_PASS, K_SINGLE, K_GROUP, K_SEQUENCE, K_JOKER = 0, 1, 2, 3, 4
 NO_JOKER_ROW = 7
@@ -19,9 +20,9 @@ MAX_MOVES = 1024
 
 @njit(cache=True)
 def pack(kind: int, size: int, low: int, high: int, suits: int, jrow: int, jcol: int) -> int:
-    return (np.int64(kind) | (np.int64(size) << 3) | (np.int64(low) << 8)
-            | (np.int64(high) << 12) | (np.int64(suits) << 16) | (np.int64(jrow) << 21)
-            | (np.int64(jcol) << 24))
+    return (int64(kind) | (int64(size) << 3) | (int64(low) << 8)
+            | (int64(high) << 12) | (int64(suits) << 16) | (int64(jrow) << 21)
+            | (int64(jcol) << 24))
 
 
 @njit(cache=True)

@@ -38,7 +38,7 @@ def step(st: np.ndarray, me: int, models: np.ndarray, prm: np.ndarray, bufc: np.
 
 @njit(cache=True)
 def playout(st: np.ndarray, me: int, models: np.ndarray, prm: np.ndarray, bufc: np.ndarray,
-            bufi: np.ndarray, solver: tuple) -> int:  # type: ignore[type-arg]
+            bufi: np.ndarray, solver: tuple[np.ndarray, ...]) -> int:
     """Play ``st`` on until ``me``'s place is known; return its points.
 
     ``st`` is modified.  ``solver`` is the two-player solver's work space

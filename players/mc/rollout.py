@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bits import JOKER_BIT, lowest_bit, nibble, popcount, suit_ranks
+from .bits import JOKER_BIT, int64, lowest_bit, nibble, popcount, suit_ranks
 from .control import THREATS_SIZE, control_win, threats, unbeatable
 from .movegen import generate
 from .moves import K_JOKER, K_SEQUENCE, K_SINGLE, high_of, kind_of, low_of, size_of
@@ -84,7 +84,7 @@ def strength(info: int, rev: int) -> int:
 @njit(cache=True)
 def run_cards(hand: int) -> int:
     """The real cards of ``hand`` that belong to a run of 3+ consecutive ranks of a suit."""
-    out = np.int64(0)
+    out = int64(0)
     for s in range(4):
         ranks = suit_ranks(hand, s)
         starts = ranks & (ranks >> 1) & (ranks >> 2)
@@ -92,7 +92,7 @@ def run_cards(hand: int) -> int:
         while members:
             r = lowest_bit(members)
             members &= members - 1
-            out |= np.int64(1) << np.int64(4 * r + s)
+            out |= int64(1) << int64(4 * r + s)
     return out
 
 
@@ -130,7 +130,7 @@ def best_play(st: np.ndarray, p: int, prm: np.ndarray, bufc: np.ndarray, bufi: n
     hand = st[HAND + p]
     rev = st[REV]
     lead = st[FIELD_INFO] == 0
-    in_runs = run_cards(hand) if prm[P_RUN] > 0.0 else np.int64(0)
+    in_runs = run_cards(hand) if prm[P_RUN] > 0.0 else int64(0)
     best = -1
     best_score = -1e9
     for i in range(n):

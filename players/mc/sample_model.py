@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bits import JOKER_BIT, REAL_CARDS, nibble, popcount
+from .bits import JOKER_BIT, REAL_CARDS, int64, nibble, popcount
 from .moves import (
     K_GROUP,
     K_JOKER,
@@ -46,7 +46,7 @@ def _held(cards: int, row: int, col: int) -> bool:
     row, col = i // COLS, i % COLS
     if row < 0 or row > 3 or col < 1 or col > 13:
         return False
-    return (cards >> np.int64(4 * col + row)) & np.int64(1) != 0
+    return (cards >> int64(4 * col + row)) & int64(1) != 0
 
 
 @njit(cache=True)
@@ -106,12 +106,12 @@ def _run_move(hand: int, line: int, start: int, length: int) -> tuple[int, int]:
     ``(0, 0)`` when the table is not a valid sequence."""
     if length < 3 or start + length - 1 > 14:
         return 0, 0  # too short, or it runs into the next row: malformed
-    cards = np.int64(0)
+    cards = int64(0)
     jokers = 0
     jcol = 0
     for c in range(start, start + length):
         if _held(hand, line, c):
-            cards |= np.int64(1) << np.int64(4 * c + line)
+            cards |= int64(1) << int64(4 * c + line)
         else:
             jokers += 1
             jcol = c
@@ -180,7 +180,7 @@ def _group_move(hand: int, col: int, real_rows: int, want: int, lock: int,
         return 0, 0
     if jrow == 4 and real_rows != 15:
         return 0, 0  # row 4 only completes a five-card group
-    cards = np.int64(real_rows) << np.int64(4 * col)
+    cards = int64(real_rows) << int64(4 * col)
     if n_cards == 1:
         return cards, pack(K_SINGLE, 1, col, col, real_rows, NO_JOKER_ROW, 0)
     if jokers:
@@ -222,7 +222,7 @@ def _single(cards: int, joker: bool, lowest: bool) -> tuple[int, int]:
             row = 0
             while not (rows >> row) & 1:
                 row += 1
-            return (np.int64(1) << np.int64(4 * col + row),
+            return (int64(1) << int64(4 * col + row),
                     pack(K_SINGLE, 1, col, col, 1 << row, NO_JOKER_ROW, 0))
     if joker:
         return JOKER_BIT, LONE_JOKER_INFO
@@ -242,24 +242,24 @@ def _loose(hand: int) -> int:
                 length = 0
             if length >= 3:  # c starts a run of 3+: all of it goes
                 for k in range(length):
-                    out &= ~(np.int64(1) << np.int64(4 * (c + k) + s))
+                    out &= ~(int64(1) << int64(4 * (c + k) + s))
     for col in range(1, 14):
         rows = nibble(hand, col)
         if popcount(rows) >= 2:
-            out &= ~(np.int64(rows) << np.int64(4 * col))
+            out &= ~(int64(rows) << int64(4 * col))
     return out
 
 
 @njit(cache=True)
 def _filter(cards: int, order: int, rev: int, lock: int, suits: int) -> int:
     """The cards strictly beyond ``order`` in play order, in the locked suits."""
-    out = np.int64(0)
+    out = int64(0)
     for col in range(1, 14):
         if (col < order) if rev else (col > order):
             rows = nibble(cards, col)
             if lock:
                 rows &= suits & 15
-            out |= np.int64(rows) << np.int64(4 * col)
+            out |= int64(rows) << int64(4 * col)
     return out
 
 

@@ -60,7 +60,7 @@ def play_batch(bases: np.ndarray, cand_c: np.ndarray, cand_i: np.ndarray, sums: 
                squares: np.ndarray, visits: np.ndarray, me: int, count: int,
                models: np.ndarray, prm: np.ndarray,
                c_explore: float, min_visits: int, st: np.ndarray, bufc: np.ndarray,
-               bufi: np.ndarray, solver: tuple) -> None:  # type: ignore[type-arg]
+               bufi: np.ndarray, solver: tuple[np.ndarray, ...]) -> None:
     """``count`` playouts of candidate plays (``cand_i == 0``: pass) for ``me`` to move."""
     n_worlds = bases.shape[0]
     for _ in range(count):
@@ -83,7 +83,7 @@ def exchange_batch(worlds: np.ndarray, seats: np.ndarray, owner_answers: bool, m
                    count: int, models: np.ndarray, prm: np.ndarray, c_explore: float,
                    min_visits: int,
                    bufc: np.ndarray, bufi: np.ndarray,
-                   solver: tuple) -> None:  # type: ignore[type-arg]
+                   solver: tuple[np.ndarray, ...]) -> None:
     """``count`` playouts from the game start of candidate returns ``cand`` (card masks)."""
     n_worlds = worlds.shape[0]
     hands = np.empty(N_PLAYERS, dtype=np.int64)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bits import JOKER_BIT, S3_BIT
+from .bits import JOKER_BIT, S3_BIT, int64
 from .moves import (
     K_GROUP,
     K_JOKER,
@@ -145,7 +145,7 @@ def _waiting(st: np.ndarray, owner: int) -> bool:
 def apply_pass(st: np.ndarray) -> None:
     """The player to move passes (or had a move rejected)."""
     p = st[TURN]
-    st[PASSED] |= np.int64(1) << np.int64(p)
+    st[PASSED] |= int64(1) << int64(p)
     st[FAILS] += 1
     if st[FAILS] >= PASS_LIMIT:
         _finish_rest(st, True)

@@ -37,7 +37,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bits import JOKER_BIT, REAL_CARDS, cards_above, highest_bit, lowest_bit, nibble, popcount
+from .bits import (
+    JOKER_BIT,
+    REAL_CARDS,
+    cards_above,
+    highest_bit,
+    int64,
+    lowest_bit,
+    nibble,
+    popcount,
+)
 from .models import MODEL_POLICY, move_chance
 from .state import (
     FIELD_INFO,
@@ -78,7 +87,7 @@ def key_card(key: int) -> int:
     """The card mask of an exchange-strength key."""
     if key == JOKER_KEY:
         return JOKER_BIT
-    return np.int64(1) << np.int64(4 * (key >> 2) + 3 - (key & 3))
+    return int64(1) << int64(4 * (key >> 2) + 3 - (key & 3))
 
 
 @njit(cache=True)
@@ -90,7 +99,7 @@ def count_above(mask: int, key: int) -> int:
         return popcount(mask)
     r = key >> 2
     s = 3 - (key & 3)
-    ties = ((np.int64(1) << np.int64(s)) - np.int64(1)) << np.int64(4 * r)
+    ties = ((int64(1) << int64(s)) - int64(1)) << int64(4 * r)
     return popcount(mask & (cards_above(r) | JOKER_BIT | ties))
 
 
@@ -135,7 +144,7 @@ def lowest_return_weight(upper_all: int, lower_all: int, n: int) -> int:
     not counted.)"""
     real_up = upper_all & REAL_CARDS
     floor = lowest_bit(real_up) if real_up else 63
-    below = lower_all & REAL_CARDS & ((np.int64(1) << np.int64(floor)) - np.int64(1))
+    below = lower_all & REAL_CARDS & ((int64(1) << int64(floor)) - int64(1))
     e = popcount(below)
     a1 = max_key(lower_all)
     in1 = 1 if key_card(a1) & below else 0
@@ -193,8 +202,8 @@ def deal_world(me: int, my_hand: int, unknown: int, counts: np.ndarray, fixed: n
     k = 0
     m = free
     while m:
-        pool[k] = np.int64(1) << np.int64(lowest_bit(m))
-        m &= m - np.int64(1)
+        pool[k] = int64(1) << int64(lowest_bit(m))
+        m &= m - int64(1)
         k += 1
     for i in range(k - 1, 0, -1):
         j = np.random.randint(0, i + 1)
@@ -370,7 +379,7 @@ def models_are_local(models: np.ndarray, me: int) -> bool:
 def _nth_bit(mask: int, k: int) -> int:
     """The ``k``-th (from 0, lowest first) set bit of ``mask`` as a mask."""
     for _ in range(k):
-        mask &= mask - np.int64(1)
+        mask &= mask - int64(1)
     return mask & -mask
 
 

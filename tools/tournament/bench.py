@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # imported when the bench runs, so `daihinmin` itself starts 
     from .config import TournamentConfig
 
 
-def register_bench(bench_sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register_bench(bench_sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     t = bench_sub.add_parser("tournament", help="tournament games per second (TCP or in process)")
     t.add_argument("--transport", choices=["tcp", "in-process"], default="tcp")
     t.add_argument("--games", type=int, default=100)

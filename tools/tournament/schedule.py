@@ -107,8 +107,9 @@ def round_compositions(n_participants: int, table_size: int, hero: int | None = 
                        schedule: str = "auto", picker: BalancedPicker | None = None
                        ) -> list[tuple[int, ...]]:
     """The table compositions of one round (sorted participant indices, hero first)."""
+    head: tuple[int, ...] = ()
     if hero is None:
-        members, seats, head = list(range(n_participants)), table_size, ()
+        members, seats = list(range(n_participants)), table_size
     else:
         members = [p for p in range(n_participants) if p != hero]
         seats, head = table_size - 1, (hero,)

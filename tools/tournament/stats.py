@@ -90,7 +90,7 @@ class TournamentStats:
 
 
 def game_ranks(places: Sequence[int], points: Sequence[int], lower_is_better: bool
-               ) -> list[int]:
+               ) -> list[float]:
     """Who did better in one game, 0 = best: the finishing places, or under card scoring
     (13th floor: fewer points are better) the points, ties sharing a rank.
 
@@ -98,7 +98,7 @@ def game_ranks(places: Sequence[int], points: Sequence[int], lower_is_better: bo
     [0, 2, 2, 1]
     """
     if not lower_is_better:
-        return list(places)
+        return [*places]
     return [sum(q < p for q in points) for p in points]
 
 
@@ -155,7 +155,8 @@ def bootstrap_totals(x: np.ndarray, resamples: int, seed: int) -> np.ndarray:
     c = x.shape[0]
     rng = np.random.default_rng(seed)
     weights = rng.multinomial(c, np.full(c, 1.0 / c), size=resamples)
-    return weights @ x
+    totals: np.ndarray = weights @ x
+    return totals
 
 
 def ratio_interval(num: np.ndarray, den: np.ndarray) -> tuple[float, float]:

@@ -41,7 +41,8 @@ def next_task(tasks: Any) -> MatchSpec | None:
     """The next match, or ``None`` when there is no more work."""
     while True:
         try:
-            return tasks.get(timeout=POLL_SECONDS)  # type: ignore[no-any-return]
+            spec: MatchSpec | None = tasks.get(timeout=POLL_SECONDS)
+            return spec
         except queue.Empty:
             if not dispatcher_alive():
                 raise DispatcherGoneError from None
