@@ -9,7 +9,7 @@ the difference of their points is averaged over the positions.  Luck of the deal
 on both sides, so the paired 95% interval of the difference is much narrower than the
 difference of two independent matches of the same length::
 
-    python -m daihinmin.tools.duplicate --a mc --b mc --b-opt learned_self=yes \\
+    daihinmin duplicate --a mc --b mc --b-opt learned_self=yes \\
         --a-opt playouts=3000 --a-opt time_ms=0 --b-opt playouts=3000 --b-opt time_ms=0 \\
         --positions 800 --jobs 2
 
@@ -120,8 +120,8 @@ def _classes(text: str) -> list[int | None]:
     return out
 
 
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__,
+def main(argv: list[str] | None = None, prog: str | None = None) -> int:
+    p = argparse.ArgumentParser(prog=prog, description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--a", default="mc", help="registered player A")
     p.add_argument("--b", default="mc", help="registered player B")

@@ -1,6 +1,6 @@
 """A misbehaving UECda client, to test that a server survives bad, slow, dead and hostile players.
 
-``python -m daihinmin.tools.fault_client MODE --host H --port P [--at N]`` plays a normal
+``daihinmin fault-client MODE --host H --port P [--at N]`` plays a normal
 client (the bundled ``default`` bot over :class:`~daihinmin.client.ClientProtocol`) and
 misbehaves at its ``N``-th reply (1 = the first move or exchange table it sends; with
 ``--on move`` or ``--on exchange`` only those replies are counted):
@@ -180,8 +180,8 @@ def play(host: str, port: int, plan: Plan, name: str, read_timeout: float) -> st
         return f"match over after {proto.record.games} games, {plan.replies} replies"
 
 
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m daihinmin.tools.fault_client",
+def main(argv: list[str] | None = None, prog: str = "daihinmin fault-client") -> int:
+    p = argparse.ArgumentParser(prog=prog,
                                 description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("mode", choices=MODES)

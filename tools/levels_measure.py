@@ -1,15 +1,17 @@
 """How the CPU levels' order was measured (docs/LEVELS.md): one bot in seat 0 against a
 table of another kind, mean place with a 95% interval.
 
-``python -m daihinmin.tools.levels_measure PRESET BOT FIELD GAMES``
+``daihinmin levels PRESET BOT FIELD GAMES``
 """
 
 from __future__ import annotations
 
+import argparse
 import statistics
+import sys
 
-from daihinmin.players.registry import make_bot
-from daihinmin.rules.ruleset import RuleSet
+from daihinmin.players.registry import make_bot, names
+from daihinmin.rules.ruleset import PRESETS, RuleSet, preset
 from daihinmin.tools.local_match import LocalGameRecord, play_local_match
 
 
@@ -31,12 +33,23 @@ def seat_mean_place(rules: RuleSet, bot: str, field: str, games: int,
     return statistics.fmean(places), half
 
 
-if __name__ == "__main__":  # python -m daihinmin.tools.levels_measure PRESET BOT FIELD GAMES
-    import sys
+def main(argv: list[str] | None = None, prog: str = "daihinmin levels") -> int:
+    p = argparse.ArgumentParser(prog=prog, description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("preset", choices=sorted(PRESETS), help="rule preset")
+    p.add_argument("bot", choices=names(), help="the bot in seat 0")
+    p.add_argument("field", choices=names(), help="the bot in every other seat")
+    p.add_argument("games", type=int, help="games to play")
+    p.add_argument("--seed", type=int, default=5, help="match seed")
+    args = p.parse_args(argv)
+    if args.games < 1:
+        p.error("GAMES must be at least 1")
+    mean, half = seat_mean_place(preset(args.preset), args.bot, args.field, args.games,
+                                 args.seed)
+    print(f"{args.preset}: {args.bot} against {args.field}: mean place {mean:.2f} ± "
+          f"{half:.2f} (0 = first) over {args.games} games")
+    return 0
 
-    from daihinmin.rules.ruleset import preset
 
-    name, hero, others, count = sys.argv[1:5]
-    mean, half = seat_mean_place(preset(name), hero, others, int(count))
-    print(f"{name}: {hero} against {others}: mean place {mean:.2f} ± {half:.2f} "
-          f"(0 = first) over {count} games")
+if __name__ == "__main__":
+    sys.exit(main(prog="python -m daihinmin.tools.levels_measure"))

@@ -5,7 +5,7 @@ into ``--jobs`` matches, one process each), records every searched play (a sampl
 candidates, the visit counts), and fits the linear-softmax weights of
 :mod:`daihinmin.players.mc.learned` to the visit shares (:mod:`daihinmin.players.mc.fit`)::
 
-    python -m daihinmin.tools.mc_fit --games 1100 --jobs 2 --playouts 3000 --out w.json
+    daihinmin mc-fit --games 1100 --jobs 2 --playouts 3000 --out w.json
 
 It prints the held-out cross-entropy and top-1 agreement with the search (the current
 weights beside the fitted ones) and the fitted weights; ``--out`` writes them as JSON
@@ -57,12 +57,12 @@ def top1(weights: np.ndarray, rows: np.ndarray, mask: np.ndarray,
     return float(np.mean(np.argmax(scores, axis=1) == np.argmax(targets, axis=1)))
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     from daihinmin.players.mc.fit import cross_entropy, fit_weights, stack_samples
     from daihinmin.players.mc.rollout import DEFAULT_PARAMS, P_WEIGHTS
     from daihinmin.players.mc.weights import FEATURE_NAMES, N_FEATURES, save_weights
 
-    p = argparse.ArgumentParser(description=__doc__,
+    p = argparse.ArgumentParser(prog=prog, description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--games", type=int, default=1100)
     p.add_argument("--opponent", default="default")

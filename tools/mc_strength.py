@@ -8,7 +8,7 @@ games that the classes and the exchange link), its place histogram, how often it
 from each class it starts a game in (a lost first place costs the next games too: a lower
 class gives its best cards away), and its decision times::
 
-    python -m daihinmin.tools.mc_strength --games 500 --opponent default --jobs 2
+    daihinmin mc-strength --games 500 --opponent default --jobs 2
 
 ``--oracle`` tells mc the true hands before each of its plays (the exchange stays sampled):
 the score it reaches then is the ceiling that better inference of the hidden cards could
@@ -147,8 +147,8 @@ def summarise(results: list[JobResult], opponent: str, wall: float,
     }
 
 
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__,
+def main(argv: list[str] | None = None, prog: str | None = None) -> int:
+    p = argparse.ArgumentParser(prog=prog, description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--games", type=int, default=500)
     p.add_argument("--opponent", default="default", help="registered player for the four others")

@@ -1,6 +1,6 @@
 """A bounded soak test of the match server: many matches against chaotic clients, on loopback.
 
-``python -m daihinmin.tools.soak --games 300 --seconds 600`` starts one server process that
+``daihinmin soak --games 300 --seconds 600`` starts one server process that
 plays matches back to back (``--games-per-match`` each, short deadlines), and for every match
 five ``fault_client chaos`` processes that misbehave at random (late, garbage, half tables,
 junk bytes, illegal moves, crashes, hangs, floods), plus bad connections before the match
@@ -264,8 +264,8 @@ def soak(args: argparse.Namespace) -> Report:
     return report
 
 
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m daihinmin.tools.soak", description=__doc__,
+def main(argv: list[str] | None = None, prog: str = "daihinmin soak") -> int:
+    p = argparse.ArgumentParser(prog=prog, description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--games", type=int, default=300, help="stop after this many games")
     p.add_argument("--seconds", type=float, default=900.0, help="or after this long")
