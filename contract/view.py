@@ -11,10 +11,11 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from daihinmin.rules.choices import PendingChoice, choice_options
+from daihinmin.rules.deal import weakest
 from daihinmin.rules.judge import legal_plays
 from daihinmin.rules.leads import opening_card
 from daihinmin.rules.ruleset import UECDA, RuleSet
-from daihinmin.values.cards import EMPTY, JOKER, CardSet
+from daihinmin.values.cards import EMPTY, CardSet
 from daihinmin.values.moves import PASS, Move
 
 
@@ -104,21 +105,8 @@ class GameView:
         return choice_options(self.hand, self.pending)
 
 
-# The default answers of a Bot (players.util re-exports it for the bundled players).
-def weakest_cards(hand: CardSet, count: int, reversed_order: bool = False) -> CardSet:
-    """The ``count`` weakest cards (by rank; the joker is never weakest).
-
-    >>> str(weakest_cards(CardSet.parse("S2 H3 D4 JK"), 2))
-    'H3 D4'
-    """
-    def key(c: int) -> tuple[int, int]:
-        if c >= JOKER:
-            return (1, 0)
-        rank = c >> 2
-        return (0, -rank if reversed_order else rank)
-
-    return CardSet.of(sorted(hand, key=key)[:count])
-
+# The default answers of a Bot are the engine's own default (players.util re-exports it).
+weakest_cards = weakest
 
 
 class Bot:

@@ -68,20 +68,29 @@ def add_cards(hand: CardSet, cards: CardSet) -> CardSet:
     return CardSet(mask)
 
 
-def weakness_order(c: int) -> tuple[int, int]:
-    """Sort key, weakest first: rank low to high, ties ♣ ♦ ♥ ♠, the jokers last."""
-    if c >= JOKER:
-        return (1, c)
-    return (0, (c >> 2) * 4 + 3 - (c & 3))
+def weakest(hand: CardSet, count: int, reversed_order: bool = False) -> CardSet:
+    """The ``count`` weakest cards of ``hand``: rank 3 up to 2 (2 down to 3 when
+    ``reversed_order``), ties ♠ ♥ ♦ ♣, the jokers last.
 
+    The one default for every "give back the weakest": a Bot's exchange and choices, and the
+    server's answer to an invalid 7-pass/10-discard (normal order there).  The ties follow the
+    UECda sample client (the bundled ``default``), whose exchange gives its lowest cards
+    taking each rank column of the table from the spade row: ♠3 before ♥3 before ♣3.
 
-def weakest(hand: CardSet, count: int) -> CardSet:
-    """The ``count`` weakest cards of ``hand`` (normal order; the default give/discard).
-
+    >>> str(weakest(CardSet.parse("S3 H3 C3 JK"), 1))
+    'S3'
     >>> str(weakest(CardSet.parse("S2 H3 C3 JK"), 2))
     'H3 C3'
+    >>> str(weakest(CardSet.parse("S2 H3 JK"), 1, reversed_order=True))
+    'S2'
     """
-    return CardSet.of(sorted(hand, key=weakness_order)[:count])
+    def key(c: int) -> tuple[int, int, int]:
+        if c >= JOKER:
+            return (1, 0, c)
+        rank = c >> 2
+        return (0, -rank if reversed_order else rank, c & 3)
+
+    return CardSet.of(sorted(hand, key=key)[:count])
 
 
 def strength_order(c: int) -> tuple[int, int]:
