@@ -29,7 +29,7 @@ from daihinmin.rules.choices import ChoiceKind, PendingChoice
 from daihinmin.rules.events import Event
 from daihinmin.rules.judge import play_verdict
 from daihinmin.rules.ruleset import Scoring
-from daihinmin.rules.scoring import TITLES_JA, class_titles
+from daihinmin.rules.scoring import TITLES_JA, class_title
 from daihinmin.values.cards import CardParseError, CardSet
 from daihinmin.values.errors import MoveShapeError
 from daihinmin.values.moves import PASS, Move
@@ -186,8 +186,7 @@ class HumanBot(Bot):
         self.say(Rule(f"Game {view.game}"))
         mine = view.classes[view.player] if any(view.classes) else None
         if mine is not None:
-            titles = class_titles(view.rules)
-            self.say(f"Your class: {titles[mine] if mine < len(titles) else mine}")
+            self.say(f"Your class: {class_title(view.rules, mine)}")
         self.say(Text("Your cards: ").append_text(cards_text(view.hand)))
 
     def play(self, view: GameView) -> Move:
@@ -284,9 +283,9 @@ class HumanBot(Bot):
         if places is None:
             self.say("The places are not known to this client.")
             return
-        titles = class_titles(view.rules) if view.rules.scoring is Scoring.PLACE else ()
+        classes = view.rules.scoring is Scoring.PLACE
         for p in sorted(range(len(places)), key=lambda q: places[q]):
-            title = titles[places[p]] if places[p] < len(titles) else ""
+            title = class_title(view.rules, places[p]) if classes else ""
             named = f"   {title} {TITLES_JA.get(title, '')}".rstrip() if title else ""
             self.say(f"  {places[p] + 1}. {self.label(p)}{named}")
 

@@ -14,9 +14,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from daihinmin.contract.view import GameView
-from daihinmin.rules.events import Event, EventKind
+from daihinmin.rules.event_words import describe_all
+from daihinmin.rules.events import Event
 from daihinmin.rules.ruleset import Scoring
-from daihinmin.rules.scoring import TITLES_JA, class_titles
+from daihinmin.rules.scoring import TITLES_JA, class_title
 from daihinmin.values.cards import JOKER, RANK_CHARS, SUIT_SYMBOLS, CardSet, rank_of, suit_of
 from daihinmin.values.moves import Move, MoveKind
 from rich.columns import Columns
@@ -108,8 +109,7 @@ def class_label(view: GameView, player: int) -> str:
     place = classes[player]
     if view.rules.scoring is not Scoring.PLACE:  # no classes: places follow the scores
         return f"#{place + 1} last game"
-    titles = class_titles(view.rules)
-    title = titles[place] if place < len(titles) else str(place)
+    title = class_title(view.rules, place)
     return f"{title} {TITLES_JA.get(title, '')}".strip()
 
 
@@ -163,59 +163,12 @@ def turn_screen(view: GameView, names: Sequence[str], plays: Sequence[Move],
                  Text("Legal moves:", style="bold"), moves_panel(plays, may_pass))
 
 
-EVENT_WORDS: dict[EventKind, str] = {
-    EventKind.REVOLUTION: "REVOLUTION",
-    EventKind.EIGHT_CUT: "8-cut: the trick is cleared",
-    EventKind.SPADE3_RETURN: "spade 3 beats the joker",
-    EventKind.LOCK_ON: "lock",
-    EventKind.GEKI_ON: "geki-shibari",
-    EventKind.SANDSTORM: "sandstorm",
-    EventKind.AMBULANCE: "ambulance",
-    EventKind.JOKER_PAIR: "joker pair",
-    EventKind.REVOLUTION_PENDING: "revolution when the trick clears",
-    EventKind.REVOLUTION_CANCELLED: "pending revolution cancelled",
-    EventKind.PASS_LIMIT: "pass limit reached: the remaining places are drawn",
-}
-
-
 def event_notes(events: Sequence[Event], names: Sequence[str]) -> list[str]:
     """Short sentences for what a turn caused (plays and passes are shown separately)."""
     def who(p: int) -> str:
         return f"p{p} {names[p]}" if 0 <= p < len(names) else f"p{p}"
 
-    notes = []
-    for e in events:
-        k = e.kind
-        if k is EventKind.REVOLUTION:
-            notes.append("REVOLUTION!" if e.value else "revolution undone")
-        elif k is EventKind.ELEVEN_BACK:
-            notes.append("11-back: the order is reversed until the trick clears" if e.value
-                         else "11-back undone")
-        elif k in EVENT_WORDS:
-            notes.append(EVENT_WORDS[k])
-        elif k is EventKind.TRICK_CLEAR:
-            notes.append(f"trick cleared — {who(e.player)} leads")
-        elif k is EventKind.PLAYER_OUT:
-            notes.append(f"{who(e.player)} is out: place {e.value + 1}")
-        elif k is EventKind.FORBIDDEN_FINISH:
-            notes.append(f"{who(e.player)} went out with a forbidden play: ranked from the bottom")
-        elif k is EventKind.MIYAKO_OCHI:
-            notes.append(f"miyako-ochi: {who(e.player)} drops to place {e.value + 1}")
-        elif k is EventKind.REVERSE:
-            notes.append("the direction of play flips")
-        elif k is EventKind.SKIP:
-            notes.append(f"{e.value} player(s) skipped")
-        elif k is EventKind.DRAW:
-            notes.append(f"{who(e.player)} draws {e.value} card(s)")
-        elif k is EventKind.GIVE:
-            notes.append(f"{who(e.player)} gives {e.value} card(s) to the next player")
-        elif k is EventKind.DISCARD:
-            notes.append(f"{who(e.player)} discards {e.value} card(s)")
-        elif k is EventKind.LEAD_LIMIT:
-            notes.append(f"{who(e.player)} led too often: the lead moves on")
-        elif k is EventKind.REJECTED:
-            notes.append("(an illegal move: counted as a pass)")
-    return notes
+    return describe_all(events, who)
 
 
 __all__ = ["card_text", "cards_text", "class_label", "event_notes", "flags_text",

@@ -38,6 +38,18 @@ def class_titles(rules: RuleSet) -> tuple[str, ...]:
     return ("daifugo", "fugo", *middle, "hinmin", "daihinmin")
 
 
+def class_title(rules: RuleSet, place: int) -> str:
+    """The title of finishing place ``place`` (0 = first): its class, or ``#N`` where the
+    rules score by cards (no classes) or the place is out of range.
+
+    >>> from daihinmin.rules.ruleset import UECDA, preset
+    >>> class_title(UECDA, 2), class_title(preset("thirteenth_floor"), 0), class_title(UECDA, 7)
+    ('heimin', '#1', '#8')
+    """
+    titles = class_titles(rules) if rules.scoring is Scoring.PLACE else ()
+    return titles[place] if 0 <= place < len(titles) else f"#{place + 1}"
+
+
 def card_scores(rules: RuleSet, hands: Sequence[CardSet], winner: int | None,
                 winning_play: Move | None) -> tuple[int, ...]:
     """13th floor scores (lower is better): the cards left in hand (joker 50, other role
@@ -65,4 +77,5 @@ def standings(rules: RuleSet, totals: Sequence[int], last_places: Sequence[int]
     return sorted(range(len(totals)), key=lambda p: (sign * totals[p], last_places[p], p))
 
 
-__all__ = ["TITLES_JA", "card_scores", "class_titles", "lower_is_better", "standings"]
+__all__ = ["TITLES_JA", "card_scores", "class_title", "class_titles", "lower_is_better",
+           "standings"]

@@ -23,7 +23,6 @@ if TYPE_CHECKING:
     from daihinmin.server.matchlog import MatchLog
     from daihinmin.server.replay import ReplayedGame
 
-CLASS_NAMES = {5: ("daifugo", "fugo", "heimin", "hinmin", "daihinmin")}
 # C0/C1 controls but the newline, DEL, and the bidirectional overrides that reorder text.
 _CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e"
                       "\u2066-\u2069]")
@@ -63,11 +62,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(func=replay_command)
 
 
-def class_name(place: int, players: int) -> str:
-    names = CLASS_NAMES.get(players)
-    return names[place] if names else f"place {place + 1}"
-
-
 def player_label(log: MatchLog, p: int) -> str:
     name = next((i.name for i in log.header.players if i.number == p), "?")
     return f"p{p} {name}"
@@ -75,42 +69,21 @@ def player_label(log: MatchLog, p: int) -> str:
 
 def describe_events(step: StepResult) -> str:
     """What a turn caused, in words (plays and passes speak for themselves)."""
-    from daihinmin.rules.events import EventKind
+    from daihinmin.rules.event_words import describe_all
 
-    notes = []
-    for e in step.events:
-        k = e.kind
-        if k is EventKind.REJECTED:
-            notes.append("rejected")
-        elif k is EventKind.REVOLUTION:
-            notes.append("revolution" if e.value else "revolution undone")
-        elif k is EventKind.ELEVEN_BACK:
-            notes.append("11-back" if e.value else "11-back undone")
-        elif k is EventKind.EIGHT_CUT:
-            notes.append("8-cut")
-        elif k is EventKind.SPADE3_RETURN:
-            notes.append("spade-3 return")
-        elif k is EventKind.LOCK_ON:
-            notes.append("lock")
-        elif k is EventKind.TRICK_CLEAR:
-            notes.append(f"trick cleared, p{e.player} leads")
-        elif k is EventKind.PLAYER_OUT:
-            notes.append(f"p{e.player} out ({e.value + 1}.)")
-        elif k is EventKind.PASS_LIMIT:
-            notes.append(f"pass limit ({e.value}): remaining places drawn")
-        elif k in (EventKind.FORBIDDEN_FINISH, EventKind.MIYAKO_OCHI, EventKind.REVERSE,
-                   EventKind.SKIP):
-            notes.append(str(e))
-    return "; ".join(notes)
+    return "; ".join(describe_all(step.events))
 
 
 def print_game(log: MatchLog, replayed: ReplayedGame) -> None:
+    from daihinmin.rules.scoring import class_title
+
     rec = replayed.record
     n = len(rec.seats)
+    rules = log.header.ruleset()
     print(f"game {rec.game}   seats {' '.join(map(str, rec.seats))}   dealer p{rec.dealer}")
     print("dealt:")
     for p in range(n):
-        cls = f"[{class_name(rec.classes[p], n)}]" if rec.classes is not None else ""
+        cls = f"[{class_title(rules, rec.classes[p])}]" if rec.classes is not None else ""
         print(f"  {player_label(log, p):<20} {cls:<12} {rec.dealt[p]}")
     if rec.transfers:
         print("exchange:")

@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from daihinmin.rules.ruleset import UECDA
+from daihinmin.rules.scoring import class_title
 from daihinmin.tools.cmd_bot import parse_options
 from daihinmin.tools.parallel import run_parallel, split_count
 
@@ -46,7 +48,6 @@ def run_job(args: tuple[int, int, str, dict[str, Any], bool]) -> JobResult:
     from daihinmin.players.mc.bot import MCBot
     from daihinmin.players.registry import make_bot
     from daihinmin.rules.game import GameState
-    from daihinmin.rules.ruleset import UECDA
     from daihinmin.tools.local_match import LocalGameRecord, play_local_match
 
     mc = MCBot(seed=seed, **options)
@@ -103,10 +104,6 @@ def block_interval(points_by_job: list[list[int]], block: int = BLOCK_GAMES,
     return ratio_interval(totals[:, 0], totals[:, 1])
 
 
-CLASS_NAMES = {-1: "new block", 0: "daifugo", 1: "fugo", 2: "heimin", 3: "hinmin",
-               4: "daihinmin"}
-
-
 def firsts_by_start_class(start_classes: list[int],
                           places: list[int]) -> dict[str, tuple[int, int]]:
     """Per class held at a game's start: (games, first places), classes in order.
@@ -117,7 +114,7 @@ def firsts_by_start_class(start_classes: list[int],
     out: dict[str, tuple[int, int]] = {}
     for c in sorted(set(start_classes)):
         got = [p for s, p in zip(start_classes, places, strict=True) if s == c]
-        out[CLASS_NAMES[c]] = (len(got), got.count(0))
+        out["new block" if c < 0 else class_title(UECDA, c)] = (len(got), got.count(0))
     return out
 
 
