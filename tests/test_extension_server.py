@@ -18,9 +18,9 @@ from daihinmin.rules.ruleset import RuleSet, ruleset_from
 from daihinmin.server.config import ServerConfig
 from daihinmin.server.match_server import MatchServer
 from daihinmin.server.matchlog import MatchLog, read_match_log
-from daihinmin.server.probe import ProbePlayer
 from daihinmin.server.replay import verify_log
 from daihinmin.values.cards import DECK52, CardSet
+from probe import ProbePlayer
 
 HOST = "127.0.0.1"
 ALL_CHOICES = ["seven_pass=yes", "ten_discard=yes", "five_skip=yes", "nine_reverse=yes",

@@ -24,8 +24,8 @@ from daihinmin.client import (
 from daihinmin.players.default_bot import DefaultBot
 from daihinmin.server.config import ServerConfig
 from daihinmin.server.match_server import MatchServer
-from daihinmin.server.probe import ProbePlayer
 from daihinmin.values.moves import Move
+from probe import ProbePlayer
 
 pytestmark = pytest.mark.timeout(60)
 

@@ -10,8 +10,8 @@ import trio
 from daihinmin.server.config import ServerConfig
 from daihinmin.server.faults import SeatEvent, SeatReport, SeatStatus
 from daihinmin.server.matchlog import SCHEMA, GameRecord, MatchEnd, read_match_log
-from daihinmin.server.probe import ProbePlayer, serve_probes
 from daihinmin.server.replay import verify_log
+from probe import ProbePlayer, serve_probes
 
 # schema 2's keys (+ the end's "seats")
 V2_KEYS = ("fault", "by", "events", "stand_in", "bank_ms", "policy", "seat_reports")

@@ -24,12 +24,12 @@ import trio
 from daihinmin.server.config import ServerConfig
 from daihinmin.server.errors import MatchLogError, ResumeLogError, ServerConfigError
 from daihinmin.server.matchlog import MAX_LINE_BYTES, read_match_log
-from daihinmin.server.probe import ProbePlayer, serve_probes
 from daihinmin.server.replay import LogMismatchError, verify_log
 from daihinmin.server.resume import config_for_resume, load_resume
 from daihinmin.tools.cli import main
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from probe import ProbePlayer, serve_probes
 
 DOCUMENTED = (MatchLogError, LogMismatchError, ServerConfigError)
 FUZZ = settings(max_examples=120, deadline=None,

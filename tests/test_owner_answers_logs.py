@@ -14,8 +14,8 @@ import trio
 from daihinmin.rules.ruleset import UECDA
 from daihinmin.server.config import ServerConfig
 from daihinmin.server.matchlog import read_match_log
-from daihinmin.server.probe import ProbePlayer, serve_probes
 from daihinmin.server.replay import LogMismatchError, verify_log
+from probe import ProbePlayer, serve_probes
 
 
 def play(path: Path, owner_answers: bool) -> Path:

@@ -10,11 +10,11 @@ import pytest
 import trio
 from daihinmin.server.config import ServerConfig
 from daihinmin.server.matchlog import read_match_log
-from daihinmin.server.probe import ProbePlayer, serve_probes
 from daihinmin.server.replay import LogMismatchError, verify_log
 from daihinmin.tools.cli import main
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from probe import ProbePlayer, serve_probes
 
 
 @pytest.fixture(scope="module")

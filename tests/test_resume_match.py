@@ -23,9 +23,9 @@ import trio
 from daihinmin.server.config import ServerConfig
 from daihinmin.server.errors import ServerConfigError
 from daihinmin.server.matchlog import drop_torn_tail, parse_lines, read_match_log
-from daihinmin.server.probe import ProbePlayer, serve_probes
 from daihinmin.server.replay import verify_log
 from daihinmin.server.resume import config_for_resume, load_resume
+from probe import ProbePlayer, serve_probes
 
 pytestmark = pytest.mark.timeout(240)
 

@@ -1,5 +1,7 @@
 """A scripted wire client on a plain blocking socket that checks everything the server sends.
 
+A test helper (it lives in ``tests/``, not in the shipped packages).
+
 It plays whole matches (random legal moves, or deliberately bad tables with ``fault_rate``),
 predicts every 9/8 answer from the rules, and raises :class:`ProtocolViolation` as soon as a
 server message breaks the protocol: wrong size, row 7 not 0, wrong flags, a hand that changed
@@ -35,11 +37,10 @@ from daihinmin.rules.game import remove_from_hand
 from daihinmin.rules.judge import beats, check_shape
 from daihinmin.rules.movegen import all_plays
 from daihinmin.rules.ruleset import UECDA, RuleSet
+from daihinmin.server.config import ServerConfig
+from daihinmin.server.match_server import MatchOutcome, MatchServer
 from daihinmin.values.cards import CardSet
 from daihinmin.values.moves import PASS, Move, MoveKind
-
-from .config import ServerConfig
-from .match_server import MatchOutcome, MatchServer
 
 
 class ProtocolViolation(Exception):
@@ -306,10 +307,10 @@ async def serve_probes(config: ServerConfig, probes: list[ProbePlayer]
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m daihinmin.server.probe --port P``: play one checked player, exit 0 if clean."""
+    """``python tests/probe.py --port P``: play one checked player, exit 0 if clean."""
     import argparse
 
-    parser = argparse.ArgumentParser(prog="python -m daihinmin.server.probe")
+    parser = argparse.ArgumentParser(prog="python tests/probe.py")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--name", default="probe")
