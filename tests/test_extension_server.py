@@ -4,11 +4,12 @@ plain 20070 clients at tables that need the extension, and mixed tables."""
 from __future__ import annotations
 
 import random
-import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 import trio
+import trio.testing
 from daihinmin.client import ClientProtocol, GameView, MatchRecord, run_bot_async
 from daihinmin.client.extension import ExtensionRequiredError
 from daihinmin.players.default_bot import DefaultBot
@@ -20,6 +21,7 @@ from daihinmin.server.match_server import MatchServer
 from daihinmin.server.matchlog import MatchLog, read_match_log
 from daihinmin.server.replay import verify_log
 from daihinmin.values.cards import DECK52, CardSet
+from late_client import LateStream, run_late_bot
 from probe import ProbePlayer
 
 HOST = "127.0.0.1"
@@ -191,45 +193,46 @@ def test_clients_speak_20260_only_when_needed() -> None:
 
 
 class SlowFirstChooser(DefaultBot):
-    """Thinks too long over its first choice only."""
+    """Thinks too long over its first choice only (``think(seconds)`` passes the time: a
+    real sleep, or a late reply on Trio's clock)."""
 
-    def __init__(self, seconds: float) -> None:
+    def __init__(self, think: Callable[[float], None], seconds: float) -> None:
+        self.think = think
         self.seconds = seconds
         self.calls = 0
 
     def choose(self, view: GameView, choice: PendingChoice) -> CardSet:
         self.calls += 1
         if self.calls == 1:
-            time.sleep(self.seconds)
+            self.think(self.seconds)
         return super().choose(view, choice)
 
 
-def test_a_choice_answer_past_its_deadline_is_a_timeout(tmp_path: Path) -> None:
+async def test_a_choice_answer_past_its_deadline_is_a_timeout(
+        tmp_path: Path, autojump_clock: trio.testing.MockClock) -> None:
     """The server answers 8 at the deadline and applies the default; the late answer is
-    thrown away when it comes, and the client stays in step."""
+    thrown away when it comes, and the client stays in step.  Server and clients share one
+    Trio run on the mock clock: the slow choice's reply goes out 1.5 s late."""
     rules = ruleset_from("app", ["seven_pass=yes", "ten_discard=yes"])
     config = ServerConfig(rules=rules, games=3, seed=4, port=0, log_path=tmp_path / "m.jsonl",
                           move_timeout=0.5, exchange_timeout=None, time_bank=0.0)
-    slow = SlowFirstChooser(seconds=1.5)
+    late = LateStream()
+    slow = SlowFirstChooser(late.hold, seconds=1.5)
 
-    async def main() -> list[MatchRecord]:
-        records: list[MatchRecord] = []
-        async with trio.open_nursery() as nursery:
-            server = MatchServer(config)
-            port = await nursery.start(server.run)
-            for bot in (slow, DefaultBot(), DefaultBot(), DefaultBot()):
-                seated = len(server.players)
+    records: list[MatchRecord] = []
+    async with trio.open_nursery() as nursery:
+        server = MatchServer(config)
+        port = await nursery.start(server.run)
+        for bot in (slow, DefaultBot(), DefaultBot(), DefaultBot()):
 
-                async def play(bot: DefaultBot = bot) -> None:
-                    records.append(await run_bot_async(bot, HOST, port, rules=rules,
-                                                       bot_in_thread=True))
+            async def play(bot: DefaultBot = bot) -> None:
+                if bot is slow:
+                    records.append(await run_late_bot(bot, late, port, rules=rules))
+                else:
+                    records.append(await run_bot_async(bot, HOST, port, rules=rules))
 
-                nursery.start_soon(play)
-                while len(server.players) == seated:
-                    await trio.sleep(0.01)
-        return records
-
-    records = trio.run(main)
+            nursery.start_soon(play)
+            await trio.testing.wait_all_tasks_blocked()  # seated before the next connects
     log = read_match_log(tmp_path / "m.jsonl")
     assert verify_log(log).complete
     mine = [c for g in log.games for t in g.turns if t.player == 0 for c in t.choices]
