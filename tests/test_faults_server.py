@@ -17,7 +17,7 @@ from typing import cast
 import pytest
 import trio
 import trio.testing
-from daihinmin.client import MatchRecord, run_bot_async
+from daihinmin.client import GameView, MatchRecord, run_bot_async
 from daihinmin.players.default_bot import DefaultBot
 from daihinmin.protocol.codec import build_profile
 from daihinmin.protocol.table import TABLE_BYTES
@@ -27,6 +27,8 @@ from daihinmin.server.errors import PlayerDisconnectedError, PlayerTimeoutError
 from daihinmin.server.match_server import MatchServer
 from daihinmin.server.matchlog import read_match_log
 from daihinmin.server.replay import verify_log
+from daihinmin.values.moves import Move
+from late_client import LateStream, run_late_bot
 from probe import ProbePlayer
 
 pytestmark = pytest.mark.timeout(120)
@@ -321,3 +323,43 @@ def test_a_profile_naming_itself_with_any_code_point_is_safe(tmp_path: Path) -> 
     assert server.outcome is not None
     assert server.outcome.players[0].name == "???\U0001F600??AB"
     assert server.outcome.seats[0].status == "DISCONNECTED"
+
+
+# --- the time bank -------------------------------------------------------------------------------
+class Thinker(DefaultBot):
+    """Default moves; its first moves' replies go out ``holds`` seconds late."""
+
+    def __init__(self, late: LateStream, holds: list[float]) -> None:
+        self.late = late
+        self.holds = list(holds)
+
+    def play(self, view: GameView) -> Move:
+        if self.holds:
+            self.late.hold(self.holds.pop(0))
+        return super().play(view)
+
+
+@pytest.mark.parametrize(("holds", "faults", "bank_ms"), [
+    ([1.6, 1.6], [None, None], 800),  # 0.6 s over the 1 s deadline twice: from the 2 s bank
+    ([1.6, 1.6, 2.0], [None, None, "TIMEOUT"], 0),  # the third is past 1 s + the 0.8 s left
+])
+async def test_time_past_the_move_deadline_is_taken_from_the_bank(
+        tmp_path: Path, autojump_clock: trio.testing.MockClock, holds: list[float],
+        faults: list[str | None], bank_ms: int) -> None:
+    log_path = tmp_path / "bank.jsonl"
+    server = MatchServer(ServerConfig(games=1, seed=7, port=0, log_path=log_path,
+                                      move_timeout=1.0, time_bank=2.0, fault_limit=0))
+    late = LateStream()
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(server.run)
+        nursery.start_soon(run_late_bot, Thinker(late, holds), late, port)
+        await trio.testing.wait_all_tasks_blocked()  # the thinker is player 0
+        for _ in range(4):
+            nursery.start_soon(run_bot_async, DefaultBot(), HOST, port)
+            await trio.testing.wait_all_tasks_blocked()
+    game = read_match_log(log_path).games[0]
+    mine = [t for t in game.turns if t.player == 0]
+    assert [t.fault for t in mine[:len(holds)]] == faults
+    assert all(t.fault is None for t in mine[len(holds):])
+    assert game.bank_ms is not None and game.bank_ms[0] == bank_ms
+    assert game.bank_ms[1:] == [2000] * 4
