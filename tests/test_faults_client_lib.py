@@ -19,7 +19,6 @@ from daihinmin.client import (
     ServerClosedError,
     ServerTimeoutError,
     run_bot,
-    run_bot_async,
 )
 from daihinmin.players.default_bot import DefaultBot
 from daihinmin.server.config import ServerConfig
@@ -27,6 +26,7 @@ from daihinmin.server.match_server import MatchServer
 from daihinmin.values.moves import Move
 from late_client import LateStream, run_late_bot
 from probe import ProbePlayer
+from seating import seat, seat_bots
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -107,15 +107,11 @@ def test_a_blocking_client_handed_over_for_timeouts_gets_a_clear_error() -> None
     async def main() -> None:
         async with trio.open_nursery() as nursery:
             port = await nursery.start(server.run)
-            thread = threading.Thread(target=sleeper, args=(port,))
-            thread.start()
-            while not server.players:
-                await trio.sleep(0.01)
+            await seat(nursery, server, lambda: trio.to_thread.run_sync(sleeper, port))
             players = [ProbePlayer("127.0.0.1", port, f"p{i}", seed=i) for i in range(4)]
             for p in players:
                 await trio.to_thread.run_sync(lambda p=p: (p.connect(), p.handshake()))
                 nursery.start_soon(trio.to_thread.run_sync, p.run)
-            await trio.to_thread.run_sync(thread.join, 30)
 
     trio.run(main)
     check_handed_over(server, errors)
@@ -137,9 +133,6 @@ async def test_a_trio_client_handed_over_for_timeouts_gets_a_clear_error(
 
     async with trio.open_nursery() as nursery:
         port = await nursery.start(server.run)
-        nursery.start_soon(sleeper, port)
-        await trio.testing.wait_all_tasks_blocked()  # seated as player 0
-        for _ in range(4):
-            nursery.start_soon(run_bot_async, DefaultBot(), "127.0.0.1", port)
-            await trio.testing.wait_all_tasks_blocked()
+        await seat(nursery, server, lambda: sleeper(port))  # player 0
+        await seat_bots(nursery, server, port, [DefaultBot() for _ in range(4)])
     check_handed_over(server, errors)

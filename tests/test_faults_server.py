@@ -17,7 +17,7 @@ from typing import cast
 import pytest
 import trio
 import trio.testing
-from daihinmin.client import GameView, MatchRecord, run_bot_async
+from daihinmin.client import GameView, MatchRecord
 from daihinmin.players.default_bot import DefaultBot
 from daihinmin.protocol.codec import build_profile
 from daihinmin.protocol.table import TABLE_BYTES
@@ -30,6 +30,7 @@ from daihinmin.server.replay import verify_log
 from daihinmin.values.moves import Move
 from late_client import LateStream, run_late_bot
 from probe import ProbePlayer
+from seating import seat, seat_bots
 
 pytestmark = pytest.mark.timeout(120)
 HOST = "127.0.0.1"
@@ -166,17 +167,13 @@ async def seat_and_play(server: MatchServer,
 
     Everything runs in this Trio run, so on the mock clock only deadlines move the time."""
     records: list[MatchRecord] = []
-
-    async def bot(name: str) -> None:
-        records.append(await run_bot_async(DefaultBot(), HOST, port, name=name))
-
     async with trio.open_nursery() as nursery:
         port = await nursery.start(server.run)
         if before is not None:
             await before(port)
         for i in range(5):
-            nursery.start_soon(bot, names[i] if names else f"bot{i}")
-            await trio.testing.wait_all_tasks_blocked()  # seated, waiting for its deal
+            name = names[i] if names else f"bot{i}"
+            await seat_bots(nursery, server, port, [DefaultBot()], records, name=name)
     return sorted(records, key=lambda r: r.player)
 
 
@@ -352,11 +349,8 @@ async def test_time_past_the_move_deadline_is_taken_from_the_bank(
     late = LateStream()
     async with trio.open_nursery() as nursery:
         port = await nursery.start(server.run)
-        nursery.start_soon(run_late_bot, Thinker(late, holds), late, port)
-        await trio.testing.wait_all_tasks_blocked()  # the thinker is player 0
-        for _ in range(4):
-            nursery.start_soon(run_bot_async, DefaultBot(), HOST, port)
-            await trio.testing.wait_all_tasks_blocked()
+        await seat(nursery, server, lambda: run_late_bot(Thinker(late, holds), late, port))
+        await seat_bots(nursery, server, port, [DefaultBot() for _ in range(4)])
     game = read_match_log(log_path).games[0]
     mine = [t for t in game.turns if t.player == 0]
     assert [t.fault for t in mine[:len(holds)]] == faults
