@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import socket
 import struct
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import cast
 
@@ -54,11 +55,19 @@ def connection_pair(send_timeout: float = 10.0, lockstep: bool = False
     return conn, client
 
 
-async def test_a_table_after_its_deadline_is_skipped_and_the_next_one_is_read(
-        autojump_clock: trio.testing.MockClock) -> None:
+@asynccontextmanager
+async def reading() -> AsyncIterator[tuple[PlayerConnection, trio.abc.Stream]]:
+    """:func:`connection_pair` with the connection's reader running (stopped on exit)."""
     conn, client = connection_pair()
     async with trio.open_nursery() as nursery:
         nursery.start_soon(conn.read_loop)
+        yield conn, client
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_table_after_its_deadline_is_skipped_and_the_next_one_is_read(
+        autojump_clock: trio.testing.MockClock) -> None:
+    async with reading() as (conn, client):
         await client.send_all(table_of(1)[:100])
         asked = trio.current_time()
         with pytest.raises(PlayerTimeoutError, match=r"within 5 s \(100 of 480 bytes\)"):
@@ -72,16 +81,13 @@ async def test_a_table_after_its_deadline_is_skipped_and_the_next_one_is_read(
         await client.send_all(table_of(2) + table_of(3))  # late #2, then the answer
         assert await conn.receive_table_bytes(5.0) == table_of(3)
         assert conn.stale == 0 and not conn.buffer
-        nursery.cancel_scope.cancel()
 
 
 async def test_without_a_fault_limit_owed_tables_do_not_grow_the_buffer(
         autojump_clock: trio.testing.MockClock) -> None:
     """--fault-limit 0: a silent seat times out again and again; what it may send at once
     stays a few tables, and a flood of late tables is cut off, not buffered."""
-    conn, client = connection_pair()
-    async with trio.open_nursery() as nursery:
-        nursery.start_soon(conn.read_loop)
+    async with reading() as (conn, client):
         limits = []
         for _ in range(20):
             with pytest.raises(PlayerTimeoutError):
@@ -93,44 +99,34 @@ async def test_without_a_fault_limit_owed_tables_do_not_grow_the_buffer(
         await trio.testing.wait_all_tasks_blocked()  # the reader took what it would
         assert conn.flooded
         assert len(conn.buffer) <= conn.buffer_limit + TABLE_BYTES
-        nursery.cancel_scope.cancel()
 
 
 async def test_bytes_nobody_asked_for_are_found_and_dropped(
         autojump_clock: trio.testing.MockClock) -> None:
-    conn, client = connection_pair()
-    async with trio.open_nursery() as nursery:
-        nursery.start_soon(conn.read_loop)
+    async with reading() as (conn, client):
         await client.send_all(table_of(1) + b"junk")
         assert await conn.receive_table_bytes(5.0) == table_of(1)
         await trio.testing.wait_all_tasks_blocked()
         assert conn.unsolicited() == 4 and conn.drop_unsolicited() == 4
         assert conn.unsolicited() == 0 and not conn.buffer
-        nursery.cancel_scope.cancel()
 
 
 async def test_a_flood_stops_the_reader_with_a_bounded_buffer(
         autojump_clock: trio.testing.MockClock) -> None:
-    conn, client = connection_pair()
-    async with trio.open_nursery() as nursery:
-        nursery.start_soon(conn.read_loop)
+    async with reading() as (conn, client):
         await client.send_all(b"\xff" * (1 << 20))
         await trio.testing.wait_all_tasks_blocked()
         assert conn.flooded and "flooded" in (conn.ended or "")
         assert len(conn.buffer) <= SPARE_TABLES * TABLE_BYTES + 1
-        nursery.cancel_scope.cancel()
 
 
 async def test_a_closed_connection_with_half_a_table_is_a_disconnect(
         autojump_clock: trio.testing.MockClock) -> None:
-    conn, client = connection_pair()
-    async with trio.open_nursery() as nursery:
-        nursery.start_soon(conn.read_loop)
+    async with reading() as (conn, client):
         await client.send_all(table_of(1)[:200])
         await client.aclose()
         with pytest.raises(PlayerDisconnectedError, match=r"\(200 of 480 bytes"):
             await conn.receive_table_bytes(5.0)
-        nursery.cancel_scope.cancel()
 
 
 async def test_a_write_to_a_player_that_does_not_read_fails_at_the_deadline(
