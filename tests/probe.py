@@ -306,6 +306,15 @@ async def serve_probes(config: ServerConfig, probes: list[ProbePlayer]
     return server.outcome, records
 
 
+def probe_match(config: ServerConfig, *, first_seed: int = 0, fault_rate: float = 0.0
+                ) -> tuple[MatchOutcome, list[ProbeRecord]]:
+    """A whole in-process match of probes ``p0``, ``p1``, ... (seeds from ``first_seed``,
+    seated in that order) with ``fault_rate``."""
+    players = [ProbePlayer("127.0.0.1", 0, f"p{i}", seed=first_seed + i, fault_rate=fault_rate)
+               for i in range(config.rules.players)]
+    return trio.run(serve_probes, config, players)
+
+
 def main(argv: list[str] | None = None) -> int:
     """``python tests/probe.py --port P``: play one checked player, exit 0 if clean."""
     import argparse
