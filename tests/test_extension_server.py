@@ -4,7 +4,7 @@ plain 20070 clients at tables that need the extension, and mixed tables."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
@@ -51,7 +51,7 @@ def config_for(rules: RuleSet, log: Path, games: int = 2, seed: int = 4) -> Serv
                         move_timeout=None, exchange_timeout=None)
 
 
-async def serve_bots(config: ServerConfig, bots: list[Bot]) -> list[MatchRecord]:
+async def serve_bots(config: ServerConfig, bots: Sequence[Bot]) -> list[MatchRecord]:
     """The server plus one client per bot, seated in list order; records by player."""
     records: list[MatchRecord] = []
     async with trio.open_nursery() as nursery:
