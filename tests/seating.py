@@ -11,7 +11,8 @@ from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 import trio
-from daihinmin.client import Bot, MatchRecord, run_bot_async
+from daihinmin.client import Bot, MatchRecord
+from daihinmin.client.trio_runner import run_bot_async
 from daihinmin.server.match_server import MatchServer
 
 HOST = "127.0.0.1"
