@@ -3,7 +3,7 @@
 Modules: ``match_server`` (listen, seat, run the games), ``game_play`` (one game in the
 protocol's message order), ``tables`` (the tables sent), ``connection``/``handshake`` (wire),
 ``matchlog`` (JSON Lines log), ``replay`` (re-simulate and verify a log), ``runner``/``bots``
-(player processes of a headless match), ``standings``, ``probe`` (a checking test client).
+(player processes of a headless match), ``standings``.
 Faults (``docs/SERVER_FAULTS.md``): ``faults`` (statuses), ``seats`` (the fault policy),
 ``requests`` (asking a seat, with deadlines), ``stand_in`` (who plays a handed-over seat),
 ``resume`` (continue a logged match).

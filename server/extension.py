@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 import logging
-import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -198,7 +197,7 @@ class ExtensionWire:
             conn, base = seat.conn, requests.config.move_timeout
             await outbox.table(player, self.choice_table(game, classes, choice))
             await outbox.flush()
-            start = time.perf_counter()
+            start = trio.current_time()  # the deadline's clock: the bank is spent by the same
             try:
                 raw = await conn.receive_table_bytes(seat.deadline(base))
             except PlayerTimeoutError as exc:
@@ -209,7 +208,7 @@ class ExtensionWire:
             except PlayerDisconnectedError as exc:
                 await self.seats.lost(player, str(exc))
             else:
-                seat.charge(base, time.perf_counter() - start)
+                seat.charge(base, trio.current_time() - start)
                 cards, problem, cells = read_choice(conn, raw, choice.count)
                 if problem is None:
                     return ChoiceReply(cards, cells, asked=self.seats[player].conn is not None)

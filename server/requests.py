@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+import trio
 from daihinmin.contract.view import Observed
 from daihinmin.protocol.codec import decode_exchange_table
 from daihinmin.protocol.errors import TABLE_ERRORS, BadCellValueError, MoveTableError, ProtocolError
@@ -114,7 +115,7 @@ class GameRequests:
         the connection is lost (the seat then goes to its stand-in)."""
         seat = self.seats[player]
         assert seat.conn is not None
-        start = time.perf_counter()
+        start = trio.current_time()  # the deadline's clock: the bank is spent by the same
         try:
             raw = await seat.conn.receive_table_bytes(seat.deadline(base))
         except PlayerTimeoutError as exc:
@@ -124,7 +125,7 @@ class GameRequests:
         except PlayerDisconnectedError as exc:
             await self.seats.lost(player, exc.message)
             return None, None
-        seat.charge(base, time.perf_counter() - start)
+        seat.charge(base, trio.current_time() - start)
         return raw, None
 
     # --- exchange ----------------------------------------------------------------------

@@ -1,8 +1,15 @@
 """Shared test setup: hypothesis profiles, the ``slow`` marker and the mc compile fixture.
 
 Helpers the tests import by name live beside this file (``games``: engine games in the rules
-tests; ``modules``: every module of the packages; ``vectors``: the recorded test data);
+tests; ``modules``: every module of the packages; ``vectors``: the recorded test data;
+``probe``: the checking wire client; ``seating``: seating clients of an in-process server in
+order; ``late_client``: a Trio client whose replies go out late on Trio's clock);
 ``pyproject.toml`` puts this folder on the path.
+
+Deadline tests: pytest-trio runs ``async def`` tests (``trio_mode``); one that takes the
+``autojump_clock`` fixture runs on ``trio.testing.MockClock(autojump_threshold=0)``, where a
+deadline passes as soon as every task waits, at once and to the exact second.  Only code in
+that Trio run follows the mock clock: no threads or processes in such a test.
 
 Hypothesis profiles (``HYPOTHESIS_PROFILE=NAME``): ``default`` (random examples, no
 per-example deadline: the machine is shared), ``ci`` (the same, derandomized, so a run is

@@ -1,9 +1,9 @@
 """The client library's deadlines: a silent or trickling server ends in a clear error.
 
 The Trio runner follows Trio's clock, so these tests run the default deadlines (10 s to the
-player number, 600 s per message) on ``trio.testing.MockClock`` in a fraction of a second;
-the servers are real loopback listeners in the same Trio run.  The blocking runner is tried
-with short deadlines on real time.
+player number, 600 s per message) on Trio's mock clock (pytest-trio's ``autojump_clock``) in
+a fraction of a second; the servers are real loopback listeners in the same Trio run.  The
+blocking runner cannot follow Trio's clock: it is tried with short deadlines on real time.
 """
 
 from __future__ import annotations
@@ -31,58 +31,63 @@ async def trickle(stream: trio.SocketStream, data: bytes, every: float) -> None:
         await stream.send_all(bytes([byte]))
 
 
-def serve_and_run(script: str) -> tuple[BaseException | None, float]:
-    """Run the Trio client against a server following ``script`` on a mock clock; returns
-    the client's error and the virtual time it came at."""
-    error: list[BaseException | None] = [None]
-    ended = [0.0]
+async def serve_and_run(script: str) -> tuple[BaseException | None, float]:
+    """Run the Trio client against a server following ``script`` (both in this Trio run,
+    over loopback TCP); returns the client's error and the clock's time when it came."""
+    error: BaseException | None = None
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    port = listeners[0].socket.getsockname()[1]
 
-    async def main() -> None:
-        listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
-        port = listeners[0].socket.getsockname()[1]
+    async def server() -> None:
+        stream = await listeners[0].accept()
+        await stream.receive_some(TABLE_BYTES)  # (the profile: some of it is enough)
+        if script == "trickle-number":
+            await trickle(stream, PLAYER_NUMBER, 8.0)
+        elif script == "silent-after-number":
+            await stream.send_all(PLAYER_NUMBER)
+        elif script == "trickle-deal":
+            await stream.send_all(PLAYER_NUMBER)
+            await trickle(stream, bytes(TABLE_BYTES), 8.0)
+        await trio.sleep_forever()  # "silent": no player number at all
 
-        async def server() -> None:
-            stream = await listeners[0].accept()
-            await stream.receive_some(TABLE_BYTES)  # (the profile: some of it is enough)
-            if script == "trickle-number":
-                await trickle(stream, PLAYER_NUMBER, 8.0)
-            elif script == "silent-after-number":
-                await stream.send_all(PLAYER_NUMBER)
-            elif script == "trickle-deal":
-                await stream.send_all(PLAYER_NUMBER)
-                await trickle(stream, bytes(TABLE_BYTES), 8.0)
-            await trio.sleep_forever()
-
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(server)
-            try:
-                await run_bot_async(DefaultBot(), "127.0.0.1", port)
-            except ServerTimeoutError as exc:
-                error[0] = exc
-            ended[0] = trio.current_time()
-            nursery.cancel_scope.cancel()
-        await listeners[0].aclose()
-
-    trio.run(main, clock=trio.testing.MockClock(autojump_threshold=0.02))
-    return error[0], ended[0]
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(server)
+        try:
+            await run_bot_async(DefaultBot(), "127.0.0.1", port)
+        except ServerTimeoutError as exc:
+            error = exc
+        ended = trio.current_time()
+        nursery.cancel_scope.cancel()
+    await listeners[0].aclose()
+    return error, ended
 
 
-def test_a_trickled_player_number_meets_the_total_handshake_deadline() -> None:
+async def test_a_server_that_never_answers_the_profile_meets_the_handshake_deadline(
+        autojump_clock: trio.testing.MockClock) -> None:
+    error, at = await serve_and_run("silent")
+    assert isinstance(error, ServerTimeoutError) and "player number" in str(error)
+    assert DEFAULT_CONNECT_TIMEOUT <= at < DEFAULT_CONNECT_TIMEOUT + 1
+
+
+async def test_a_trickled_player_number_meets_the_total_handshake_deadline(
+        autojump_clock: trio.testing.MockClock) -> None:
     """One byte every 8 s: each read is quick, but the whole handshake has 10 s."""
-    error, at = serve_and_run("trickle-number")
+    error, at = await serve_and_run("trickle-number")
     assert isinstance(error, ServerTimeoutError)
     assert "player number" in str(error) and "(got 1 of 4 bytes)" in str(error)
     assert DEFAULT_CONNECT_TIMEOUT <= at < DEFAULT_CONNECT_TIMEOUT + 1
 
 
-def test_a_server_silent_after_the_player_number_meets_the_default_read_deadline() -> None:
-    error, at = serve_and_run("silent-after-number")
-    assert isinstance(error, ServerTimeoutError) and "deal table" in str(error)
+async def test_a_server_silent_after_the_player_number_meets_the_default_read_deadline(
+        autojump_clock: trio.testing.MockClock) -> None:
+    error, at = await serve_and_run("silent-after-number")
+    assert isinstance(error, ServerTimeoutError) and "deal table of game 1" in str(error)
     assert DEFAULT_READ_TIMEOUT <= at < DEFAULT_READ_TIMEOUT + 1
 
 
-def test_a_trickled_table_meets_the_read_deadline_of_the_whole_message() -> None:
-    error, at = serve_and_run("trickle-deal")
+async def test_a_trickled_table_meets_the_read_deadline_of_the_whole_message(
+        autojump_clock: trio.testing.MockClock) -> None:
+    error, at = await serve_and_run("trickle-deal")
     assert isinstance(error, ServerTimeoutError) and "deal table" in str(error)
     assert f"of {TABLE_BYTES} bytes" in str(error)
     assert DEFAULT_READ_TIMEOUT <= at < DEFAULT_READ_TIMEOUT + 1

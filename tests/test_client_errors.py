@@ -17,6 +17,7 @@ from dataclasses import replace
 
 import pytest
 import trio
+import trio.testing
 from daihinmin.client import (
     Bot,
     GameView,
@@ -28,6 +29,7 @@ from daihinmin.client import (
     run_bot,
     run_bot_async,
 )
+from daihinmin.client.retry import DEFAULT_CONNECT_TIMEOUT, MAX_PAUSE
 from daihinmin.client.sync_runner import recv_exactly
 from daihinmin.players.random_bot import RandomBot
 from daihinmin.protocol.codec import TableState, build_deal, build_field, build_turn, read_hand
@@ -176,15 +178,16 @@ def test_bad_answer_int_is_a_protocol_error_async() -> None:
 
 
 # --- timeouts and unreachable servers -----------------------------------------------------------
-@pytest.mark.parametrize("run", RUNNERS)
-def test_silent_server_times_out(run: Callable[..., MatchRecord]) -> None:
+def test_silent_server_times_out() -> None:
+    """The blocking runner on real time (the Trio runner's case runs on the mock clock in
+    test_client_deadlines)."""
     def script(conn: socket.socket) -> None:
         conn.sendall(encode_int(0))
         assert conn.recv(1) == b""  # silent until the client gives up and closes
 
     start = time.monotonic()
     with pytest.raises(ServerTimeoutError, match="deal table of game 1"):
-        run(ScriptedPeer(script), read_timeout=0.3)
+        run_sync(ScriptedPeer(script), read_timeout=0.3)
     assert time.monotonic() - start < WAIT
 
 
@@ -200,11 +203,15 @@ def test_unreachable_server_sync() -> None:
         run_bot(RandomBot(), "127.0.0.1", closed_port(), connect_timeout=RETRY)
 
 
-def test_unreachable_server_async() -> None:
-    async def main() -> None:
-        await run_bot_async(RandomBot(), "127.0.0.1", closed_port(), connect_timeout=RETRY)
+async def test_unreachable_server_async(autojump_clock: trio.testing.MockClock) -> None:
+    """On the mock clock: the Trio runner tries again (with a backoff) for the whole default
+    connect deadline, then gives up."""
+    port = closed_port()
+    started = trio.current_time()
     with pytest.raises(ServerUnreachableError, match="cannot connect"):
-        trio.run(main)
+        await run_bot_async(RandomBot(), "127.0.0.1", port)
+    gave_up = trio.current_time() - started
+    assert DEFAULT_CONNECT_TIMEOUT - MAX_PAUSE <= gave_up <= DEFAULT_CONNECT_TIMEOUT
 
 
 # --- what the client sends ----------------------------------------------------------------------

@@ -31,9 +31,9 @@ from daihinmin.rules.ruleset import UECDA, RuleSet
 from daihinmin.server.config import ServerConfig
 from daihinmin.server.match_server import MatchObserver, MatchServer
 from daihinmin.server.matchlog import GameRecord
-from daihinmin.server.probe import ProbePlayer, ProtocolViolation, SeenTurn
 from daihinmin.values.cards import CardSet
 from daihinmin.values.moves import Move
+from probe import ProbePlayer, ProtocolViolation, SeenTurn
 
 pytestmark = pytest.mark.timeout(240)
 HOST = "127.0.0.1"

@@ -4,12 +4,13 @@ plain 20070 clients at tables that need the extension, and mixed tables."""
 from __future__ import annotations
 
 import random
-import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
 import trio
-from daihinmin.client import ClientProtocol, GameView, MatchRecord, run_bot_async
+import trio.testing
+from daihinmin.client import Bot, ClientProtocol, GameView, MatchRecord, run_bot_async
 from daihinmin.client.extension import ExtensionRequiredError
 from daihinmin.players.default_bot import DefaultBot
 from daihinmin.players.random_bot import RandomBot
@@ -18,9 +19,11 @@ from daihinmin.rules.ruleset import RuleSet, ruleset_from
 from daihinmin.server.config import ServerConfig
 from daihinmin.server.match_server import MatchServer
 from daihinmin.server.matchlog import MatchLog, read_match_log
-from daihinmin.server.probe import ProbePlayer
 from daihinmin.server.replay import verify_log
 from daihinmin.values.cards import DECK52, CardSet
+from late_client import LateStream, run_late_bot
+from probe import ProbePlayer
+from seating import seat, seat_bots
 
 HOST = "127.0.0.1"
 ALL_CHOICES = ["seven_pass=yes", "ten_discard=yes", "five_skip=yes", "nine_reverse=yes",
@@ -48,23 +51,14 @@ def config_for(rules: RuleSet, log: Path, games: int = 2, seed: int = 4) -> Serv
                         move_timeout=None, exchange_timeout=None)
 
 
-async def serve_bots(config: ServerConfig, bots: list[object]) -> list[MatchRecord]:
+async def serve_bots(config: ServerConfig, bots: Sequence[Bot]) -> list[MatchRecord]:
     """The server plus one client per bot, seated in list order; records by player."""
-    records: dict[int, MatchRecord] = {}
+    records: list[MatchRecord] = []
     async with trio.open_nursery() as nursery:
         server = MatchServer(config)
         port = await nursery.start(server.run)
-        for bot in bots:
-            seated = len(server.players)
-
-            async def play(bot: object = bot) -> None:
-                record = await run_bot_async(bot, HOST, port, rules=config.rules)  # type: ignore[arg-type]
-                records[record.player] = record
-
-            nursery.start_soon(play)
-            while len(server.players) == seated:  # seat them one by one
-                await trio.sleep(0.01)
-    return [records[p] for p in sorted(records)]
+        await seat_bots(nursery, server, port, bots, records, rules=config.rules)
+    return sorted(records, key=lambda r: r.player)
 
 
 def check_log(log: MatchLog, records: list[MatchRecord]) -> None:
@@ -125,17 +119,9 @@ def test_a_20070_client_is_refused_and_the_seat_stays_free(tmp_path: Path,
             except ExtensionRequiredError as exc:
                 refusal = exc
             assert server.players == []
-            records = []
-            for i in range(rules.players):
-                seated = len(server.players)
-
-                async def play(seed: int = i) -> None:
-                    records.append(await run_bot_async(RandomBot(seed), HOST, port,
-                                                       rules=rules))
-
-                nursery.start_soon(play)
-                while len(server.players) == seated:
-                    await trio.sleep(0.01)
+            records: list[MatchRecord] = []
+            await seat_bots(nursery, server, port, [RandomBot(i) for i in range(rules.players)],
+                            records, rules=rules)
         return records, refusal
 
     records, refusal = trio.run(main)
@@ -161,16 +147,8 @@ def test_20070_and_20260_clients_share_a_uecda_table(tmp_path: Path) -> None:
                 probe.port = port
                 await trio.to_thread.run_sync(lambda p=probe: (p.connect(), p.handshake()))
                 nursery.start_soon(trio.to_thread.run_sync, probe.run)
-            for seed in (1, 2):
-                seated = len(server.players)
-
-                async def play(seed: int = seed) -> None:
-                    records.append(await run_bot_async(RandomBot(seed), HOST, port,
-                                                       extension=True))
-
-                nursery.start_soon(play)
-                while len(server.players) == seated:
-                    await trio.sleep(0.01)
+            await seat_bots(nursery, server, port, [RandomBot(1), RandomBot(2)], records,
+                            extension=True)
         return records
 
     records = trio.run(main)
@@ -191,45 +169,43 @@ def test_clients_speak_20260_only_when_needed() -> None:
 
 
 class SlowFirstChooser(DefaultBot):
-    """Thinks too long over its first choice only."""
+    """Thinks too long over its first choice only (``think(seconds)`` passes the time: a
+    real sleep, or a late reply on Trio's clock)."""
 
-    def __init__(self, seconds: float) -> None:
+    def __init__(self, think: Callable[[float], None], seconds: float) -> None:
+        self.think = think
         self.seconds = seconds
         self.calls = 0
 
     def choose(self, view: GameView, choice: PendingChoice) -> CardSet:
         self.calls += 1
         if self.calls == 1:
-            time.sleep(self.seconds)
+            self.think(self.seconds)
         return super().choose(view, choice)
 
 
-def test_a_choice_answer_past_its_deadline_is_a_timeout(tmp_path: Path) -> None:
+async def test_a_choice_answer_past_its_deadline_is_a_timeout(
+        tmp_path: Path, autojump_clock: trio.testing.MockClock) -> None:
     """The server answers 8 at the deadline and applies the default; the late answer is
-    thrown away when it comes, and the client stays in step."""
+    thrown away when it comes, and the client stays in step.  Server and clients share one
+    Trio run on the mock clock: the slow choice's reply goes out 1.5 s late."""
     rules = ruleset_from("app", ["seven_pass=yes", "ten_discard=yes"])
     config = ServerConfig(rules=rules, games=3, seed=4, port=0, log_path=tmp_path / "m.jsonl",
                           move_timeout=0.5, exchange_timeout=None, time_bank=0.0)
-    slow = SlowFirstChooser(seconds=1.5)
+    late = LateStream()
+    slow = SlowFirstChooser(late.hold, seconds=1.5)
 
-    async def main() -> list[MatchRecord]:
-        records: list[MatchRecord] = []
-        async with trio.open_nursery() as nursery:
-            server = MatchServer(config)
-            port = await nursery.start(server.run)
-            for bot in (slow, DefaultBot(), DefaultBot(), DefaultBot()):
-                seated = len(server.players)
+    records: list[MatchRecord] = []
+    async with trio.open_nursery() as nursery:
+        server = MatchServer(config)
+        port = await nursery.start(server.run)
 
-                async def play(bot: DefaultBot = bot) -> None:
-                    records.append(await run_bot_async(bot, HOST, port, rules=rules,
-                                                       bot_in_thread=True))
+        async def play_slow() -> None:
+            records.append(await run_late_bot(slow, late, port, rules=rules))
 
-                nursery.start_soon(play)
-                while len(server.players) == seated:
-                    await trio.sleep(0.01)
-        return records
-
-    records = trio.run(main)
+        await seat(nursery, server, play_slow)  # player 0
+        await seat_bots(nursery, server, port, [DefaultBot() for _ in range(3)], records,
+                        rules=rules)
     log = read_match_log(tmp_path / "m.jsonl")
     assert verify_log(log).complete
     mine = [c for g in log.games for t in g.turns if t.player == 0 for c in t.choices]

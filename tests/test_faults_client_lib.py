@@ -12,20 +12,21 @@ from collections.abc import Callable
 
 import pytest
 import trio
+import trio.testing
 from daihinmin.client import (
     Bot,
     GameView,
-    MatchRecord,
     ServerClosedError,
     ServerTimeoutError,
     run_bot,
-    run_bot_async,
 )
 from daihinmin.players.default_bot import DefaultBot
 from daihinmin.server.config import ServerConfig
 from daihinmin.server.match_server import MatchServer
-from daihinmin.server.probe import ProbePlayer
 from daihinmin.values.moves import Move
+from late_client import LateStream, run_late_bot
+from probe import ProbePlayer
+from seating import seat, seat_bots
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -55,76 +56,83 @@ class SilentServer:
         self.thread.join(10)
 
 
-def run_sync(port: int, **kw: object) -> MatchRecord:
-    return run_bot(DefaultBot(), "127.0.0.1", port, **kw)  # type: ignore[arg-type]
-
-
-def run_async(port: int, **kw: object) -> MatchRecord:
-    async def main() -> MatchRecord:
-        return await run_bot_async(DefaultBot(), "127.0.0.1", port,
-                                   **kw)  # type: ignore[arg-type]
-    return trio.run(main)
-
-
-RUNNERS = [pytest.param(run_sync, id="sync"), pytest.param(run_async, id="trio")]
-
-
-@pytest.mark.parametrize("run", RUNNERS)
-def test_a_server_that_never_answers_the_profile_does_not_hang_the_client(
-        run: Callable[..., MatchRecord]) -> None:
+def test_a_server_that_never_answers_the_profile_does_not_hang_the_blocking_client() -> None:
+    """(The Trio runner's case runs on the mock clock in test_client_deadlines.)"""
     server = SilentServer()
     started = time.monotonic()
     try:
         with pytest.raises(ServerTimeoutError, match="player number"):
-            run(server.port, connect_timeout=0.5, read_timeout=None)
+            run_bot(DefaultBot(), "127.0.0.1", server.port, connect_timeout=0.5,
+                    read_timeout=None)
     finally:
         server.stop()
     assert time.monotonic() - started < 10
 
 
 class Sleeper(Bot):
-    """Thinks far longer than the server allows."""
+    """Thinks far longer than the server allows: ``think(seconds)`` passes the time (a real
+    sleep, or a late reply on Trio's clock)."""
 
     name = "sleeper"
 
+    def __init__(self, think: Callable[[float], None]) -> None:
+        self.think = think
+
     def play(self, view: GameView) -> Move:
-        time.sleep(0.6)
+        self.think(0.6)
         return view.legal_moves()[-1]
 
 
-@pytest.mark.parametrize("runner", ["sync", "trio"])
-def test_a_client_handed_over_for_timeouts_gets_a_clear_error(runner: str) -> None:
-    config = ServerConfig(games=2, seed=3, port=0, move_timeout=0.25, time_bank=0.0,
-                          fault_limit=2)
-    server = MatchServer(config)
+SLEEPER_MATCH = ServerConfig(games=2, seed=3, port=0, move_timeout=0.25, time_bank=0.0,
+                             fault_limit=2)
+
+
+def check_handed_over(server: MatchServer, errors: list[BaseException]) -> None:
+    assert server.outcome is not None and server.outcome.seats[0].status == "TIMEOUT"
+    assert len(errors) == 1 and isinstance(errors[0], ServerClosedError)
+    assert "closed the connection" in str(errors[0])
+
+
+def test_a_blocking_client_handed_over_for_timeouts_gets_a_clear_error() -> None:
+    """The blocking runner's thinking takes real time: real deadlines, probe players."""
+    server = MatchServer(SLEEPER_MATCH)
     errors: list[BaseException] = []
 
     def sleeper(port: int) -> None:
         try:
-            if runner == "sync":
-                run_bot(Sleeper(), "127.0.0.1", port, read_timeout=30)
-            else:
-                async def main() -> None:
-                    await run_bot_async(Sleeper(), "127.0.0.1", port, read_timeout=30,
-                                        bot_in_thread=True)
-                trio.run(main)
-        except BaseException as exc:
+            run_bot(Sleeper(time.sleep), "127.0.0.1", port, read_timeout=30)
+        except Exception as exc:
             errors.append(exc)
 
     async def main() -> None:
         async with trio.open_nursery() as nursery:
             port = await nursery.start(server.run)
-            thread = threading.Thread(target=sleeper, args=(port,))
-            thread.start()
-            while not server.players:
-                await trio.sleep(0.01)
+            await seat(nursery, server, lambda: trio.to_thread.run_sync(sleeper, port))
             players = [ProbePlayer("127.0.0.1", port, f"p{i}", seed=i) for i in range(4)]
             for p in players:
                 await trio.to_thread.run_sync(lambda p=p: (p.connect(), p.handshake()))
                 nursery.start_soon(trio.to_thread.run_sync, p.run)
-            await trio.to_thread.run_sync(thread.join, 30)
 
     trio.run(main)
-    assert server.outcome is not None and server.outcome.seats[0].status == "TIMEOUT"
-    assert len(errors) == 1 and isinstance(errors[0], ServerClosedError)
-    assert "closed the connection" in str(errors[0])
+    check_handed_over(server, errors)
+
+
+async def test_a_trio_client_handed_over_for_timeouts_gets_a_clear_error(
+        autojump_clock: trio.testing.MockClock) -> None:
+    """The same match in one Trio run on the mock clock: each of the sleeper's replies goes
+    out 0.6 s late; the other players are in-process default bots."""
+    server = MatchServer(SLEEPER_MATCH)
+    errors: list[BaseException] = []
+
+    async def sleeper(port: int) -> None:
+        late = LateStream()
+        try:
+            await run_late_bot(Sleeper(late.hold), late, port)
+        except Exception as exc:
+            errors.append(exc)
+
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(server.run)
+        await seat(nursery, server, lambda: sleeper(port))  # player 0
+        await seat_bots(nursery, server, port, [DefaultBot() for _ in range(4)])
+    check_handed_over(server, errors)

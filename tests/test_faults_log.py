@@ -6,12 +6,11 @@ import json
 from pathlib import Path
 
 import pytest
-import trio
 from daihinmin.server.config import ServerConfig
 from daihinmin.server.faults import SeatEvent, SeatReport, SeatStatus
 from daihinmin.server.matchlog import SCHEMA, GameRecord, MatchEnd, read_match_log
-from daihinmin.server.probe import ProbePlayer, serve_probes
 from daihinmin.server.replay import verify_log
+from probe import probe_match
 
 # schema 2's keys (+ the end's "seats")
 V2_KEYS = ("fault", "by", "events", "stand_in", "bank_ms", "policy", "seat_reports")
@@ -20,10 +19,8 @@ V2_KEYS = ("fault", "by", "events", "stand_in", "bank_ms", "policy", "seat_repor
 @pytest.fixture(scope="module")
 def faulty_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("schema") / "m.jsonl"
-    players = [ProbePlayer("127.0.0.1", 0, f"p{i}", seed=20 + i, fault_rate=0.3)
-               for i in range(5)]
-    trio.run(serve_probes, ServerConfig(games=3, seed=12, port=0, log_path=path,
-                                        fault_limit=0), players)
+    probe_match(ServerConfig(games=3, seed=12, port=0, log_path=path, fault_limit=0),
+                first_seed=20, fault_rate=0.3)
     return path
 
 

@@ -1,19 +1,25 @@
 """Input hardening of the server: the connection buffer, seating under abuse, hostile names.
 
-Real TCP on 127.0.0.1 (ephemeral ports); the players are the checking probe clients
-(:mod:`daihinmin.server.probe`) and raw sockets that misbehave.
+The connection buffer is tested over in-memory streams; seating over real TCP on 127.0.0.1
+(ephemeral ports) against in-process default bots, probe clients (``tests/probe.py``) and raw
+sockets that misbehave.  Deadline tests run on Trio's mock clock (``autojump_clock``): the
+deadlines are realistic and pass at once, and the time they took is checked exactly.
 """
 
 from __future__ import annotations
 
-import select
 import socket
 import struct
-import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import cast
 
 import pytest
 import trio
+import trio.testing
+from daihinmin.client import GameView, MatchRecord
+from daihinmin.players.default_bot import DefaultBot
 from daihinmin.protocol.codec import build_profile
 from daihinmin.protocol.table import TABLE_BYTES
 from daihinmin.server.config import ServerConfig
@@ -21,8 +27,11 @@ from daihinmin.server.connection import MAX_OWED_TABLES, SPARE_TABLES, PlayerCon
 from daihinmin.server.errors import PlayerDisconnectedError, PlayerTimeoutError
 from daihinmin.server.match_server import MatchServer
 from daihinmin.server.matchlog import read_match_log
-from daihinmin.server.probe import ProbePlayer
 from daihinmin.server.replay import verify_log
+from daihinmin.values.moves import Move
+from late_client import LateStream, run_late_bot
+from probe import ProbePlayer
+from seating import seat, seat_bots
 
 pytestmark = pytest.mark.timeout(120)
 HOST = "127.0.0.1"
@@ -33,125 +42,105 @@ def table_of(value: int) -> bytes:
 
 
 # --- the connection buffer -----------------------------------------------------------------------
-async def connected_pair() -> tuple[PlayerConnection, trio.SocketStream]:
-    listeners = await trio.open_tcp_listeners(0, host=HOST)
-    port = listeners[0].socket.getsockname()[1]
-    client = await trio.open_tcp_stream(HOST, port)
-    server = await listeners[0].accept()
-    await listeners[0].aclose()
-    return PlayerConnection(server, 0, "p", send_timeout=1.0), client
+# In-memory streams on Trio's mock clock: deadlines of seconds pass at once and exactly, and
+# ``wait_all_tasks_blocked`` waits until the reader has taken in everything that was sent.
+def connection_pair(send_timeout: float = 10.0, lockstep: bool = False
+                    ) -> tuple[PlayerConnection, trio.abc.Stream]:
+    """A connection over an in-memory stream and the player's end of it.  ``lockstep``: a
+    write blocks until the player reads it (a player that never reads blocks every write)."""
+    make = trio.testing.lockstep_stream_pair if lockstep else trio.testing.memory_stream_pair
+    server, client = make()
+    # PlayerConnection only sends, receives and closes: any Trio stream will do.
+    conn = PlayerConnection(cast(trio.SocketStream, server), 0, "p", send_timeout=send_timeout)
+    return conn, client
 
 
-def test_a_table_after_its_deadline_is_skipped_and_the_next_one_is_read() -> None:
-    async def main() -> None:
-        conn, client = await connected_pair()
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(conn.read_loop)
-            await client.send_all(table_of(1)[:100])
-            with pytest.raises(PlayerTimeoutError, match=r"\(100 of 480 bytes\)"):
-                await conn.receive_table_bytes(0.05)
-            assert conn.stale == 1
-            await client.send_all(table_of(1)[100:])  # the late rest of the first table
-            with pytest.raises(PlayerTimeoutError):
-                await conn.receive_table_bytes(0.05)  # the second request also times out
-            assert conn.stale == 1 and conn.unsolicited() == 0  # late #1 thrown away on arrival
-            await client.send_all(table_of(2) + table_of(3))  # late #2, then the answer
-            assert await conn.receive_table_bytes(1.0) == table_of(3)
-            assert conn.stale == 0 and not conn.buffer
-            nursery.cancel_scope.cancel()
-        await conn.aclose()
-        await client.aclose()
-
-    trio.run(main)
+@asynccontextmanager
+async def reading() -> AsyncIterator[tuple[PlayerConnection, trio.abc.Stream]]:
+    """:func:`connection_pair` with the connection's reader running (stopped on exit)."""
+    conn, client = connection_pair()
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(conn.read_loop)
+        yield conn, client
+        nursery.cancel_scope.cancel()
 
 
-def test_without_a_fault_limit_owed_tables_do_not_grow_the_buffer() -> None:
+async def test_a_table_after_its_deadline_is_skipped_and_the_next_one_is_read(
+        autojump_clock: trio.testing.MockClock) -> None:
+    async with reading() as (conn, client):
+        await client.send_all(table_of(1)[:100])
+        asked = trio.current_time()
+        with pytest.raises(PlayerTimeoutError, match=r"within 5 s \(100 of 480 bytes\)"):
+            await conn.receive_table_bytes(5.0)
+        assert trio.current_time() - asked == pytest.approx(5.0)  # at the deadline, not before
+        assert conn.stale == 1
+        await client.send_all(table_of(1)[100:])  # the late rest of the first table
+        with pytest.raises(PlayerTimeoutError):
+            await conn.receive_table_bytes(5.0)  # the second request also times out
+        assert conn.stale == 1 and conn.unsolicited() == 0  # late #1 thrown away on arrival
+        await client.send_all(table_of(2) + table_of(3))  # late #2, then the answer
+        assert await conn.receive_table_bytes(5.0) == table_of(3)
+        assert conn.stale == 0 and not conn.buffer
+
+
+async def test_without_a_fault_limit_owed_tables_do_not_grow_the_buffer(
+        autojump_clock: trio.testing.MockClock) -> None:
     """--fault-limit 0: a silent seat times out again and again; what it may send at once
     stays a few tables, and a flood of late tables is cut off, not buffered."""
-    async def main() -> None:
-        conn, client = await connected_pair()
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(conn.read_loop)
-            limits = []
-            for _ in range(20):
-                with pytest.raises(PlayerTimeoutError):
-                    await conn.receive_table_bytes(0.001)
-                limits.append(conn.buffer_limit)
-            assert conn.stale == MAX_OWED_TABLES
-            assert max(limits) == (MAX_OWED_TABLES + SPARE_TABLES) * TABLE_BYTES
-            await client.send_all(table_of(1) * 40)
-            with trio.fail_after(5):
-                while not conn.flooded:
-                    await trio.sleep(0.01)
-            assert len(conn.buffer) <= conn.buffer_limit + TABLE_BYTES
-            nursery.cancel_scope.cancel()
-        await conn.aclose()
+    async with reading() as (conn, client):
+        limits = []
+        for _ in range(20):
+            with pytest.raises(PlayerTimeoutError):
+                await conn.receive_table_bytes(10.0)
+            limits.append(conn.buffer_limit)
+        assert conn.stale == MAX_OWED_TABLES
+        assert max(limits) == (MAX_OWED_TABLES + SPARE_TABLES) * TABLE_BYTES
+        await client.send_all(table_of(1) * 40)
+        await trio.testing.wait_all_tasks_blocked()  # the reader took what it would
+        assert conn.flooded
+        assert len(conn.buffer) <= conn.buffer_limit + TABLE_BYTES
+
+
+async def test_bytes_nobody_asked_for_are_found_and_dropped(
+        autojump_clock: trio.testing.MockClock) -> None:
+    async with reading() as (conn, client):
+        await client.send_all(table_of(1) + b"junk")
+        assert await conn.receive_table_bytes(5.0) == table_of(1)
+        await trio.testing.wait_all_tasks_blocked()
+        assert conn.unsolicited() == 4 and conn.drop_unsolicited() == 4
+        assert conn.unsolicited() == 0 and not conn.buffer
+
+
+async def test_a_flood_stops_the_reader_with_a_bounded_buffer(
+        autojump_clock: trio.testing.MockClock) -> None:
+    async with reading() as (conn, client):
+        await client.send_all(b"\xff" * (1 << 20))
+        await trio.testing.wait_all_tasks_blocked()
+        assert conn.flooded and "flooded" in (conn.ended or "")
+        assert len(conn.buffer) <= SPARE_TABLES * TABLE_BYTES + 1
+
+
+async def test_a_closed_connection_with_half_a_table_is_a_disconnect(
+        autojump_clock: trio.testing.MockClock) -> None:
+    async with reading() as (conn, client):
+        await client.send_all(table_of(1)[:200])
         await client.aclose()
-
-    trio.run(main)
-
-
-def test_bytes_nobody_asked_for_are_found_and_dropped() -> None:
-    async def main() -> None:
-        conn, client = await connected_pair()
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(conn.read_loop)
-            await client.send_all(table_of(1) + b"junk")
-            assert await conn.receive_table_bytes(1.0) == table_of(1)
-            await trio.sleep(0.05)
-            assert conn.unsolicited() == 4 and conn.drop_unsolicited() == 4
-            assert conn.unsolicited() == 0 and not conn.buffer
-            nursery.cancel_scope.cancel()
-        await conn.aclose()
-        await client.aclose()
-
-    trio.run(main)
+        with pytest.raises(PlayerDisconnectedError, match=r"\(200 of 480 bytes"):
+            await conn.receive_table_bytes(5.0)
 
 
-def test_a_flood_stops_the_reader_with_a_bounded_buffer() -> None:
-    async def main() -> None:
-        conn, client = await connected_pair()
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(conn.read_loop)
-            with trio.move_on_after(1.0):
-                await client.send_all(b"\xff" * (1 << 20))  # blocks once the server stops
-            await trio.sleep(0.1)
-            assert conn.flooded and "flooded" in (conn.ended or "")
-            assert len(conn.buffer) <= SPARE_TABLES * TABLE_BYTES + 1
-            nursery.cancel_scope.cancel()
-        await conn.aclose()
-
-    trio.run(main)
-
-
-def test_a_closed_connection_with_half_a_table_is_a_disconnect() -> None:
-    async def main() -> None:
-        conn, client = await connected_pair()
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(conn.read_loop)
-            await client.send_all(table_of(1)[:200])
-            await client.aclose()
-            with pytest.raises(PlayerDisconnectedError, match=r"\(200 of 480 bytes"):
-                await conn.receive_table_bytes(1.0)
-            nursery.cancel_scope.cancel()
-        await conn.aclose()
-
-    trio.run(main)
-
-
-def test_a_write_to_a_player_that_does_not_read_fails_at_the_deadline() -> None:
-    async def main() -> None:
-        conn, client = await connected_pair()
-        conn.send_timeout = 0.2
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(conn.watch_sends)
-            with pytest.raises(PlayerTimeoutError, match="does not read"):
-                for _ in range(100_000):
-                    await conn.send(b"\0" * 65536)
-            assert conn.closed and conn.stalled
-        await client.aclose()
-
-    trio.run(main)
+async def test_a_write_to_a_player_that_does_not_read_fails_at_the_deadline(
+        autojump_clock: trio.testing.MockClock) -> None:
+    conn, client = connection_pair(send_timeout=8.0, lockstep=True)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(conn.watch_sends)
+        started = trio.current_time()
+        with pytest.raises(PlayerTimeoutError, match="does not read"):
+            await conn.send(b"\0" * 480)
+        # The watcher looks four times per deadline: closed within a quarter past it.
+        assert 8.0 <= trio.current_time() - started <= 8.0 + 2.0
+        assert conn.closed and conn.stalled
+    await client.aclose()
 
 
 # --- seating under abuse ---------------------------------------------------------------------
@@ -166,40 +155,47 @@ def probes(port: int, n: int = 5, names: list[str] | None = None) -> list[ProbeP
             for i in range(n)]
 
 
-async def seat_and_play(server: MatchServer, before: object, names: list[str] | None = None
-                        ) -> list[ProbePlayer]:
-    """Start ``server``, run ``before(port)`` in a thread, then seat and play five probes."""
+async def seat_and_play(server: MatchServer,
+                        before: Callable[[int], Awaitable[None]] | None = None,
+                        names: list[str] | None = None) -> list[MatchRecord]:
+    """Start ``server``, await ``before(port)``, then seat five in-process default bots one
+    after the other (each has its number before the next connects) and play the match.
+
+    Everything runs in this Trio run, so on the mock clock only deadlines move the time."""
+    records: list[MatchRecord] = []
     async with trio.open_nursery() as nursery:
         port = await nursery.start(server.run)
-        await trio.to_thread.run_sync(before, port)  # type: ignore[arg-type]
-        players = probes(port, names=names)
-        for p in players:
-            await trio.to_thread.run_sync(lambda p=p: (p.connect(), p.handshake()))
-            nursery.start_soon(trio.to_thread.run_sync, p.run)
-    return players
+        if before is not None:
+            await before(port)
+        for i in range(5):
+            name = names[i] if names else f"bot{i}"
+            await seat_bots(nursery, server, port, [DefaultBot()], records, name=name)
+    return sorted(records, key=lambda r: r.player)
 
 
-def test_a_silent_connection_holds_up_nobody(tmp_path: Path) -> None:
+async def test_a_silent_connection_holds_up_nobody(
+        tmp_path: Path, autojump_clock: trio.testing.MockClock) -> None:
     """Nothing from the first connection: the five after it are seated at once."""
     config = ServerConfig(games=1, seed=1, port=0, log_path=tmp_path / "s.jsonl",
                           profile_timeout=30.0)
     server = MatchServer(config)
-    silent: list[socket.socket] = []
+    silent: list[trio.SocketStream] = []
 
-    def connect_silent(port: int) -> None:
-        silent.append(raw_connect(port))
+    async def connect_silent(port: int) -> None:
+        silent.append(await trio.open_tcp_stream(HOST, port))
 
-    started = time.monotonic()
-    players = trio.run(seat_and_play, server, connect_silent)
-    assert time.monotonic() - started < 20  # far less than the 30 s profile deadline
-    assert [p.record.number for p in players] == [0, 1, 2, 3, 4]
-    silent[0].settimeout(5)
-    assert silent[0].recv(1) == b""  # closed when the seats were all taken
-    silent[0].close()
+    started = trio.current_time()
+    records = await seat_and_play(server, connect_silent)
+    assert [r.player for r in records] == [0, 1, 2, 3, 4]
+    assert await silent[0].receive_some(1) == b""
+    # Closed when the seats were all taken: neither the match nor this close waited for the
+    # silent connection's deadline.
+    assert trio.current_time() - started < 30.0
+    await silent[0].aclose()
 
 
-def test_a_flood_of_connections_is_closed_at_once_and_the_match_goes_on(
-        tmp_path: Path) -> None:
+async def test_a_flood_of_connections_is_closed_at_once_and_the_match_goes_on(
+        tmp_path: Path, autojump_clock: trio.testing.MockClock) -> None:
     """40 silent connections: 5 + 3 wait in the handshake (30 s deadline), the other 32 are
     closed at once; when the flood leaves, five players are seated and play."""
     config = ServerConfig(games=1, seed=2, port=0, log_path=tmp_path / "f.jsonl",
@@ -207,22 +203,27 @@ def test_a_flood_of_connections_is_closed_at_once_and_the_match_goes_on(
     server = MatchServer(config)
     closed: list[int] = []
 
-    def flood(port: int) -> None:
-        socks = [raw_connect(port) for _ in range(40)]
-        ended = set()
-        deadline = time.monotonic() + 5.0  # far less than the profile deadline
-        while len(ended) < 32 and time.monotonic() < deadline:
-            readable, _, _ = select.select([s for s in socks if s not in ended], [], [], 0.1)
-            for s in readable:
-                if s.recv(1) == b"":
-                    ended.add(s)
-        closed.append(len(ended))
-        for s in socks:
-            s.close()
-        while server.in_handshake:  # the server sees the 8 leave before the players come
-            time.sleep(0.01)
+    async def flood(port: int) -> None:
+        ended: list[trio.SocketStream] = []
 
-    trio.run(seat_and_play, server, flood)
+        async def watch(stream: trio.SocketStream) -> None:
+            if await stream.receive_some(1) == b"":
+                ended.append(stream)
+
+        socks = [await trio.open_tcp_stream(HOST, port) for _ in range(40)]
+        async with trio.open_nursery() as watchers:
+            for s in socks:
+                watchers.start_soon(watch, s)
+            await trio.testing.wait_all_tasks_blocked()
+            assert trio.current_time() < 30.0  # at once, not at the deadline
+            closed.append(len(ended))
+            watchers.cancel_scope.cancel()
+        for s in socks:
+            await s.aclose()
+        await trio.testing.wait_all_tasks_blocked()  # the server sees the 8 leave
+        assert server.in_handshake == 0
+
+    await seat_and_play(server, flood)
     assert closed == [32] and server.refused == 32
     assert len(read_match_log(tmp_path / "f.jsonl").games) == 1
 
@@ -238,8 +239,8 @@ def test_connections_after_the_last_seat_are_refused(tmp_path: Path) -> None:
             players = probes(port)
             for p in players:
                 await trio.to_thread.run_sync(lambda p=p: (p.connect(), p.handshake()))
-            while server.seats is None:  # the server has closed its listener by then
-                await trio.sleep(0.01)
+            await trio.testing.wait_all_tasks_blocked()  # seated: the listener is closed
+            assert server.seats is not None
             try:
                 await trio.to_thread.run_sync(raw_connect, port)
                 outcome.append(None)
@@ -252,32 +253,35 @@ def test_connections_after_the_last_seat_are_refused(tmp_path: Path) -> None:
     assert isinstance(outcome[0], ConnectionRefusedError)
 
 
-def test_bad_profiles_are_closed_and_the_seat_stays_free(tmp_path: Path) -> None:
+async def test_bad_profiles_are_closed_and_the_seat_stays_free(
+        tmp_path: Path, autojump_clock: trio.testing.MockClock) -> None:
     config = ServerConfig(games=1, seed=4, port=0, log_path=tmp_path / "b.jsonl",
-                          profile_timeout=0.5)
+                          profile_timeout=10.0)
     server = MatchServer(config)
-    answers: list[bytes] = []
+    answers: list[tuple[bytes, float]] = []
 
-    def hostile(port: int) -> None:
+    async def hostile(port: int) -> None:
         for data in (b"\xff" * TABLE_BYTES, table_of(0xFFFFFFFF), b"GET / HTTP/1.0\r\n\r\n"):
-            s = raw_connect(port)
-            s.settimeout(5)
-            s.sendall(data)
-            answers.append(s.recv(4))
-            s.close()
+            async with await trio.open_tcp_stream(HOST, port) as s:
+                sent = trio.current_time()
+                await s.send_all(data)
+                answers.append((await s.receive_some(4), trio.current_time() - sent))
 
-    players = trio.run(seat_and_play, server, hostile)
-    assert answers == [b"", b"", b""]
-    assert [p.record.number for p in players] == [0, 1, 2, 3, 4]
+    records = await seat_and_play(server, hostile)
+    assert [data for data, _ in answers] == [b"", b"", b""]
+    # Bad profiles are closed at once; the short one when its profile deadline is over.
+    assert [waited for _, waited in answers] == [0.0, 0.0, pytest.approx(10.0)]
+    assert [r.player for r in records] == [0, 1, 2, 3, 4]
     assert server.outcome is not None and server.outcome.games_played == 1
 
 
-def test_hostile_names_are_data_in_the_log_and_never_paths(tmp_path: Path) -> None:
+async def test_hostile_names_are_data_in_the_log_and_never_paths(
+        tmp_path: Path, autojump_clock: trio.testing.MockClock) -> None:
     folder = tmp_path / "logs"
     log_path = folder / "match.jsonl"
     names = ["../../evil", "/etc/passwd", "[bold]x[/]", "a\tb", "ok"]
     server = MatchServer(ServerConfig(games=1, seed=5, port=0, log_path=log_path))
-    trio.run(seat_and_play, server, lambda port: None, names)
+    await seat_and_play(server, names=names)
     assert sorted(p.name for p in tmp_path.rglob("*")) == ["logs", "match.jsonl"]
     logged = [p.name for p in read_match_log(log_path).header.players]
     assert logged == ["../../evil", "/etc/passwd", "[bold]x[/]", "a?b", "ok"]
@@ -312,3 +316,40 @@ def test_a_profile_naming_itself_with_any_code_point_is_safe(tmp_path: Path) -> 
     assert server.outcome is not None
     assert server.outcome.players[0].name == "???\U0001F600??AB"
     assert server.outcome.seats[0].status == "DISCONNECTED"
+
+
+# --- the time bank -------------------------------------------------------------------------------
+class Thinker(DefaultBot):
+    """Default moves; its first moves' replies go out ``holds`` seconds late."""
+
+    def __init__(self, late: LateStream, holds: list[float]) -> None:
+        self.late = late
+        self.holds = list(holds)
+
+    def play(self, view: GameView) -> Move:
+        if self.holds:
+            self.late.hold(self.holds.pop(0))
+        return super().play(view)
+
+
+@pytest.mark.parametrize(("holds", "faults", "bank_ms"), [
+    ([1.6, 1.6], [None, None], 800),  # 0.6 s over the 1 s deadline twice: from the 2 s bank
+    ([1.6, 1.6, 2.0], [None, None, "TIMEOUT"], 0),  # the third is past 1 s + the 0.8 s left
+])
+async def test_time_past_the_move_deadline_is_taken_from_the_bank(
+        tmp_path: Path, autojump_clock: trio.testing.MockClock, holds: list[float],
+        faults: list[str | None], bank_ms: int) -> None:
+    log_path = tmp_path / "bank.jsonl"
+    server = MatchServer(ServerConfig(games=1, seed=7, port=0, log_path=log_path,
+                                      move_timeout=1.0, time_bank=2.0, fault_limit=0))
+    late = LateStream()
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(server.run)
+        await seat(nursery, server, lambda: run_late_bot(Thinker(late, holds), late, port))
+        await seat_bots(nursery, server, port, [DefaultBot() for _ in range(4)])
+    game = read_match_log(log_path).games[0]
+    mine = [t for t in game.turns if t.player == 0]
+    assert [t.fault for t in mine[:len(holds)]] == faults
+    assert all(t.fault is None for t in mine[len(holds):])
+    assert game.bank_ms is not None and game.bank_ms[0] == bank_ms
+    assert game.bank_ms[1:] == [2000] * 4

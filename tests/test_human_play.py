@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 import trio
-from daihinmin.client import run_bot_async
 from daihinmin.players.default_bot import DefaultBot
 from daihinmin.players.human import HumanBot
 from daihinmin.players.random_bot import RandomBot
@@ -24,6 +23,7 @@ from daihinmin.server.replay import verify_log
 from daihinmin.tools.cmd_play import bot_kinds
 from daihinmin.tools.play_session import PlaySession, Seat
 from rich.console import Console
+from seating import seat_bots
 
 MOVE_PROMPT = re.compile(r"Your move \[1-(\d+)(, p = pass)?")
 
@@ -100,12 +100,7 @@ def test_a_person_takes_a_seat_on_a_server(tmp_path: Path) -> None:
             server = MatchServer(config)
             port = await nursery.start(server.run)
             bots = [human_seat(person, out), DefaultBot(), RandomBot(2), DefaultBot()]
-            for bot in bots:
-                seated = len(server.players)
-                nursery.start_soon(lambda b=bot: run_bot_async(b, "127.0.0.1", port,
-                                                               rules=rules))
-                while len(server.players) == seated:
-                    await trio.sleep(0.01)
+            await seat_bots(nursery, server, port, bots, rules=rules)
 
     trio.run(main)
     match_log = read_match_log(log)

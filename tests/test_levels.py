@@ -34,6 +34,7 @@ def test_every_level_is_a_bundled_bot_with_a_bounded_move_time(preset: str) -> N
     assert all(0 <= b.move_ms <= STRONG_MOVE_MS for b in bots)
 
 
+@pytest.mark.usefixtures("mc_compiled")  # the mc bot compiles (or loads) on creation
 def test_the_strong_bot_at_uecda_is_mc_with_that_budget() -> None:
     bot = make_level_bot("strong", UECDA, seed=1)
     assert bot.name == "mc"

@@ -20,16 +20,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import trio
 from daihinmin.server.config import ServerConfig
 from daihinmin.server.errors import MatchLogError, ResumeLogError, ServerConfigError
 from daihinmin.server.matchlog import MAX_LINE_BYTES, read_match_log
-from daihinmin.server.probe import ProbePlayer, serve_probes
 from daihinmin.server.replay import LogMismatchError, verify_log
 from daihinmin.server.resume import config_for_resume, load_resume
 from daihinmin.tools.cli import main
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from probe import probe_match
 
 DOCUMENTED = (MatchLogError, LogMismatchError, ServerConfigError)
 FUZZ = settings(max_examples=120, deadline=None,
@@ -46,10 +45,8 @@ HOSTILE_LINES = [
 @pytest.fixture(scope="module")
 def log_lines(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     path = tmp_path_factory.mktemp("fuzz") / "match.jsonl"
-    players = [ProbePlayer("127.0.0.1", 0, f"p{i}", seed=3 + i, fault_rate=0.2)
-               for i in range(5)]
-    trio.run(serve_probes, ServerConfig(games=3, seed=12, port=0, log_path=path,
-                                        fault_limit=0), players)
+    probe_match(ServerConfig(games=3, seed=12, port=0, log_path=path, fault_limit=0),
+                first_seed=3, fault_rate=0.2)
     return path.read_text().splitlines(keepends=True)
 
 

@@ -1,13 +1,14 @@
 """``daihinmin match``: every player a separate OS process over loopback TCP.
 
 External players join with ``--cmd``; here the checking probe client
-(``python -m daihinmin.server.probe``) plays, so each process also checks the server.
+(``tests/probe.py``, run as a script) plays, so each process also checks the server.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -21,9 +22,12 @@ from daihinmin.server.replay import verify_log
 from daihinmin.tools.cli import main
 from daihinmin.tools.cmd_match import DEFAULT_TABLE, lineup_of, player_specs
 
+PROBE = Path(__file__).with_name("probe.py")
+
 
 def probe_cmd(i: int, marker: str) -> str:
-    return (f"{sys.executable} -m daihinmin.server.probe --host {{host}} --port {{port}} "
+    return (f"{shlex.quote(sys.executable)} {shlex.quote(str(PROBE))} "
+            f"--host {{host}} --port {{port}} "
             f"--seed {i} --name {marker}{i}")
 
 

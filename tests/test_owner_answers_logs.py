@@ -10,19 +10,17 @@ import json
 from pathlib import Path
 
 import pytest
-import trio
 from daihinmin.rules.ruleset import UECDA
 from daihinmin.server.config import ServerConfig
 from daihinmin.server.matchlog import read_match_log
-from daihinmin.server.probe import ProbePlayer, serve_probes
 from daihinmin.server.replay import LogMismatchError, verify_log
+from probe import probe_match
 
 
 def play(path: Path, owner_answers: bool) -> Path:
-    players = [ProbePlayer("127.0.0.1", 0, f"p{i}", seed=3 + i) for i in range(5)]
     rules = UECDA.with_rules(owner_answers=owner_answers)
-    trio.run(serve_probes, ServerConfig(rules=rules, games=3, seed=5, port=0, log_path=path),
-             players)
+    probe_match(ServerConfig(rules=rules, games=3, seed=5, port=0, log_path=path),
+                first_seed=3)
     return path
 
 

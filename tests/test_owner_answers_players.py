@@ -96,6 +96,7 @@ def test_stand_ins_answer_the_extra_turn_legally(kind: OnFault) -> None:
             assert move == PASS
 
 
+@pytest.mark.usefixtures("mc_compiled")
 def test_mc_searches_the_extra_turn_and_sees_it_in_its_simulator() -> None:
     from daihinmin.players.mc.convert import hand_mask
     from daihinmin.players.mc.observe import knowledge_from_view, public_state

@@ -7,23 +7,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import trio
 from daihinmin.server.config import ServerConfig
 from daihinmin.server.matchlog import read_match_log
-from daihinmin.server.probe import ProbePlayer, serve_probes
 from daihinmin.server.replay import LogMismatchError, verify_log
 from daihinmin.tools.cli import main
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from probe import probe_match
 
 
 @pytest.fixture(scope="module")
 def match_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("replay") / "match.jsonl"
-    players = [ProbePlayer("127.0.0.1", 0, f"p{i}", seed=7 + i, fault_rate=0.2)
-               for i in range(5)]
-    trio.run(serve_probes, ServerConfig(games=4, seed=31, port=0, log_path=path,
-                                                 fault_limit=0), players)
+    probe_match(ServerConfig(games=4, seed=31, port=0, log_path=path, fault_limit=0),
+                first_seed=7, fault_rate=0.2)
     return path
 
 

@@ -31,16 +31,20 @@ def serve(*extra: str) -> tuple[subprocess.Popen[str], int]:
     return proc, int(port.group(1))
 
 
-def slow_person(proc: subprocess.Popen[bytes], think: float, seen: list[bytes]) -> None:
-    """Waits for the first move prompt, thinks ``think`` seconds, then always picks move 1;
-    reads the person's screen to its end."""
+def slow_person(proc: subprocess.Popen[bytes], think: float, seen: list[bytes],
+                seated: threading.Event) -> None:
+    """Says when the screen shows the player number (``seated``), waits for the first move
+    prompt, thinks ``think`` seconds, then always picks move 1; reads the screen to its end."""
     assert proc.stdin is not None and proc.stdout is not None
     fd = proc.stdout.fileno()
     while b"Your move" not in b"".join(seen):
         chunk = os.read(fd, 65536)
         if not chunk:
+            seated.set()  # (it never will be: let the test go on and fail)
             return
         seen.append(chunk)
+        if b"You are player" in b"".join(seen):
+            seated.set()
     time.sleep(think)
     try:
         proc.stdin.write(b"1\n" * 400)
@@ -57,9 +61,10 @@ def play(*serve_flags: str) -> tuple[subprocess.CompletedProcess[str], dict, str
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE)
     screen: list[bytes] = []
-    thinker = threading.Thread(target=slow_person, args=(human, 1.5, screen))
+    seated = threading.Event()
+    thinker = threading.Thread(target=slow_person, args=(human, 1.5, screen, seated))
     thinker.start()
-    time.sleep(0.5)  # seated first: player 0
+    assert seated.wait(60)  # the person is player 0 before the bots connect
     bots = [subprocess.Popen([*CLI, "bot", "default", "--port", str(port), "-q"])
             for _ in range(4)]
     out, err = server.communicate(timeout=90)

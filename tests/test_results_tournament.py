@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import sqlite3
 import subprocess
 import sys
@@ -71,6 +72,18 @@ def test_a_cmd_that_crashes_mid_match_keeps_no_games_of_that_match(tmp_path: Pat
     con.close()
 
 
+def flock_held(path: Path) -> bool:
+    """Whether some process holds a ``flock`` on ``path`` (read from /proc/locks, so the
+    check itself takes no lock the writer could be refused by)."""
+    if not path.exists():
+        return False
+    st = path.stat()
+    file_id = f"{os.major(st.st_dev):02x}:{os.minor(st.st_dev):02x}:{st.st_ino}"
+    return any(fields[1] == "FLOCK" and fields[5] == file_id
+               for fields in map(str.split, Path("/proc/locks").read_text().splitlines())
+               if len(fields) > 5)
+
+
 def test_one_writer_per_database_and_checked_paths(tmp_path: Path) -> None:
     db = tmp_path / "t.sqlite"
     first = subprocess.Popen([*CLI, "--bot", "default", "--bot", "greedy", "--games", "4000",
@@ -78,10 +91,9 @@ def test_one_writer_per_database_and_checked_paths(tmp_path: Path) -> None:
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 60
-        while not db.exists() or db.stat().st_size == 0:
+        while not flock_held(db):  # the first one writes
             assert first.poll() is None and time.monotonic() < deadline
             time.sleep(0.05)
-        time.sleep(0.5)
         second = run("--resume", "--db", str(db))
         assert second.returncode == OUTPUT_REFUSED, second.stderr
         assert "in use by another tournament process" in second.stderr

@@ -10,10 +10,10 @@ import trio
 from daihinmin.server.config import ServerConfig
 from daihinmin.server.faults import SeatReport, SeatStatus
 from daihinmin.server.matchlog import read_match_log
-from daihinmin.server.probe import ProbePlayer, ProbeRecord, ProtocolViolation, serve_probes
 from daihinmin.server.replay import verify_log
 from daihinmin.server.resume import config_for_resume, load_resume
 from daihinmin.server.seats import SeatTable
+from probe import ProbePlayer, ProbeRecord, ProtocolViolation, serve_probes
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -23,9 +23,9 @@ import trio
 from daihinmin.server.config import ServerConfig
 from daihinmin.server.errors import ServerConfigError
 from daihinmin.server.matchlog import drop_torn_tail, parse_lines, read_match_log
-from daihinmin.server.probe import ProbePlayer, serve_probes
 from daihinmin.server.replay import verify_log
 from daihinmin.server.resume import config_for_resume, load_resume
+from probe import ProbePlayer, probe_match, serve_probes
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -110,8 +110,7 @@ def test_resume_options_that_would_change_the_match_are_refused(tmp_path: Path) 
 @pytest.fixture(scope="module")
 def short_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("resume") / "m.jsonl"
-    players = [ProbePlayer("127.0.0.1", 0, f"p{i}", seed=i) for i in range(5)]
-    trio.run(serve_probes, ServerConfig(games=4, seed=8, port=0, log_path=path), players)
+    probe_match(ServerConfig(games=4, seed=8, port=0, log_path=path))
     return path
 
 

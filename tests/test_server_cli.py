@@ -10,8 +10,8 @@ import threading
 from pathlib import Path
 
 from daihinmin.server.matchlog import read_match_log
-from daihinmin.server.probe import ProbePlayer
 from daihinmin.server.replay import verify_log
+from probe import ProbePlayer
 
 
 def test_serve_plays_a_match_for_five_connected_players(tmp_path: Path) -> None:

@@ -1,6 +1,6 @@
 """The server end to end over real loopback TCP, against independent blocking-socket probes.
 
-Each probe (``daihinmin.server.probe``) checks every message the server sends (sizes, row 7,
+Each probe (``tests/probe.py``) checks every message the server sends (sizes, row 7,
 flags, hands, the 9/8 answers the rules give) and records what it saw; the tests compare
 those records with the server's match log and re-simulate the log with the engine.
 """
@@ -20,9 +20,9 @@ from daihinmin.rules.ruleset import PRESETS
 from daihinmin.server.config import ServerConfig
 from daihinmin.server.match_server import MatchServer
 from daihinmin.server.matchlog import GameRecord, read_match_log
-from daihinmin.server.probe import ProbePlayer, ProbeRecord, serve_probes
 from daihinmin.server.replay import verify_log
 from daihinmin.values.cards import CardSet
+from probe import ProbePlayer, ProbeRecord, serve_probes
 
 HOST = "127.0.0.1"
 TRANSCRIPT_PROFILE = struct.pack(">120I", 20070, *([0] * 14),

@@ -1,5 +1,7 @@
 """A scripted wire client on a plain blocking socket that checks everything the server sends.
 
+A test helper (it lives in ``tests/``, not in the shipped packages).
+
 It plays whole matches (random legal moves, or deliberately bad tables with ``fault_rate``),
 predicts every 9/8 answer from the rules, and raises :class:`ProtocolViolation` as soon as a
 server message breaks the protocol: wrong size, row 7 not 0, wrong flags, a hand that changed
@@ -35,11 +37,10 @@ from daihinmin.rules.game import remove_from_hand
 from daihinmin.rules.judge import beats, check_shape
 from daihinmin.rules.movegen import all_plays
 from daihinmin.rules.ruleset import UECDA, RuleSet
+from daihinmin.server.config import ServerConfig
+from daihinmin.server.match_server import MatchOutcome, MatchServer
 from daihinmin.values.cards import EMPTY, CardSet
 from daihinmin.values.moves import PASS, Move, MoveKind
-
-from .config import ServerConfig
-from .match_server import MatchOutcome, MatchServer
 
 
 class ProtocolViolation(Exception):
@@ -310,11 +311,20 @@ async def serve_probes(config: ServerConfig, probes: list[ProbePlayer]
     return server.outcome, records
 
 
+def probe_match(config: ServerConfig, *, first_seed: int = 0, fault_rate: float = 0.0
+                ) -> tuple[MatchOutcome, list[ProbeRecord]]:
+    """A whole in-process match of probes ``p0``, ``p1``, ... (seeds from ``first_seed``,
+    seated in that order) with ``fault_rate``."""
+    players = [ProbePlayer("127.0.0.1", 0, f"p{i}", seed=first_seed + i, fault_rate=fault_rate)
+               for i in range(config.rules.players)]
+    return trio.run(serve_probes, config, players)
+
+
 def main(argv: list[str] | None = None) -> int:
-    """``python -m daihinmin.server.probe --port P``: play one checked player, exit 0 if clean."""
+    """``python tests/probe.py --port P``: play one checked player, exit 0 if clean."""
     import argparse
 
-    parser = argparse.ArgumentParser(prog="python -m daihinmin.server.probe")
+    parser = argparse.ArgumentParser(prog="python tests/probe.py")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--name", default="probe")
