@@ -509,3 +509,54 @@ def test_tournament_report_html_draws_ratings_and_intervals(tmp_path: Path,
     for row, p in zip(rows, report["participants"], strict=True):
         cells = row.find_elements(By.CSS_SELECTOR, "td, th")
         assert cells[1].text == p["name"] and cells[5].text == f"{p['rating']:.2f}"
+
+
+def test_spectator_follows_a_live_tournament(server: tuple[str, Path], browser: WebDriver,
+                                             tmp_path: Path) -> None:
+    """``daihinmin tournament --publish`` shows every table slot live with the tournament's
+    standings; the spectator follows a table turn by turn and the standings at the end are
+    the tournament's own report; no hand reaches the page."""
+    base, _logs = server
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent)}
+    slow = (f"{sys.executable} -m daihinmin.tools.tournament.botproc web_slow_bot:SlowBot -q "
+            "--host {host} --port {port}")
+    run = subprocess.Popen(
+        [sys.executable, "-m", "daihinmin.tools", "tournament", "--cmd", f"slow={slow}",
+         "--cmd", f"quick={slow}", "--games", "2", "--games-per-match", "1",
+         "--no-duplicate", "--jobs", "1", "--tables", "2", "--db", str(tmp_path / "t.sqlite"),
+         "--json", "--publish", base],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        browser.get(base + "/watch")
+        live = wait(browser, lambda d: [a for a in d.find_elements(
+            By.PARTIAL_LINK_TEXT, "live tournament") if "playing" in a.find_element(
+                By.XPATH, "..").text], timeout=30)
+        live[0].click()
+        wait(browser, lambda d: state(d).get("mode") == "watch")
+        wait(browser, lambda d: len(state(d).get("recent", [])) >= 3)
+        assert browser.find_element(By.ID, "tournament").is_displayed()
+        shot(browser, "watch-tournament")
+        s = wait(browser, lambda d: state(d).get("status") == "over" and state(d), timeout=60)
+    finally:
+        out, err = run.communicate(timeout=60)
+    assert run.returncode == 0, err
+    report = json.loads(out)
+    received = [m for m in messages(browser) if m.get("type") == "state"]
+    playing = {len(m["recent"]) + m.get("recent_from", 1) for m in received
+               if m["status"] == "playing" and m.get("recent")}
+    assert len(playing) >= 5  # turn after turn while the table played
+    for m in received:
+        assert secret_cards(m) == [] and all("hand" not in seat for seat in m["seats"])
+        assert m["source"] == "tournament" and m["match"]["table"] in ("1-1", "1-2")
+    names = {seat["name"].split(" ", 1)[1] for seat in s["seats"]}
+    assert names <= {"slow", "quick"}
+    final = s["tournament"]
+    assert final["done"] == final["total"] == 2 and final["matches_done"] == 2
+    by_name = {p["name"]: p for p in report["participants"]}
+    assert {r["name"] for r in final["rows"]} == set(by_name)
+    for row in final["rows"]:  # the live standings agree with the tournament's report
+        assert row["games"] == by_name[row["name"]]["games"]
+        assert row["mean"] == pytest.approx(by_name[row["name"]]["mean_points"], abs=1e-3)
+    cells = browser.find_elements(By.CSS_SELECTOR, "#standings tr")
+    assert len(cells) == 1 + 2
+    assert "2 of 2 games" in browser.find_element(By.ID, "tournament-progress").text

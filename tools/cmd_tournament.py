@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the real imports are inside the functions: `daihinmin bot` starts fast
     from daihinmin.tools.tournament.config import TournamentConfig
+    from daihinmin.tools.tournament.publish import Publishing
     from daihinmin.tools.tournament.run import RunSummary
     from daihinmin.tools.tournament.store import TournamentStore
 
@@ -64,6 +65,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     out.add_argument("--report-html", metavar="FILE", type=Path,
                      help="write the report as one HTML page with the ratings and intervals "
                           "drawn (an existing FILE is refused before anything is played)")
+    out.add_argument("--publish", metavar="URL",
+                     help="show every table live, with the standings, in a running "
+                          "`daihinmin web` at URL (like http://127.0.0.1:8080); TCP only")
+    out.add_argument("--publish-hands", action="store_true",
+                     help="with --publish: let the spectators see every hand")
     p.set_defaults(func=cmd_tournament)
 
 
@@ -175,13 +181,22 @@ def cmd_tournament(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return OUTPUT_REFUSED
     try:
+        publishing = publishing_from(args)
+    except ValueError as exc:
+        print(f"daihinmin tournament: {exc}", file=sys.stderr)
+        return USAGE
+    try:
         for out in (args.csv, args.report_json):  # every output is checked before playing
             if out:
                 check_output_path(Path(out), what="report file", overwrite=args.overwrite)
         cfg = config_from_args(args)
         if cfg is not None and not args.report:
             preflight(cfg)  # before a database is created for a tournament that cannot run
+        check_publishable(publishing, cfg, args.report)  # before a database is created
         store, run_cfg = open_store(args, cfg)
+        if publishing is not None and run_cfg.transport != "tcp":  # a resumed one
+            store.close()
+            check_publishable(publishing, run_cfg, args.report)
     except OutputRefusedError as exc:
         print(f"daihinmin tournament: {exc}", file=sys.stderr)
         return OUTPUT_REFUSED
@@ -195,7 +210,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         if not args.json:
             print(planned_note(store), file=sys.stderr)
         try:
-            summary = play(store, run_cfg, live=not args.json and sys.stdout.isatty())
+            summary = play(store, run_cfg, live=not args.json and sys.stdout.isatty(),
+                           publishing=publishing)
         except TournamentConfigError as exc:
             print(f"daihinmin tournament: {exc}", file=sys.stderr)
             return USAGE
@@ -245,16 +261,46 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     return code or (FAILED if unfinished else OK)
 
 
-def play(store: TournamentStore, cfg: TournamentConfig, live: bool) -> RunSummary:
+def publishing_from(args: argparse.Namespace) -> Publishing | None:
+    """``--publish``/``--publish-hands`` (a bad URL or a lone --publish-hands: ValueError)."""
+    if args.publish is None:
+        if args.publish_hands:
+            raise ValueError("--publish-hands needs --publish URL")
+        return None
+    from daihinmin.tools.tournament.publish import Publishing
+    from daihinmin.web.publish import publish_url
+
+    publish_url(args.publish)  # refused now, not after the first match
+    return Publishing(args.publish, args.publish_hands)
+
+
+def check_publishable(publishing: Publishing | None, cfg: TournamentConfig | None,
+                      report_only: bool) -> None:
+    from daihinmin.tools.tournament.config import TournamentConfigError
+
+    if publishing is None:
+        return
+    if report_only:
+        raise TournamentConfigError("--publish shows a running tournament; --report plays "
+                                    "nothing")
+    if cfg is not None and cfg.transport != "tcp":
+        raise TournamentConfigError("--publish shows tables played over TCP; drop "
+                                    "--in-process (in-process tables have no turn hook yet)")
+
+
+def play(store: TournamentStore, cfg: TournamentConfig, live: bool,
+         publishing: Publishing | None = None) -> RunSummary:
     from daihinmin.tools.tournament.live import LiveDisplay, LiveTally
     from daihinmin.tools.tournament.run import run_tournament
 
-    if not live:
+    if not live and publishing is None:
         return run_tournament(store, cfg)
     from daihinmin.rules.scoring import lower_is_better
 
     tally = LiveTally(store.participant_names(), store.total_games(),
                       store.game_count(done_only=True), cfg.transport,
                       lower_is_better(cfg.ruleset()))
+    if not live:
+        return run_tournament(store, cfg, tally, publishing)
     with LiveDisplay(tally):
-        return run_tournament(store, cfg, tally)
+        return run_tournament(store, cfg, tally, publishing)

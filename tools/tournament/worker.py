@@ -5,7 +5,9 @@ Messages (tuples, in order per worker):
 ``("done", match, cpu_seconds)``, ``("failed", match, error)``,
 ``("faults", match, [(player, status, counts, stand_in, detail), ...])`` (TCP: the seats
 that met a fault; sent before the match's ``done`` or ``failed``),
-``("exit", worker, cpu_seconds_of_worker_and_its_children)``.
+``("exit", worker, cpu_seconds_of_worker_and_its_children)``;
+with ``--publish`` also ``("view", table_key, snapshot)`` (a table's newest public snapshot,
+at most every ``publish.VIEW_SECONDS`` per table).
 
 In process, a worker plays one match at a time (it is CPU-bound).  Over TCP it runs
 ``slots`` tables at once in one Trio loop (server in this process, bots as processes).
@@ -60,7 +62,8 @@ def is_stop(exc: BaseException) -> bool:
 
 
 def worker_main(worker: int, cfg: TournamentConfig, tasks: Any, results: Any,
-                slots: int) -> None:
+                slots: int, show_hands: bool | None = None) -> None:
+    """``show_hands`` None: not published; else publish the tables (with hands or not)."""
     # Seat faults reach the dispatcher as messages (stored, in the live view and the
     # report); the server's warnings on stderr would only scroll the live view away.
     logging.getLogger("daihinmin.server").setLevel(logging.ERROR)
@@ -70,8 +73,10 @@ def worker_main(worker: int, cfg: TournamentConfig, tasks: Any, results: Any,
         else:
             import trio
 
+            from .publish import Views
             from .tcp_table import tcp_loop
-            trio.run(tcp_loop, cfg, tasks, results, slots)
+            views = None if show_hands is None else Views(show_hands)
+            trio.run(tcp_loop, cfg, tasks, results, slots, worker, views)
     except BaseException as exc:
         if is_stop(exc):
             os._exit(1)  # nobody to report to; the dispatcher replays unfinished matches
