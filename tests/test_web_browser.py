@@ -388,6 +388,152 @@ def test_room_two_browsers_cpu_takes_over(server: tuple[str, Path],
     assert "No such table" in browser.find_element(By.TAG_NAME, "h1").text
 
 
+SEVEN, TEN = 5, 8  # card number >> 2 of a 7 and of a 10 (see card_name)
+
+
+def rank_of(card: int) -> int | None:
+    return None if card >= 60 else card >> 2
+
+
+def test_seven_pass_and_ten_discard_chosen_by_clicks(server: tuple[str, Path],
+                                                     browser: WebDriver) -> None:
+    """The app preset with 7-pass and 10-discard on: the person plays 7s and 10s when they
+    can and answers each follow-up by clicking cards and the Give/Discard button; the cards
+    leave the hand and the log (which verifies) records the person's own choices."""
+    base, logs = server
+    table = new_table(browser, base, {"mode": "cpu", "preset": "app", "players": 4,
+                                      "games": 5, "level": "beginner", "name": "Cy",
+                                      "rules": {"seven_pass": True, "ten_discard": True}})
+    chosen: dict[str, list[int]] = {}
+    last = 0  # the game of the last choice: played to its end, so that the log has it
+    while (s := prompt_or_over(browser)).get("status") == "playing" and (
+            len(chosen) < 2 or len(s["scores"]) < last):
+        prompt = s["prompt"]
+        if prompt["kind"] == "play":
+            sevens_tens = [m for m in prompt["moves"] if not m["pass"] and any(
+                rank_of(c) in (SEVEN, TEN) for c in m["cards"])]
+            if sevens_tens:
+                prompt = {**prompt, "moves": sevens_tens}
+            answer_by_clicks(browser, {**s, "prompt": prompt})
+            continue
+        if prompt["kind"] != "choose":
+            answer_by_clicks(browser, s)
+            continue
+        kind = prompt["choice"]
+        assert kind in ("give", "discard") and prompt["count"] >= 1
+        title = browser.find_element(By.ID, "hand-title").text
+        assert ("7-pass" if kind == "give" else "10-discard") in title, title
+        card = next(c["id"] for c in s["hand"] if c["id"] < 60)
+        browser.find_element(By.CSS_SELECTOR, f'#hand [data-card="{card}"]').click()
+        give = browser.find_element(By.ID, "give")
+        assert give.text == ("Give 1 card(s)" if kind == "give" else "Discard 1 card(s)")
+        if kind not in chosen:
+            shot(browser, f"play-{kind}")
+        give.click()
+        after = wait(browser, lambda d, asked=prompt["id"]: (
+            state(d).get("prompt") or {}).get("id") != asked and state(d))
+        assert card not in [c["id"] for c in after.get("hand", [])]
+        if kind not in chosen:
+            chosen[kind], last = [card], s["game"]
+    assert set(chosen) == {"give", "discard"}, chosen
+    verify_log(logs, table)
+    turns = [t for line in (logs / f"web-{table}.jsonl").read_text().splitlines()
+             if (g := json.loads(line))["type"] == "game" for t in g["turns"]]
+    mine = [c for t in turns if t["player"] == 0 for c in t.get("choices", [])]
+    assert {c["kind"] for c in mine} >= {"give", "discard"}
+    assert all(not c["substituted"] and "by" not in c for c in mine)  # the person's own
+    for kind, (card,) in chosen.items():
+        assert any(c["kind"] == kind and c["cards"] == card_name(card) for c in mine)
+
+
+def test_bad_input_gets_a_clear_answer_and_the_game_goes_on(server: tuple[str, Path],
+                                                            browser: WebDriver) -> None:
+    """A spectator's move, a forged seat link, a socket for a table that does not exist, a
+    replayed and a forged answer: each is answered in words; the player's game goes on."""
+    base, _logs = server
+    table = new_table(browser, base, {"mode": "cpu", "preset": "uecda", "games": 1,
+                                      "level": "beginner", "name": "Di"})
+    s = prompt_or_over(browser)
+    other = new_browser()
+    try:
+        other.get(f"{base}/t/{table}")  # no seat: a spectator
+        wait(other, lambda d: state(d).get("table") == table)
+        other.execute_script("send({type: 'play', prompt: arguments[0], move: 0})",
+                             s["prompt"]["id"])
+        wait(other, lambda d: "you hold no seat" in d.find_element(By.ID, "page-message").text)
+        assert all("hand" not in m and "prompt" not in m for m in messages(other)
+                   if m.get("type") == "state")
+        other.get("about:blank")  # (a new hash alone would not load the page again)
+        other.get(f"{base}/t/{table}#seat=forged-token")  # a seat link that is not theirs
+        wait(other, lambda d: "seat is not at this table" in
+             d.find_element(By.ID, "status-line").text)
+        other.find_element(By.LINK_TEXT, "Watch instead").click()
+        wait(other, lambda d: state(d).get("table") == table and state(d)["you"] is None)
+        refused = other.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            const ws = new WebSocket(`ws://${location.host}/ws/nosuchroom`);
+            ws.onmessage = (ev) => done(JSON.parse(ev.data));""")
+        assert refused == {"type": "refused", "text":
+                           "there is no such table (it may have ended with the server)"}
+    finally:
+        other.quit()
+    # the player's own page: a replayed answer, a forged one, then the game goes on
+    s = prompt_or_over(browser)
+    if s.get("status") == "playing":
+        answer_by_clicks(browser, s)
+        browser.execute_script("send({type: 'play', prompt: arguments[0], move: 0})",
+                               s["prompt"]["id"])  # the same answer again
+        wait(browser, lambda d: "earlier question" in d.find_element(By.ID, "message").text
+             or "not your turn" in d.find_element(By.ID, "message").text)
+        s = prompt_or_over(browser)
+    if s.get("status") == "playing" and s["prompt"]["kind"] == "play":
+        browser.execute_script("send({type: 'play', prompt: arguments[0], move: 999})",
+                               s["prompt"]["id"])
+        wait(browser, lambda d: "no such move" in d.find_element(By.ID, "message").text)
+        assert state(browser)["prompt"]["id"] == s["prompt"]["id"]  # still asked
+    while (s := prompt_or_over(browser)).get("status") == "playing":
+        answer_by_clicks(browser, s)
+    assert s["status"] == "over" and len(s["scores"]) == 1
+    browser.execute_script("send({type: 'play', prompt: arguments[0], move: 0})",
+                           s["seats"][0]["player"] + 10**9)  # nothing is asked now
+    wait(browser, lambda d: "not your turn" in d.find_element(By.ID, "message").text)
+
+
+def test_every_preset_opens_at_every_size_it_plays(server: tuple[str, Path],
+                                                   browser: WebDriver) -> None:
+    """The menu offers each preset's table sizes and rounds; a table of every size opens
+    with that many seats, the rounds asked for and the preset's scoring."""
+    base, _logs = server
+    browser.get(base + "/")
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#preset option"))
+    presets = browser.execute_async_script(
+        "const done = arguments[arguments.length - 1]; api('/api/presets').then(done);")
+    assert set(presets) == {"uecda", "original", "web", "app", "thirteenth_floor"}
+    for name, preset in presets.items():
+        browser.execute_script("const p = document.getElementById('preset');"
+                               "p.value = arguments[0]; p.dispatchEvent(new Event('change'));",
+                               name)
+        offered = [int(o.get_attribute("value")) for o in
+                   browser.find_elements(By.CSS_SELECTOR, "#players option")]
+        assert offered == preset["player_counts"] and set(offered) <= {3, 4, 5, 6}
+        rounds = browser.find_element(By.ID, "games")
+        if name == "web":
+            assert [int(o.get_attribute("value")) for o in rounds.find_elements(
+                By.TAG_NAME, "option")] == [3, 5, 7]
+    made = []
+    for name, preset in presets.items():
+        for n in preset["player_counts"]:
+            games = (preset["rounds"] or [2])[-1]
+            table = new_table(browser, base, {"mode": "cpu", "preset": name, "players": n,
+                                              "games": games, "level": "beginner"})
+            s = prompt_or_over(browser)
+            assert len(s["seats"]) == s["players"] == n and s["games"] == games
+            assert s["lower_is_better"] == (preset["scoring"] != "place")
+            assert s["status"] == "playing" and s["rules"].split("+")[0] == name
+            made.append(table)
+    assert len(made) == sum(len(p["player_counts"]) for p in presets.values()) >= 16
+
+
 def test_replay_html_steps_through_a_logged_match(tmp_path: Path, browser: WebDriver) -> None:
     log = tmp_path / "m.jsonl"
     subprocess.run([sys.executable, "-m", "daihinmin.tools", "match", "random", "random",

@@ -122,7 +122,11 @@ function send(message) {
   if (T.ws && T.ws.readyState === WebSocket.OPEN) T.ws.send(JSON.stringify(message));
 }
 
-function say(text) { $("message").textContent = text; }
+function say(text) {
+  $("message").textContent = text;
+  // a spectator has no hand panel (where #message is): the answer shows under the status line
+  $("page-message").textContent = $("me").hidden ? text : "";
+}
 
 function receive(msg) {
   if (msg.type === "state") render(msg);
