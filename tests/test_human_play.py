@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 import trio
 from daihinmin.client import run_bot_async
+from daihinmin.local.terminal import PlaySession, Seat
 from daihinmin.players.default_bot import DefaultBot
 from daihinmin.players.human import HumanBot
 from daihinmin.players.random_bot import RandomBot
@@ -22,7 +23,6 @@ from daihinmin.server.match_server import MatchServer
 from daihinmin.server.matchlog import read_match_log
 from daihinmin.server.replay import verify_log
 from daihinmin.tools.cmd_play import bot_kinds
-from daihinmin.tools.play_session import PlaySession, Seat
 from rich.console import Console
 
 MOVE_PROMPT = re.compile(r"Your move \[1-(\d+)(, p = pass)?")

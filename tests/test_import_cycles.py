@@ -116,11 +116,14 @@ ALLOWED: dict[str, set[str]] = {
     "protocol": {"values"},
     "rules": {"values"},
     "contract": {"values", "rules"},
+    "driver": {"values", "rules", "contract"},
     "players": {"values", "rules", "contract", "protocol"},
     "client": {"values", "rules", "contract", "protocol"},
-    "server": {"values", "rules", "contract", "protocol", "players"},
-    "web": {"values", "rules", "contract", "protocol", "players", "server"},
-    "tools": {"values", "rules", "contract", "protocol", "players", "client", "server", "web"},
+    "server": {"values", "rules", "contract", "protocol", "players", "driver"},
+    "local": {"values", "rules", "contract", "players", "driver", "server"},
+    "web": {"values", "rules", "contract", "protocol", "players", "server", "driver"},
+    "tools": {"values", "rules", "contract", "protocol", "players", "client", "server", "web",
+              "driver", "local"},
 }
 
 

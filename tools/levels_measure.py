@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import statistics
 
+from daihinmin.local.runner import play_local_match
 from daihinmin.players.registry import make_bot
 from daihinmin.rules.ruleset import RuleSet
-from daihinmin.tools.local_match import play_local_match
 
 
 def seat_mean_place(rules: RuleSet, bot: str, field: str, games: int,

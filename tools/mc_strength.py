@@ -1,7 +1,7 @@
 """Strength of the mc player: one ``mc`` against four copies of another player, in process.
 
 Runs ``--games`` games (split into ``--jobs`` matches with their own seeds, one process each)
-with :func:`daihinmin.tools.local_match.play_local_match` (the same engine and views as a
+with :func:`daihinmin.local.runner.play_local_match` (the same engine and views as a
 networked match) and reports mc's mean points per game with two 95% confidence intervals (one
 treating the games as independent, one resampling 25-game blocks, which keeps together the
 games that the classes and the exchange link), its place histogram, how often it comes first
@@ -27,8 +27,8 @@ import time
 from dataclasses import dataclass, field
 
 import numpy as np
+from daihinmin.local.parallel import run_parallel, split_count
 from daihinmin.tools.cmd_bot import parse_options
-from daihinmin.tools.parallel import run_parallel, split_count
 
 
 @dataclass
@@ -42,21 +42,21 @@ class JobResult:
 
 def run_job(args: tuple[int, int, str, dict[str, object], bool]) -> JobResult:
     games, seed, opponent, options, oracle = args
+    from daihinmin.driver.record import GameRecord
+    from daihinmin.local.runner import play_local_match
     from daihinmin.players.mc.bot import MCBot
     from daihinmin.players.registry import make_bot
     from daihinmin.rules.game import GameState
     from daihinmin.rules.ruleset import UECDA
-    from daihinmin.tools.local_match import LocalGameRecord, play_local_match
 
     mc = MCBot(seed=seed, **options)  # type: ignore[arg-type]
     bots = [mc] + [make_bot(opponent, seed=seed * 10 + i) for i in range(1, 5)]
     out = JobResult()
 
-    def on_game(record: LocalGameRecord) -> None:
-        assert record.result is not None
-        out.places.append(record.result.places[0])
-        out.points.append(record.result.points[0])
-        classes = record.setup.classes
+    def on_game(record: GameRecord) -> None:
+        out.places.append(record.places[0])
+        out.points.append(record.points[0])
+        classes = record.classes
         out.start_classes.append(classes[0] if classes is not None else -1)
 
     def reveal_to_mc(state: GameState) -> None:

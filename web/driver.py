@@ -3,7 +3,7 @@
 Each seat answers three questions (the exchange, the play, a 7-pass/10-discard choice) with
 the same :class:`~daihinmin.contract.view.GameView` a networked client builds; the engine
 judges every answer, exactly as in :mod:`daihinmin.server.game_play` and
-:mod:`daihinmin.tools.local_match`.  What differs is only that seats are awaited (a person's
+:mod:`daihinmin.local.runner`.  What differs is only that seats are awaited (a person's
 browser, or a CPU bot run in a worker thread), so a slow person never blocks the event loop.
 Every game becomes a :class:`~daihinmin.server.matchlog.GameRecord`, so a browser match
 writes a match log that ``daihinmin replay --verify`` re-simulates.
@@ -21,11 +21,11 @@ from typing import Protocol
 
 from daihinmin.contract.engine_views import ExchangeFacts, deal_view, engine_view, exchange_facts
 from daihinmin.contract.view import GameView, Observed
+from daihinmin.driver.record import ChoiceRecord
 from daihinmin.rules.choices import PendingChoice
 from daihinmin.rules.events import Event
 from daihinmin.rules.game import GameState
 from daihinmin.rules.match import GameSetup, MatchState
-from daihinmin.server.choice_log import ChoiceRecord
 from daihinmin.server.matchlog import GameRecord, TransferRecord, TurnRecord
 from daihinmin.values.cards import CardSet
 from daihinmin.values.moves import PASS, Move

@@ -8,9 +8,10 @@ from collections.abc import Callable
 from typing import Any
 
 from daihinmin.contract.view import Bot
+from daihinmin.driver.record import GameRecord
+from daihinmin.local.runner import play_local_match
 from daihinmin.players.registry import make_bot, resolve
 from daihinmin.rules.ruleset import RuleSet
-from daihinmin.tools.local_match import LocalGameRecord, play_local_match
 
 from .config import Participant, TournamentConfig
 from .schedule import MatchSpec, derive_seed
@@ -57,11 +58,9 @@ def play_local(cfg: TournamentConfig, rules: RuleSet, spec: MatchSpec,
     bots = make_table_bots(cfg, spec)
     cpu = time.process_time()
 
-    def report(record: LocalGameRecord) -> None:
-        result = record.result
-        assert result is not None
-        on_game(spec.index, result.game, tuple(record.setup.seats), result.places,
-                result.points, len(record.steps))
+    def report(record: GameRecord) -> None:
+        on_game(spec.index, record.game, tuple(record.seats), tuple(record.places),
+                tuple(record.points), len(record.turns))
 
     play_local_match(rules, seed=spec.seed, games=spec.games, bots=bots, on_game=report)
     return time.process_time() - cpu
