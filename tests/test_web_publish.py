@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from daihinmin.rules.match import MatchState
 from daihinmin.rules.ruleset import PRESETS
@@ -71,7 +72,7 @@ def tournament(tmp_path: Path, *args: str, db: str = "t.sqlite"
 def test_publish_usage_errors_create_no_database(tmp_path: Path) -> None:
     cases = [(["--publish-hands"], "--publish-hands needs --publish URL"),
              (["--publish", "ftp://127.0.0.1:1"], "--publish takes the web app's address"),
-             (["--publish", "http://127.0.0.1:1", "--in-process"], "drop --in-process")]
+             (["--publish", "http://127.0.0.1:1", "--report"], "--report plays nothing")]
     for args, said in cases:
         done = tournament(tmp_path, *args)
         assert done.returncode == 2, done.stderr
@@ -86,11 +87,73 @@ def test_a_tournament_whose_web_app_is_gone_plays_on(tmp_path: Path) -> None:
     with socket.socket() as free:  # a loopback port that was free a moment ago
         free.bind(("127.0.0.1", 0))
         port = free.getsockname()[1]
-    done = tournament(tmp_path, "--publish", f"http://127.0.0.1:{port}")
+    done = tournament(tmp_path, "--in-process", "--publish", f"http://127.0.0.1:{port}")
     assert done.returncode == 0, done.stderr
     assert "cannot publish the table" in done.stderr and "Traceback" not in done.stderr
-    plain = tournament(tmp_path, db="plain.sqlite")
+    plain = tournament(tmp_path, "--in-process", db="plain.sqlite")
     assert plain.returncode == 0, plain.stderr
     report, expected = json.loads(done.stdout), json.loads(plain.stdout)
     assert report["run"]["failed_matches"] == 0 and report["games"] == expected["games"] > 0
     assert report["participants"] == expected["participants"]
+
+
+def test_an_in_process_tournament_publishes_each_turn_and_the_standings(tmp_path: Path) -> None:
+    """In process the driver tells the worker's bots, and the table's watcher, each turn: a
+    spectator of the web app (a real process) gets turn after turn, then the standings."""
+    import os
+    import re
+    import urllib.request
+
+    import trio
+    from trio_websocket import open_websocket_url
+
+    config = tmp_path / "t.toml"
+    config.write_text('games = 2\ngames_per_match = 1\nduplicate = false\nseed = 3\n'
+                      'transport = "in-process"\njobs = 1\n'
+                      '[[participant]]\nname = "slow"\nbot = "web_slow_bot:SlowBot"\n'
+                      '[[participant]]\nname = "rand"\nbot = "random"\n')
+    web = subprocess.Popen([sys.executable, "-m", "daihinmin.tools", "web", "--port", "0"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert web.stdout is not None
+        found = re.search(r"(http://127\.0\.0\.1:\d+)/", web.stdout.readline())
+        assert found, web.stderr
+        url = found.group(1)
+        env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent)}
+        run = subprocess.Popen([sys.executable, "-m", "daihinmin.tools", "tournament",
+                                str(config), "--db", str(tmp_path / "t.sqlite"), "--json",
+                                "--publish", url],
+                               env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)
+
+        def listing() -> dict[str, Any]:
+            with urllib.request.urlopen(url + "/api/tables") as page:
+                return json.loads(page.read())  # type: ignore[no-any-return]
+
+        async def watch() -> list[dict[str, Any]]:
+            feed = None
+            with trio.fail_after(60):
+                while feed is None:
+                    tables = (await trio.to_thread.run_sync(listing))["tables"]
+                    feed = next((t["id"] for t in tables if t["mode"] == "live tournament"),
+                                None)
+                    await trio.sleep(0.05)
+                seen: list[dict[str, Any]] = []
+                async with open_websocket_url(f"ws://{url[len('http://'):]}/ws/{feed}") as ws:
+                    while not seen or seen[-1]["status"] == "playing":
+                        seen.append(json.loads(await ws.get_message()))
+                return seen
+
+        seen = trio.run(watch)
+        out, err = run.communicate(timeout=120)
+    finally:
+        web.terminate()
+        web.wait(10)
+    assert run.returncode == 0, err
+    final = seen[-1]["tournament"]
+    assert seen[-1]["status"] == "over" and seen[-1]["match"]["table"] == "1-1"
+    assert final["done"] == final["total"] == json.loads(out)["games"] == 2
+    assert {r["name"] for r in final["rows"]} == {"slow", "rand"}
+    assert all("hand" not in seat for m in seen for seat in m["seats"])
+    turns = {len(m["recent"]) + m["recent_from"] for m in seen if m.get("recent")}
+    assert len(turns) >= 5  # turn after turn, live

@@ -67,7 +67,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                           "drawn (an existing FILE is refused before anything is played)")
     out.add_argument("--publish", metavar="URL",
                      help="show every table live, with the standings, in a running "
-                          "`daihinmin web` at URL (like http://127.0.0.1:8080); TCP only")
+                          "`daihinmin web` at URL (like http://127.0.0.1:8080)")
     out.add_argument("--publish-hands", action="store_true",
                      help="with --publish: let the spectators see every hand")
     p.set_defaults(func=cmd_tournament)
@@ -192,11 +192,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         cfg = config_from_args(args)
         if cfg is not None and not args.report:
             preflight(cfg)  # before a database is created for a tournament that cannot run
-        check_publishable(publishing, cfg, args.report)  # before a database is created
+        check_publishable(publishing, args.report)  # before a database is created
         store, run_cfg = open_store(args, cfg)
-        if publishing is not None and run_cfg.transport != "tcp":  # a resumed one
-            store.close()
-            check_publishable(publishing, run_cfg, args.report)
     except OutputRefusedError as exc:
         print(f"daihinmin tournament: {exc}", file=sys.stderr)
         return OUTPUT_REFUSED
@@ -274,18 +271,12 @@ def publishing_from(args: argparse.Namespace) -> Publishing | None:
     return Publishing(args.publish, args.publish_hands)
 
 
-def check_publishable(publishing: Publishing | None, cfg: TournamentConfig | None,
-                      report_only: bool) -> None:
+def check_publishable(publishing: Publishing | None, report_only: bool) -> None:
     from daihinmin.tools.tournament.config import TournamentConfigError
 
-    if publishing is None:
-        return
-    if report_only:
+    if publishing is not None and report_only:
         raise TournamentConfigError("--publish shows a running tournament; --report plays "
                                     "nothing")
-    if cfg is not None and cfg.transport != "tcp":
-        raise TournamentConfigError("--publish shows tables played over TCP; drop "
-                                    "--in-process (in-process tables have no turn hook yet)")
 
 
 def play(store: TournamentStore, cfg: TournamentConfig, live: bool,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import inspect
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from daihinmin.contract.view import Bot
 from daihinmin.driver.record import GameRecord
@@ -15,6 +15,9 @@ from daihinmin.rules.ruleset import RuleSet
 
 from .config import Participant, TournamentConfig
 from .schedule import MatchSpec, derive_seed
+
+if TYPE_CHECKING:
+    from daihinmin.web.publish import TableWatcher
 
 # (match id, game, seats, places, points, turns)
 GameCallback = Callable[[int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...], int],
@@ -53,8 +56,9 @@ def make_table_bots(cfg: TournamentConfig, spec: MatchSpec) -> list[Bot]:
 
 
 def play_local(cfg: TournamentConfig, rules: RuleSet, spec: MatchSpec,
-               on_game: GameCallback) -> float:
-    """Play the match; report each game; returns the CPU seconds it took."""
+               on_game: GameCallback, watcher: TableWatcher | None = None) -> float:
+    """Play the match; report each game (and every turn to ``watcher``: ``--publish``);
+    returns the CPU seconds it took."""
     bots = make_table_bots(cfg, spec)
     cpu = time.process_time()
 
@@ -62,5 +66,9 @@ def play_local(cfg: TournamentConfig, rules: RuleSet, spec: MatchSpec,
         on_game(spec.index, record.game, tuple(record.seats), tuple(record.places),
                 tuple(record.points), len(record.turns))
 
-    play_local_match(rules, seed=spec.seed, games=spec.games, bots=bots, on_game=report)
+    if watcher is None:
+        play_local_match(rules, seed=spec.seed, games=spec.games, bots=bots, on_game=report)
+    else:
+        from .publish import play_watched_match
+        play_watched_match(rules, spec.seed, spec.games, bots, report, watcher)
     return time.process_time() - cpu

@@ -17,15 +17,23 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import trio
+from daihinmin.contract.view import Bot
+from daihinmin.driver.game import ExchangeDone, GameDriver, GameOver, Output, TurnDone
+from daihinmin.driver.record import GameRecord
+from daihinmin.local.runner import BotTable
+from daihinmin.rules.match import MatchState
 from daihinmin.rules.ruleset import RuleSet
 from daihinmin.web.publish import TablePublisher, TableWatcher
 
+from .config import TournamentConfig
 from .live import LiveTally
+from .schedule import MatchSpec
 
 VIEW_SECONDS = 0.1  # a table's snapshots reach the dispatcher at most this often
 STANDINGS_SECONDS = 1.0  # the standings are re-sent at most this often
@@ -42,38 +50,106 @@ class Publishing:
 
 
 class Views:
-    """A worker's tables being watched now, by slot key; :func:`relay_views` sends them."""
+    """A worker's tables being watched now, by slot key; :func:`relay_views` (a TCP worker's
+    Trio task) or :func:`start_relay_thread` (an in-process worker) sends them."""
 
     def __init__(self, show_hands: bool) -> None:
         self.show_hands = show_hands
         self.watchers: dict[str, TableWatcher] = {}
         self.sent: dict[str, int] = {}
+        self._lock = threading.Lock()  # the in-process relay reads from its own thread
 
     def watch(self, key: str, rules: RuleSet, games: int, names: list[str],
               match: dict[str, Any]) -> TableWatcher:
         watcher = TableWatcher(rules, games, "tournament", self.show_hands,
                                names=[f"p{p} {n}" for p, n in enumerate(names)],
                                extra={"match": match})
-        self.watchers[key] = watcher
-        self.sent.pop(key, None)
+        with self._lock:
+            self.watchers[key] = watcher
+            self.sent.pop(key, None)
         return watcher
 
     def due(self) -> list[tuple[str, dict[str, Any]]]:
-        """The snapshots that changed since last asked."""
+        """The snapshots that changed since last asked (each ``latest`` is replaced whole,
+        never changed in place, so it may be read while the table plays on)."""
         out = []
-        for key, watcher in self.watchers.items():
-            if self.sent.get(key) != watcher.version:
-                self.sent[key] = watcher.version
-                out.append((key, watcher.latest))
+        with self._lock:
+            for key, watcher in self.watchers.items():
+                version = watcher.version
+                if self.sent.get(key) != version:
+                    self.sent[key] = version
+                    out.append((key, watcher.latest))
         return out
 
 
+def watch_match(views: Views | None, key: str, cfg: TournamentConfig, rules: RuleSet,
+                spec: MatchSpec) -> TableWatcher | None:
+    """The observer publishing this match's table (``--publish``), if any."""
+    if views is None:
+        return None
+    names = [cfg.participants[i].name for i in spec.lineup]
+    return views.watch(key, rules, spec.games, names,
+                       {"number": spec.index, "key": spec.key, "table": key})
+
+
+def relay_due(views: Views, put: Callable[[tuple[Any, ...]], None]) -> None:
+    """Hand the snapshots that changed to ``put`` now (also when a match or worker ends, so
+    the last state of a table is never lost to the timer)."""
+    for key, latest in views.due():
+        put(("view", key, latest))
+
+
 async def relay_views(views: Views, put: Callable[[tuple[Any, ...]], None]) -> None:
-    """Hand the changed snapshots to ``put`` every ``VIEW_SECONDS`` until cancelled."""
+    """:func:`relay_due` every ``VIEW_SECONDS`` until cancelled."""
     while True:
         await trio.sleep(VIEW_SECONDS)
-        for key, latest in views.due():
-            put(("view", key, latest))
+        relay_due(views, put)
+
+
+def start_relay_thread(views: Views, put: Callable[[tuple[Any, ...]], None]) -> None:
+    """:func:`relay_views` for a worker without a Trio loop (in process): a daemon thread,
+    so a table that plays without a pause is still shown as it is now."""
+    def relay() -> None:
+        while True:
+            time.sleep(VIEW_SECONDS)
+            relay_due(views, put)
+
+    threading.Thread(target=relay, name="tournament-views", daemon=True).start()
+
+
+class WatchedBotTable(BotTable):
+    """In-process bots that also tell a :class:`TableWatcher` what the driver says happened
+    (the TCP server tells it through its match observer)."""
+
+    def __init__(self, bots: Sequence[Bot], watcher: TableWatcher) -> None:
+        super().__init__(bots)
+        self.watcher = watcher
+
+    def handle(self, driver: GameDriver, out: Output) -> None:
+        super().handle(driver, out)
+        state = driver.state
+        if isinstance(out, ExchangeDone) and state is not None:
+            self.watcher.turn_played(driver.setup, state, None)
+        elif isinstance(out, TurnDone) and state is not None:
+            self.watcher.turn_played(driver.setup, state, driver.record.turns[-1])
+        elif isinstance(out, GameOver):
+            self.watcher.game_finished(driver.record)
+
+
+def play_watched_match(rules: RuleSet, seed: int, games: int, bots: Sequence[Bot],
+                       on_game: Callable[[GameRecord], None],
+                       watcher: TableWatcher) -> MatchState:
+    """``local.runner.play_local_match`` with every turn shown to ``watcher``."""
+    match = MatchState(rules, seed=seed, games=games)
+    for p, bot in enumerate(bots):
+        bot.on_match_start(p)
+    table = WatchedBotTable(bots, watcher)
+    while not match.finished:
+        driver = GameDriver(match)
+        while (out := driver.next()) is not None:
+            table.handle(driver, out)
+        on_game(driver.record)
+    return match
 
 
 def standings_json(tally: LiveTally) -> dict[str, Any]:
@@ -195,4 +271,5 @@ class TournamentRelay:
         self._nursery.cancel_scope.cancel()
 
 
-__all__ = ["Publishing", "TournamentRelay", "Views", "relay_views", "standings_json"]
+__all__ = ["Publishing", "TournamentRelay", "Views", "WatchedBotTable", "play_watched_match",
+           "relay_due", "relay_views", "standings_json", "start_relay_thread", "watch_match"]

@@ -22,7 +22,7 @@ from daihinmin.web.publish import TableWatcher
 
 from .config import TournamentConfig
 from .local_table import bot_options
-from .publish import Views, relay_views
+from .publish import Views, relay_due, relay_views, watch_match
 from .schedule import MatchSpec
 from .worker import POLL_SECONDS, describe_error, dispatcher_alive, next_task
 
@@ -96,16 +96,6 @@ def stand_in_error(cfg: TournamentConfig, spec: MatchSpec, record: GameRecord
              for p, status, _, _, why in rows.values()]
     return StandInPlayedError(f"a stand-in played in game {record.game} for "
                               + "; ".join(names), list(rows.values()))
-
-
-def watch_match(views: Views | None, key: str, cfg: TournamentConfig, rules: RuleSet,
-                spec: MatchSpec) -> TableWatcher | None:
-    """The observer publishing this match's table (``--publish``), if any."""
-    if views is None:
-        return None
-    names = [cfg.participants[i].name for i in spec.lineup]
-    return views.watch(key, rules, spec.games, names,
-                       {"number": spec.index, "key": spec.key, "table": key})
 
 
 async def play_tcp(cfg: TournamentConfig, rules: RuleSet, spec: MatchSpec,
@@ -183,4 +173,6 @@ async def tcp_loop(cfg: TournamentConfig, tasks: Any, results: Any, slots: int,
             for slot in range(slots):
                 nursery.start_soon(table_slot, cfg, rules, tasks, results,
                                    f"{worker + 1}-{slot + 1}", views)
+        if views is not None:
+            relay_due(views, results.put)  # the tables' last states
         outer.cancel_scope.cancel()

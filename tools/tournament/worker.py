@@ -22,10 +22,16 @@ import os
 import queue
 import resource
 import traceback
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .config import TournamentConfig
 from .schedule import MatchSpec
+
+if TYPE_CHECKING:
+    from daihinmin.rules.ruleset import RuleSet
+    from daihinmin.web.publish import TableWatcher
+
+    from .publish import Views
 
 POLL_SECONDS = 0.5
 
@@ -69,7 +75,7 @@ def worker_main(worker: int, cfg: TournamentConfig, tasks: Any, results: Any,
     logging.getLogger("daihinmin.server").setLevel(logging.ERROR)
     try:
         if cfg.transport == "in-process":
-            local_loop(cfg, tasks, results)
+            local_loop(cfg, tasks, results, worker, show_hands)
         else:
             import trio
 
@@ -84,6 +90,16 @@ def worker_main(worker: int, cfg: TournamentConfig, tasks: Any, results: Any,
     results.put(("exit", worker, own_cpu_seconds()))
 
 
+def table_watcher(views: Views | None, cfg: TournamentConfig, rules: RuleSet,
+                  spec: MatchSpec, worker: int) -> TableWatcher | None:
+    """``--publish``: the observer of this in-process worker's one table (key ``W-1``)."""
+    if views is None:
+        return None
+    from .publish import watch_match
+
+    return watch_match(views, f"{worker + 1}-1", cfg, rules, spec)
+
+
 def own_cpu_seconds() -> float:
     """CPU of this worker and of every process it waited for (its bot processes)."""
     total = 0.0
@@ -93,10 +109,17 @@ def own_cpu_seconds() -> float:
     return total
 
 
-def local_loop(cfg: TournamentConfig, tasks: Any, results: Any) -> None:
+def local_loop(cfg: TournamentConfig, tasks: Any, results: Any, worker: int = 0,
+               show_hands: bool | None = None) -> None:
     from .local_table import play_local
 
     rules = cfg.ruleset()
+    views: Views | None = None
+    if show_hands is not None:  # --publish: this worker's one table, relayed by a thread
+        from .publish import Views, relay_due, start_relay_thread
+
+        views = Views(show_hands)
+        start_relay_thread(views, results.put)
 
     def on_game(*row: Any) -> None:
         if not dispatcher_alive():
@@ -106,10 +129,14 @@ def local_loop(cfg: TournamentConfig, tasks: Any, results: Any) -> None:
     while (spec := next_task(tasks)) is not None:
         results.put(("started", spec.index))
         try:
-            cpu = play_local(cfg, rules, spec, on_game)
+            cpu = play_local(cfg, rules, spec, on_game,
+                             table_watcher(views, cfg, rules, spec, worker))
         except DispatcherGoneError:
             raise
         except Exception as exc:  # one broken match must not stop the tournament
             results.put(("failed", spec.index, describe_error(exc)))
             continue
+        finally:
+            if views is not None:
+                relay_due(views, results.put)  # the match's last state, before the next
         results.put(("done", spec.index, cpu))
