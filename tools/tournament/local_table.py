@@ -1,14 +1,19 @@
-"""One match in process: bundled bots as objects on the same engine (no sockets)."""
+"""One match in process: bundled bots as objects on the same engine (no sockets).
+
+With ``log_dir`` set, each match writes the server's match log (``match-NNNNN.jsonl``, NNNNN
+the match id), which ``daihinmin replay --verify`` checks."""
 
 from __future__ import annotations
 
 import inspect
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from daihinmin.contract.view import Bot
 from daihinmin.driver.record import GameRecord
+from daihinmin.local.match_log import LocalMatchLog
 from daihinmin.local.runner import play_local_match
 from daihinmin.players.registry import make_bot, resolve
 from daihinmin.rules.ruleset import RuleSet
@@ -62,5 +67,17 @@ def play_local(cfg: TournamentConfig, rules: RuleSet, spec: MatchSpec,
         on_game(spec.index, record.game, tuple(record.seats), tuple(record.places),
                 tuple(record.points), len(record.turns))
 
-    play_local_match(rules, seed=spec.seed, games=spec.games, bots=bots, on_game=report)
+    if cfg.log_dir is None:
+        play_local_match(rules, seed=spec.seed, games=spec.games, bots=bots, on_game=report)
+        return time.process_time() - cpu
+    names = [cfg.participants[i].name for i in spec.lineup]
+    path = Path(cfg.log_dir) / f"match-{spec.index:05d}.jsonl"
+    with LocalMatchLog.open(path, rules, spec.seed, spec.games, names) as log:
+
+        def log_and_report(record: GameRecord) -> None:
+            log.game(record)
+            report(record)
+
+        log.finish(play_local_match(rules, seed=spec.seed, games=spec.games, bots=bots,
+                                    on_game=log_and_report))
     return time.process_time() - cpu
