@@ -14,8 +14,6 @@ import io
 from typing import Any
 
 import pytest
-import trio
-from daihinmin.client import run_bot_async
 from daihinmin.contract.view import Bot, GameView, Observed
 from daihinmin.local.runner import play_local_match
 from daihinmin.local.terminal import PlaySession, Seat
@@ -24,11 +22,10 @@ from daihinmin.players.human import HumanBot
 from daihinmin.rules.choices import PendingChoice
 from daihinmin.rules.ruleset import RuleSet, ruleset_from
 from daihinmin.server.config import ServerConfig
-from daihinmin.server.match_server import MatchServer
 from daihinmin.values.cards import CardSet
 from daihinmin.values.moves import Move
 from rich.console import Console
-from test_human_play import ScriptedPerson
+from test_human_play import ScriptedPerson, play_on_server
 
 RULES = ruleset_from("app", ["seven_pass=yes", "ten_discard=yes", "players=3"])
 SEED, GAMES = 11, 3
@@ -136,19 +133,7 @@ def over_tcp(rules: RuleSet = RULES) -> list[list[Call]]:
     bots = seats(rules)
     config = ServerConfig(rules=rules, games=GAMES, seed=SEED, port=0, move_timeout=None,
                           exchange_timeout=None)
-
-    async def main() -> None:
-        async with trio.open_nursery() as nursery:
-            server = MatchServer(config)
-            port = await nursery.start(server.run)
-            for bot in bots:  # seated one after the other: connection i is player i
-                seated = len(server.players)
-                nursery.start_soon(lambda b=bot: run_bot_async(b, "127.0.0.1", port,
-                                                               rules=rules))
-                while len(server.players) == seated:
-                    await trio.sleep(0.01)
-
-    trio.run(main)
+    play_on_server(config, bots)
     return calls(bots)
 
 
