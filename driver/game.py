@@ -49,6 +49,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from daihinmin.contract.engine_views import (
     ExchangeFacts,
@@ -104,6 +105,7 @@ class ChoiceRequest:
 
 
 Request = ExchangeRequest | MoveRequest | ChoiceRequest
+R = TypeVar("R", ExchangeRequest, MoveRequest, ChoiceRequest)
 
 
 # --- events: what every observer is told, in this order ---------------------------------------
@@ -220,7 +222,7 @@ class GameDriver:
             self.phase = Phase.DONE
         return None
 
-    def _answering(self, kind: type[ExchangeRequest | MoveRequest | ChoiceRequest]) -> Request:
+    def _answering(self, kind: type[R]) -> R:
         request = self.request
         if not isinstance(request, kind):
             raise DriverError(f"no {kind.__name__} is open (open: {request})")
@@ -322,10 +324,11 @@ class GameDriver:
 
     # --- what each seat sees ------------------------------------------------------------------
     def view(self, player: int) -> GameView:
-        """``player``'s view now: the deal table's before play, else the engine's state as
-        that player's tables show it (a pending choice only in the chooser's view)."""
+        """``player``'s view now: the deal table's before play (no exchange facts yet: the
+        deal table shows a lower class its hand before the automatic give), else the engine's
+        state as that player's tables show it (a pending choice only in the chooser's view)."""
         if self.state is None:
-            return deal_view(self.setup, player, exchange_facts(self.setup)[player])
+            return deal_view(self.setup, player, ExchangeFacts())
         return engine_view(self.state, player, self.setup, self.history, self.facts[player])
 
     def views(self) -> Sequence[GameView]:

@@ -156,58 +156,84 @@ ReplayWatch = Callable[[GameState, "ReplayedTurn | None"], None]
 def replay_game(match: MatchState, record: GameRecord,
                 watch: ReplayWatch | None = None) -> ReplayedGame:
     """Re-simulate one logged game on the game driver, checking every logged fact."""
-    g = record.game
-    driver = GameDriver(match)
-    check_deal(driver.setup, record)
-    chosen = iter([t for t in record.transfers if not t.automatic])
-    turns = iter(enumerate(record.turns, 1))
-    replayed: ReplayedGame | None = None
-    number, turn, asked = 0, None, 0
-    while (out := driver.next()) is not None:
-        if isinstance(out, ExchangeRequest):
-            replay_exchange(driver, record, next(chosen))
-        elif isinstance(out, ExchangeDone):
-            assert driver.state is not None
-            _check_hands(g, "hand after the exchange", record.hands, driver.state.hands)
-            _check(g, None, "first player", record.first, driver.state.turn)
-            replayed = ReplayedGame(record, driver.setup, driver.state)
-            if watch is not None:
-                watch(driver.state, None)
-        elif isinstance(out, MoveRequest):
-            number, turn = next(turns, (len(record.turns), None))
-            if turn is None:
-                raise LogMismatchError(Mismatch(g, number, "end of the game", "game over",
-                                                f"player {out.player} still to move"))
-            _check(g, number, "player to move", turn.player, out.player)
-            assert replayed is not None
-            replayed.turns.append(ReplayedTurn(turn, replay_move(driver, g, number, turn)))
-            asked = 0
-        elif isinstance(out, ChoiceRequest):
-            assert turn is not None
-            asked += 1
-            replay_choice(driver, g, number, turn, out.choice, asked)
-        elif isinstance(out, TurnDone):
-            assert turn is not None
-            if asked < len(turn.choices):
-                logged = turn.choices[asked]
-                _check(g, number, f"choice {asked + 1} asked", (logged.kind, logged.count),
-                       None)
-            if watch is not None:
-                assert replayed is not None and driver.state is not None
-                watch(driver.state, replayed.turns[-1])
-        elif isinstance(out, GameOver):
-            extra = next(turns, None)
-            if extra is not None:
-                number, turn = extra
-                raise LogMismatchError(Mismatch(g, number, "turn after the game ended",
-                                                f"{turn.player}: {turn.move}", "game over"))
-            assert replayed is not None
-            replayed.result = result = out.result
-            _check(g, None, "places", record.places, list(result.places))
-            _check(g, None, "points", record.points, list(result.points))
-            _check(g, None, "cumulative points", record.totals, list(match.points))
-    assert replayed is not None
-    return replayed
+    return _GameReplay(match, record, watch).run()
+
+
+class _GameReplay:
+    """One logged game fed to the driver: each of its outputs checked against the log."""
+
+    def __init__(self, match: MatchState, record: GameRecord, watch: ReplayWatch | None
+                 ) -> None:
+        self.match, self.record, self.watch = match, record, watch
+        self.driver = GameDriver(match)
+        check_deal(self.driver.setup, record)
+        self.chosen = iter([t for t in record.transfers if not t.automatic])
+        self.turns = iter(enumerate(record.turns, 1))
+        self.replayed: ReplayedGame | None = None
+        self.number, self.turn, self.asked = 0, TurnRecord(-1, "", 0, 0.0), 0
+
+    def run(self) -> ReplayedGame:
+        driver, g = self.driver, self.record.game
+        while (out := driver.next()) is not None:
+            if isinstance(out, ExchangeRequest):
+                replay_exchange(driver, self.record, next(self.chosen))
+            elif isinstance(out, ExchangeDone):
+                self.started()
+            elif isinstance(out, MoveRequest):
+                self.moved(out.player)
+            elif isinstance(out, ChoiceRequest):
+                self.asked += 1
+                replay_choice(driver, g, self.number, self.turn, out.choice, self.asked)
+            elif isinstance(out, TurnDone):
+                self.turn_done()
+            elif isinstance(out, GameOver):
+                self.finished(out.result)
+        assert self.replayed is not None
+        return self.replayed
+
+    def started(self) -> None:
+        state, g = self.driver.state, self.record.game
+        assert state is not None
+        _check_hands(g, "hand after the exchange", self.record.hands, state.hands)
+        _check(g, None, "first player", self.record.first, state.turn)
+        self.replayed = ReplayedGame(self.record, self.driver.setup, state)
+        if self.watch is not None:
+            self.watch(state, None)
+
+    def moved(self, player: int) -> None:
+        g = self.record.game
+        number, turn = next(self.turns, (len(self.record.turns), None))
+        if turn is None:
+            raise LogMismatchError(Mismatch(g, number, "end of the game", "game over",
+                                            f"player {player} still to move"))
+        _check(g, number, "player to move", turn.player, player)
+        self.number, self.turn, self.asked = number, turn, 0
+        assert self.replayed is not None
+        self.replayed.turns.append(ReplayedTurn(turn, replay_move(self.driver, g, number,
+                                                                   turn)))
+
+    def turn_done(self) -> None:
+        turn = self.turn
+        if self.asked < len(turn.choices):  # the log has a choice the engine did not ask
+            logged = turn.choices[self.asked]
+            _check(self.record.game, self.number, f"choice {self.asked + 1} asked",
+                   (logged.kind, logged.count), None)
+        if self.watch is not None:
+            assert self.replayed is not None and self.driver.state is not None
+            self.watch(self.driver.state, self.replayed.turns[-1])
+
+    def finished(self, result: GameResult) -> None:
+        g, record = self.record.game, self.record
+        extra = next(self.turns, None)
+        if extra is not None:
+            number, turn = extra
+            raise LogMismatchError(Mismatch(g, number, "turn after the game ended",
+                                            f"{turn.player}: {turn.move}", "game over"))
+        assert self.replayed is not None
+        self.replayed.result = result
+        _check(g, None, "places", record.places, list(result.places))
+        _check(g, None, "points", record.points, list(result.points))
+        _check(g, None, "cumulative points", record.totals, list(self.match.points))
 
 
 def replay_games(log: MatchLog, match: MatchState) -> Iterator[ReplayedGame]:

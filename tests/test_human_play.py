@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 import trio
 from daihinmin.client import run_bot_async
+from daihinmin.contract.view import Bot
 from daihinmin.local.terminal import PlaySession, Seat
 from daihinmin.players.default_bot import DefaultBot
 from daihinmin.players.human import HumanBot
@@ -51,6 +52,24 @@ class ScriptedPerson:
         if match.group(2) and self.rng.random() < 0.2:
             return "p"
         return str(self.rng.randint(1, count))
+
+
+def play_on_server(config: ServerConfig, bots: list[Bot]) -> None:
+    """A real server on loopback and one Trio client per bot, seated in order (connection
+    ``i`` is player ``i``), until the match is over."""
+
+    async def main() -> None:
+        async with trio.open_nursery() as nursery:
+            server = MatchServer(config)
+            port = await nursery.start(server.run)
+            for bot in bots:
+                seated = len(server.players)
+                nursery.start_soon(lambda b=bot: run_bot_async(b, "127.0.0.1", port,
+                                                               rules=config.rules))
+                while len(server.players) == seated:
+                    await trio.sleep(0.01)
+
+    trio.run(main)
 
 
 def human_seat(person: ScriptedPerson, out: io.StringIO) -> HumanBot:
@@ -94,20 +113,7 @@ def test_a_person_takes_a_seat_on_a_server(tmp_path: Path) -> None:
                           move_timeout=None, exchange_timeout=None)
     out = io.StringIO()
     person = ScriptedPerson(seed=1)
-
-    async def main() -> None:
-        async with trio.open_nursery() as nursery:
-            server = MatchServer(config)
-            port = await nursery.start(server.run)
-            bots = [human_seat(person, out), DefaultBot(), RandomBot(2), DefaultBot()]
-            for bot in bots:
-                seated = len(server.players)
-                nursery.start_soon(lambda b=bot: run_bot_async(b, "127.0.0.1", port,
-                                                               rules=rules))
-                while len(server.players) == seated:
-                    await trio.sleep(0.01)
-
-    trio.run(main)
+    play_on_server(config, [human_seat(person, out), DefaultBot(), RandomBot(2), DefaultBot()])
     match_log = read_match_log(log)
     assert verify_log(match_log).complete
     assert match_log.header.players[0].protocol == 20260

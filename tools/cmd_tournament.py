@@ -57,6 +57,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     how.add_argument("--match-timeout", type=float, help="TCP: seconds per match")
     out = p.add_argument_group("output")
     out.add_argument("--report", action="store_true", help="only report on --db; play nothing")
+    out.add_argument("--log-dir", metavar="DIR",
+                     help="in-process: write each match's log into DIR (an existing folder; "
+                          "match-NNNNN.jsonl, checked by 'daihinmin replay --verify')")
     out.add_argument("--json", action="store_true", help="print one JSON summary object")
     out.add_argument("--csv", metavar="FILE", help="write the standings as CSV")
     out.add_argument("--report-json", metavar="FILE", help="write the full report as JSON")
@@ -147,9 +150,23 @@ def open_store(args: argparse.Namespace, cfg: TournamentConfig | None
     stored = store.stored_config()
     assert stored is not None
     run_cfg = stored.with_run_options(jobs=args.jobs, tables=args.tables,
-                                      match_timeout=args.match_timeout,
+                                      match_timeout=args.match_timeout, log_dir=args.log_dir,
                                       games=None if cfg is None else cfg.games)
     return store, run_cfg
+
+
+def check_log_dir(cfg: TournamentConfig) -> None:
+    """Match logs are written in process only, into a folder that exists."""
+    from daihinmin.server.outfile import OutputRefusedError
+    from daihinmin.tools.tournament.config import TournamentConfigError
+
+    if cfg.log_dir is None:
+        return
+    if cfg.transport != "in-process":
+        raise TournamentConfigError("--log-dir: match logs are written by in-process "
+                                    "tournaments (--in-process) only")
+    if not Path(cfg.log_dir).is_dir():
+        raise OutputRefusedError(f"--log-dir {cfg.log_dir}: not an existing folder")
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
@@ -192,8 +209,10 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         cfg = config_from_args(args)
         if cfg is not None and not args.report:
             preflight(cfg)  # before a database is created for a tournament that cannot run
+            check_log_dir(replace(cfg, log_dir=args.log_dir))
         check_publishable(publishing, args.report)  # before a database is created
         store, run_cfg = open_store(args, cfg)
+        check_log_dir(run_cfg)
     except OutputRefusedError as exc:
         print(f"daihinmin tournament: {exc}", file=sys.stderr)
         return OUTPUT_REFUSED

@@ -1,16 +1,22 @@
-"""One match in process: bundled bots as objects on the same engine (no sockets)."""
+"""One match in process: bundled bots as objects on the same engine (no sockets).
+
+With ``log_dir`` set, each match writes the server's match log (``match-NNNNN.jsonl``, NNNNN
+the match id), which ``daihinmin replay --verify`` checks."""
 
 from __future__ import annotations
 
 import inspect
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from daihinmin.contract.view import Bot
 from daihinmin.driver.record import GameRecord
+from daihinmin.local.match_log import LocalMatchLog
 from daihinmin.local.runner import play_local_match
 from daihinmin.players.registry import make_bot, resolve
+from daihinmin.rules.match import MatchState
 from daihinmin.rules.ruleset import RuleSet
 
 from .config import Participant, TournamentConfig
@@ -66,9 +72,23 @@ def play_local(cfg: TournamentConfig, rules: RuleSet, spec: MatchSpec,
         on_game(spec.index, record.game, tuple(record.seats), tuple(record.places),
                 tuple(record.points), len(record.turns))
 
-    if watcher is None:
-        play_local_match(rules, seed=spec.seed, games=spec.games, bots=bots, on_game=report)
-    else:
-        from .publish import play_watched_match
-        play_watched_match(rules, spec.seed, spec.games, bots, report, watcher)
+    def run_match(each_game: Callable[[GameRecord], None]) -> MatchState:
+        if watcher is None:
+            return play_local_match(rules, seed=spec.seed, games=spec.games, bots=bots,
+                                    on_game=each_game)
+        from .publish import play_watched_match  # --publish: every turn to the watcher
+        return play_watched_match(rules, spec.seed, spec.games, bots, each_game, watcher)
+
+    if cfg.log_dir is None:
+        run_match(report)
+        return time.process_time() - cpu
+    names = [cfg.participants[i].name for i in spec.lineup]
+    path = Path(cfg.log_dir) / f"match-{spec.index:05d}.jsonl"
+    with LocalMatchLog.open(path, rules, spec.seed, spec.games, names) as log:
+
+        def log_and_report(record: GameRecord) -> None:
+            log.game(record)
+            report(record)
+
+        log.finish(run_match(log_and_report))
     return time.process_time() - cpu
