@@ -703,6 +703,7 @@ def test_spectator_follows_a_live_tournament(server: tuple[str, Path], browser: 
     for row in final["rows"]:  # the live standings agree with the tournament's report
         assert row["games"] == by_name[row["name"]]["games"]
         assert row["mean"] == pytest.approx(by_name[row["name"]]["mean_points"], abs=1e-3)
-    cells = browser.find_elements(By.CSS_SELECTOR, "#standings tr")
-    assert len(cells) == 1 + 2
-    assert "2 of 2 games" in browser.find_element(By.ID, "tournament-progress").text
+    progress = browser.find_element(By.ID, "tournament-progress")
+    wait(browser, lambda d: "2 of 2 games" in progress.text)
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#standings tr")) == 1 + 2
+    shot(browser, "watch-tournament-over")
