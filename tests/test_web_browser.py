@@ -594,6 +594,17 @@ def test_replay_page_opens_a_log(server: tuple[str, Path], browser: WebDriver,
 
 
 
+def follow_live_table(browser: WebDriver, base: str, mode: str) -> None:
+    """Open the first playing table of ``mode`` from /watch and wait for its third turn."""
+    browser.get(base + "/watch")
+    live = wait(browser, lambda d: [a for a in d.find_elements(
+        By.PARTIAL_LINK_TEXT, mode) if "playing" in a.find_element(By.XPATH, "..").text],
+        timeout=30)
+    live[0].click()
+    wait(browser, lambda d: state(d).get("mode") == "watch")
+    wait(browser, lambda d: len(state(d).get("recent", [])) >= 3)
+
+
 def test_spectator_follows_a_live_match(server: tuple[str, Path], browser: WebDriver,
                                         tmp_path: Path) -> None:
     """``daihinmin match --publish`` shows its table in the web app as it plays: the
@@ -605,13 +616,7 @@ def test_spectator_follows_a_live_match(server: tuple[str, Path], browser: WebDr
          "--games", "1", "--seed", "8", "--log", str(tmp_path / "m.jsonl"), "--publish", base],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        browser.get(base + "/watch")
-        live = wait(browser, lambda d: [a for a in d.find_elements(
-            By.PARTIAL_LINK_TEXT, "live match") if "playing" in a.find_element(
-                By.XPATH, "..").text], timeout=30)
-        live[0].click()
-        wait(browser, lambda d: state(d).get("mode") == "watch")
-        wait(browser, lambda d: len(state(d).get("recent", [])) >= 3)
+        follow_live_table(browser, base, "live match")
         shot(browser, "watch-live")
         s = wait(browser, lambda d: state(d).get("status") == "over" and state(d), timeout=60)
     finally:
@@ -673,13 +678,7 @@ def test_spectator_follows_a_live_tournament(server: tuple[str, Path], browser: 
          "--json", "--publish", base],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        browser.get(base + "/watch")
-        live = wait(browser, lambda d: [a for a in d.find_elements(
-            By.PARTIAL_LINK_TEXT, "live tournament") if "playing" in a.find_element(
-                By.XPATH, "..").text], timeout=30)
-        live[0].click()
-        wait(browser, lambda d: state(d).get("mode") == "watch")
-        wait(browser, lambda d: len(state(d).get("recent", [])) >= 3)
+        follow_live_table(browser, base, "live tournament")
         assert browser.find_element(By.ID, "tournament").is_displayed()
         shot(browser, "watch-tournament")
         s = wait(browser, lambda d: state(d).get("status") == "over" and state(d), timeout=60)
