@@ -5,9 +5,9 @@
 * :class:`ExtensionWire`: adds the extension cells (``[5][8..14]``, row 6 beyond five players,
   row 7) to the tables of the connections that speak 20260 — connections that speak 20070
   get the very same tables as before;
-* :meth:`ExtensionWire.run_choices`: the CHOICE round trips after a play that asks its
-  player to give or discard cards (7-pass, 10-discard), through the engine's pending-choice
-  API.
+* :meth:`ExtensionWire.answer_choice`: the CHOICE round trip after a play that asks its
+  player to give or discard cards (7-pass, 10-discard), answering the game driver's
+  choice request.
 """
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import trio
+from daihinmin.driver.game import GameDriver
+from daihinmin.driver.record import raw_cells
 from daihinmin.protocol.codec import build_turn
 from daihinmin.protocol.errors import TABLE_ERRORS, ProtocolError
 from daihinmin.protocol.extension import (
@@ -41,14 +43,12 @@ from daihinmin.rules.ruleset import RuleSet
 from daihinmin.values.cards import CardSet, card
 from daihinmin.values.moves import Cell
 
-from .choice_log import ChoiceRecord
 from .connection import PlayerConnection
 from .errors import PlayerDisconnectedError, PlayerTimeoutError
 from .faults import SeatStatus
 from .outbox import Outbox
 from .requests import GameRequests, describe, table_fault
 from .seats import SeatTable
-from .stand_in import engine_view
 from .tables import turn_state
 
 log = logging.getLogger("daihinmin.server")
@@ -163,27 +163,23 @@ class ExtensionWire:
         assert cells is not None
         return table.with_cells(cells)
 
-    async def run_choices(self, game: GameState, classes: tuple[int, ...], outbox: Outbox,
-                          requests: GameRequests) -> list[ChoiceRecord]:
-        """Ask each pending choice of the play just made and apply the answers."""
-        records = []
-        while game.pending is not None:
-            choice = game.pending
-            reply = await self._ask(game, classes, outbox, requests, choice)
-            result = game.step_choice(reply.cards)
-            error = reply.error
-            if error is None and result.substituted and reply.by is None:
-                error = f"{reply.cards} is not up to {choice.count} cards of the hand"
-                await self.seats.fault(choice.player, SeatStatus.ILLEGAL,
-                                       f"{choice.kind.value} answer: {error}")
-            if reply.asked:
-                await outbox.int(choice.player, REJECTED if result.substituted else ACCEPTED)
-            records.append(ChoiceRecord(
-                choice.kind.value, choice.count, str(result.cards), result.substituted, error,
-                [[r, c, v] for (r, c), v in sorted(reply.cells.items())]
-                if error is not None and reply.cells else None,
-                str(reply.fault) if reply.fault is not None else None, reply.by))
-        return records
+    async def answer_choice(self, driver: GameDriver, classes: tuple[int, ...],
+                            outbox: Outbox, requests: GameRequests,
+                            choice: PendingChoice) -> None:
+        """Ask a pending choice of the play just made and give the driver the answer."""
+        game = driver.state
+        assert game is not None
+        reply = await self._ask(game, classes, outbox, requests, choice)
+        result = driver.choose(reply.cards, error=reply.error,
+                               raw=raw_cells(reply.cells) if reply.cells else None,
+                               fault=str(reply.fault) if reply.fault is not None else None,
+                               by=reply.by)
+        if reply.error is None and result.substituted and reply.by is None:
+            error = driver.record.turns[-1].choices[-1].error
+            await self.seats.fault(choice.player, SeatStatus.ILLEGAL,
+                                   f"{choice.kind.value} answer: {error}")
+        if reply.asked:
+            await outbox.int(choice.player, REJECTED if result.substituted else ACCEPTED)
 
     async def _ask(self, game: GameState, classes: tuple[int, ...], outbox: Outbox,
                    requests: GameRequests, choice: PendingChoice) -> ChoiceReply:
@@ -219,8 +215,7 @@ class ExtensionWire:
         stand_in = requests.stand_in(seat)
         cards = None
         if stand_in.bot is not None:
-            view = engine_view(game, player, requests.setup, requests.history,
-                               requests.facts[player])
+            view = requests.driver.view(player)
             try:
                 cards = stand_in.bot.choose(view, choice)
             except Exception:  # the stand-in must never stop the match

@@ -36,18 +36,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from daihinmin.driver.faults import SeatEvent, SeatReport
+
+# The game's records are the driver's (every way of playing builds them); the log's readers
+# and writers import them from here too.
+from daihinmin.driver.record import (  # noqa: F401
+    ChoiceRecord,
+    GameRecord,
+    RawCells,
+    TransferRecord,
+    TurnRecord,
+)
 from daihinmin.rules.ruleset import RuleSet, ruleset_from_dict
 
 from . import logcheck
-from .choice_log import ChoiceRecord
 from .errors import MatchLogError
-from .faults import SeatEvent, SeatReport
 
 SCHEMA = "daihinmin.matchlog/2"
 READABLE_SCHEMAS = ("daihinmin.matchlog/1", SCHEMA)
-
-RawCells = list[list[int]]  # [[row, col, value], ...]: the non-zero card cells of a bad table
-
 
 @dataclass
 class PlayerInfo:
@@ -107,129 +113,6 @@ class MatchHeader:
                    d.get("policy"),
                    None if lineup is None else [{str(k): str(v) for k, v in dict(p).items()}
                                                 for p in lineup])
-
-
-@dataclass
-class TransferRecord:
-    """Cards passed in the exchange: automatic (lower gives its strongest) or chosen."""
-
-    giver: int
-    receiver: int
-    cards: str
-    automatic: bool
-    substituted: bool = False  # the chosen table was invalid; the server picked instead
-    error: str | None = None  # why the chosen table was invalid
-    raw: RawCells | None = None
-    fault: str | None = None  # TIMEOUT / MALFORMED / ILLEGAL (schema 2)
-    by: str | None = None  # the stand-in that chose ("fallback" / "forfeit")
-
-    def to_json(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"giver": self.giver, "receiver": self.receiver,
-                             "cards": self.cards, "automatic": self.automatic,
-                             "substituted": self.substituted}
-        if self.error is not None:
-            d["error"] = self.error
-        if self.raw is not None:
-            d["raw"] = self.raw
-        if self.fault is not None:
-            d["fault"] = self.fault
-        if self.by is not None:
-            d["by"] = self.by
-        return d
-
-    @classmethod
-    def from_json(cls, d: dict[str, Any]) -> TransferRecord:
-        return cls(int(d["giver"]), int(d["receiver"]), str(d["cards"]), bool(d["automatic"]),
-                   bool(d.get("substituted", False)), d.get("error"), d.get("raw"),
-                   d.get("fault"), d.get("by"))
-
-
-@dataclass
-class TurnRecord:
-    """One turn: who moved, what they sent, the answer, and how long they thought."""
-
-    player: int
-    move: str  # the move as judged; "pass" for a table that is no move, or no table in time
-    answer: int
-    think_ms: float
-    error: str | None = None  # set when no move could be read (unreadable table, timeout)
-    raw: RawCells | None = None
-    fault: str | None = None  # TIMEOUT / MALFORMED / ILLEGAL (schema 2)
-    by: str | None = None  # the stand-in that played it ("fallback" / "forfeit")
-    choices: list[ChoiceRecord] = field(default_factory=list)  # 7-pass/10-discard (20260)
-
-    @property
-    def malformed(self) -> bool:
-        """No move could be read: played as a pass and answered 8 whatever the engine says."""
-        return self.error is not None
-
-    def to_json(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"player": self.player, "move": self.move, "answer": self.answer,
-                             "think_ms": self.think_ms}
-        if self.error is not None:
-            d["error"] = self.error
-            d["raw"] = self.raw
-        if self.fault is not None:
-            d["fault"] = self.fault
-        if self.by is not None:
-            d["by"] = self.by
-        if self.choices:
-            d["choices"] = [c.to_json() for c in self.choices]
-        return d
-
-    @classmethod
-    def from_json(cls, d: dict[str, Any]) -> TurnRecord:
-        return cls(int(d["player"]), str(d["move"]), int(d["answer"]), float(d["think_ms"]),
-                   d.get("error"), d.get("raw"), d.get("fault"), d.get("by"),
-                   [ChoiceRecord.from_json(c) for c in d.get("choices", [])])
-
-
-@dataclass
-class GameRecord:
-    game: int
-    seats: list[int]
-    dealer: int
-    classes: list[int] | None  # None in the first game of a class block
-    dealt: list[str]  # hands right after the deal
-    transfers: list[TransferRecord] = field(default_factory=list)
-    hands: list[str] = field(default_factory=list)  # hands after the exchange
-    first: int = -1  # the player who leads
-    turns: list[TurnRecord] = field(default_factory=list)
-    places: list[int] = field(default_factory=list)  # 0 = first
-    points: list[int] = field(default_factory=list)  # earned in this game
-    totals: list[int] = field(default_factory=list)  # cumulative after this game
-    events: list[SeatEvent] = field(default_factory=list)  # seats handed over (schema 2)
-    stand_in: list[int] = field(default_factory=list)  # players a stand-in played, at least
-    bank_ms: list[int] | None = None  # time bank left per player after the game
-    reports: list[SeatReport] = field(default_factory=list)  # seats with faults, so far
-
-    def to_json(self) -> dict[str, Any]:
-        d: dict[str, Any] = {
-            "type": "game", "game": self.game, "seats": self.seats, "dealer": self.dealer,
-            "classes": self.classes, "dealt": self.dealt,
-            "transfers": [t.to_json() for t in self.transfers], "hands": self.hands,
-            "first": self.first, "turns": [t.to_json() for t in self.turns],
-            "places": self.places, "points": self.points, "totals": self.totals}
-        if self.events:
-            d["events"] = [e.to_json() for e in self.events]
-        if self.stand_in:
-            d["stand_in"] = self.stand_in
-        if self.bank_ms is not None:
-            d["bank_ms"] = self.bank_ms
-        if self.reports:
-            d["seat_reports"] = [r.to_json() for r in self.reports]
-        return d
-
-    @classmethod
-    def from_json(cls, d: dict[str, Any]) -> GameRecord:
-        return cls(int(d["game"]), list(d["seats"]), int(d["dealer"]),
-                   None if d["classes"] is None else list(d["classes"]), list(d["dealt"]),
-                   [TransferRecord.from_json(t) for t in d["transfers"]], list(d["hands"]),
-                   int(d["first"]), [TurnRecord.from_json(t) for t in d["turns"]],
-                   list(d["places"]), list(d["points"]), list(d["totals"]),
-                   [SeatEvent.from_json(e) for e in d.get("events", [])],
-                   list(d.get("stand_in", [])), d.get("bank_ms"),
-                   [SeatReport.from_json(r) for r in d.get("seat_reports", [])])
 
 
 @dataclass

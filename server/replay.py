@@ -1,16 +1,28 @@
 """Re-simulating a match log with the engine, checking every logged fact on the way.
 
-The seed and rules in the header re-create every deal; the logged exchange choices and moves
-are fed back to the engine; the deals, transfers, movers, answers, places and points it
-produces must equal the logged ones.  The first difference raises :class:`LogMismatchError`.
+Replay is one more adapter over the game driver (:mod:`daihinmin.driver.game`): the seed
+and rules in the header re-create every deal; the logged exchange choices, moves and
+7-pass/10-discard answers are the driver's answers; the deals, transfers, movers, answers,
+places and points it produces must equal the logged ones.  The first difference raises
+:class:`LogMismatchError`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
+from daihinmin.driver.game import (
+    ChoiceRequest,
+    ExchangeDone,
+    ExchangeRequest,
+    GameDriver,
+    GameOver,
+    MoveRequest,
+    TurnDone,
+)
 from daihinmin.protocol.errors import ProtocolError
+from daihinmin.rules.choices import PendingChoice
 from daihinmin.rules.game import GameState, StepResult
 from daihinmin.rules.match import GameResult, GameSetup, MatchState
 from daihinmin.values.cards import CardParseError, CardSet
@@ -18,7 +30,7 @@ from daihinmin.values.errors import MoveShapeError
 from daihinmin.values.moves import PASS, Move
 
 from .errors import ServerError
-from .matchlog import GameRecord, MatchLog, TurnRecord
+from .matchlog import GameRecord, MatchLog, TransferRecord, TurnRecord
 
 
 @dataclass(frozen=True)
@@ -75,10 +87,9 @@ def _check_hands(g: int, what: str, logged: list[str], hands: list[CardSet]) -> 
         _check(g, None, f"{what} of player {p}", str(_cards(g, what, text)), str(hand))
 
 
-def replay_setup(match: MatchState, record: GameRecord) -> GameSetup:
-    """Deal the next game and apply the logged exchange, checking both."""
+def check_deal(setup: GameSetup, record: GameRecord) -> None:
+    """The deal and the automatic transfers the engine makes must be the logged ones."""
     g = record.game
-    setup = match.setup_game()
     _check(g, None, "game number", record.game, setup.game)
     _check(g, None, "seats", record.seats, list(setup.seats))
     _check(g, None, "dealer", record.dealer, setup.dealer)
@@ -86,79 +97,143 @@ def replay_setup(match: MatchState, record: GameRecord) -> GameSetup:
            None if setup.classes is None else list(setup.classes))
     _check_hands(g, "dealt hand", record.dealt, setup.dealt)
     automatic = [t for t in record.transfers if t.automatic]
-    chosen = [t for t in record.transfers if not t.automatic]
     sim_auto = [t for t in setup.transfers if t.automatic]
     _check(g, None, "number of automatic transfers", len(automatic), len(sim_auto))
     for logged, sim in zip(automatic, sim_auto, strict=True):
         _check(g, None, "automatic transfer", (logged.giver, logged.receiver,
                                                str(_cards(g, "transfer", logged.cards))),
                (sim.giver, sim.receiver, str(sim.cards)))
-    order = setup.exchange_order()
-    _check(g, None, "players who return cards", [t.giver for t in chosen], order)
-    for logged in chosen:
-        choice = None if logged.substituted else _cards(g, "returned cards", logged.cards)
-        sim = setup.give_back(logged.giver, choice)
-        _check(g, None, f"cards returned by player {logged.giver}",
-               (logged.receiver, str(_cards(g, "transfer", logged.cards)), logged.substituted),
-               (sim.receiver, str(sim.cards), sim.substituted))
-    return setup
+    _check(g, None, "players who return cards",
+           [t.giver for t in record.transfers if not t.automatic], setup.exchange_order())
 
 
-def replay_turn(g: int, number: int, game: GameState, turn: TurnRecord) -> StepResult:
-    _check(g, number, "player to move", turn.player, game.turn)
+def replay_exchange(driver: GameDriver, record: GameRecord, logged: TransferRecord) -> None:
+    """Feed one logged return to the driver; the engine must move the logged cards."""
+    g = record.game
+    choice = None if logged.substituted else _cards(g, "returned cards", logged.cards)
+    sim = driver.exchange(choice)
+    _check(g, None, f"cards returned by player {logged.giver}",
+           (logged.receiver, str(_cards(g, "transfer", logged.cards)), logged.substituted),
+           (sim.receiver, str(sim.cards), sim.substituted))
+
+
+def replay_move(driver: GameDriver, g: int, number: int, turn: TurnRecord) -> StepResult:
+    """Feed one logged move to the driver; the engine must give the logged answer."""
     if turn.malformed:
         _check(g, number, "move of a malformed table", turn.move, str(PASS))
-        step = game.step(PASS)
-        answer = 8
+        step = driver.move(None)
     else:
         try:
             move = Move.parse(turn.move)
         except (CardParseError, MoveShapeError, ProtocolError) as exc:
             raise LogMismatchError(Mismatch(g, number, "move", turn.move,
                                             f"unreadable ({exc})")) from exc
-        step = game.step(move)
-        answer = step.answer
-    _check(g, number, f"answer to {turn.move!r}", turn.answer, answer)
-    replay_choices(g, number, game, turn)
+        step = driver.move(move)
+    _check(g, number, f"answer to {turn.move!r}", turn.answer, driver.record.turns[-1].answer)
     return step
 
 
-def replay_choices(g: int, number: int, game: GameState, turn: TurnRecord) -> None:
-    """Apply the turn's logged 7-pass/10-discard answers; the engine must ask exactly them."""
-    for i, logged in enumerate(turn.choices, 1):
-        pending = game.pending
-        _check(g, number, f"choice {i} asked", (logged.kind, logged.count),
-               None if pending is None else (pending.kind.value, pending.count))
-        answer = None if logged.substituted else _cards(g, "chosen cards", logged.cards)
-        result = game.step_choice(answer)
-        _check(g, number, f"cards of choice {i}", (str(_cards(g, "chosen cards", logged.cards)),
-                                                   logged.substituted),
-               (str(result.cards), result.substituted))
-    _check(g, number, "choice left unanswered", None,
-           None if game.pending is None else game.pending.kind.value)
+def replay_choice(driver: GameDriver, g: int, number: int, turn: TurnRecord,
+                  choice: PendingChoice, i: int) -> None:
+    """Feed the turn's ``i``-th logged 7-pass/10-discard answer (1-based) to the driver."""
+    if i > len(turn.choices):
+        _check(g, number, "choice left unanswered", None, choice.kind.value)
+    logged = turn.choices[i - 1]
+    _check(g, number, f"choice {i} asked", (logged.kind, logged.count),
+           (choice.kind.value, choice.count))
+    answer = None if logged.substituted else _cards(g, "chosen cards", logged.cards)
+    result = driver.choose(answer)
+    _check(g, number, f"cards of choice {i}", (str(_cards(g, "chosen cards", logged.cards)),
+                                               logged.substituted),
+           (str(result.cards), result.substituted))
 
 
-def replay_game(match: MatchState, record: GameRecord) -> ReplayedGame:
-    g = record.game
-    setup = replay_setup(match, record)
-    game = setup.start()
-    _check_hands(g, "hand after the exchange", record.hands, game.hands)
-    _check(g, None, "first player", record.first, game.turn)
-    replayed = ReplayedGame(record, setup, game)
-    for number, turn in enumerate(record.turns, 1):
-        if game.over:
+#: Told the state after the exchange (turn None) and after every turn (its choices answered),
+#: e.g. to show the game step by step; it must not change the state.
+ReplayWatch = Callable[[GameState, "ReplayedTurn | None"], None]
+
+
+def replay_game(match: MatchState, record: GameRecord,
+                watch: ReplayWatch | None = None) -> ReplayedGame:
+    """Re-simulate one logged game on the game driver, checking every logged fact."""
+    return _GameReplay(match, record, watch).run()
+
+
+class _GameReplay:
+    """One logged game fed to the driver: each of its outputs checked against the log."""
+
+    def __init__(self, match: MatchState, record: GameRecord, watch: ReplayWatch | None
+                 ) -> None:
+        self.match, self.record, self.watch = match, record, watch
+        self.driver = GameDriver(match)
+        check_deal(self.driver.setup, record)
+        self.chosen = iter([t for t in record.transfers if not t.automatic])
+        self.turns = iter(enumerate(record.turns, 1))
+        self.replayed: ReplayedGame | None = None
+        self.number, self.turn, self.asked = 0, TurnRecord(-1, "", 0, 0.0), 0
+
+    def run(self) -> ReplayedGame:
+        driver, g = self.driver, self.record.game
+        while (out := driver.next()) is not None:
+            if isinstance(out, ExchangeRequest):
+                replay_exchange(driver, self.record, next(self.chosen))
+            elif isinstance(out, ExchangeDone):
+                self.started()
+            elif isinstance(out, MoveRequest):
+                self.moved(out.player)
+            elif isinstance(out, ChoiceRequest):
+                self.asked += 1
+                replay_choice(driver, g, self.number, self.turn, out.choice, self.asked)
+            elif isinstance(out, TurnDone):
+                self.turn_done()
+            elif isinstance(out, GameOver):
+                self.finished(out.result)
+        assert self.replayed is not None
+        return self.replayed
+
+    def started(self) -> None:
+        state, g = self.driver.state, self.record.game
+        assert state is not None
+        _check_hands(g, "hand after the exchange", self.record.hands, state.hands)
+        _check(g, None, "first player", self.record.first, state.turn)
+        self.replayed = ReplayedGame(self.record, self.driver.setup, state)
+        if self.watch is not None:
+            self.watch(state, None)
+
+    def moved(self, player: int) -> None:
+        g = self.record.game
+        number, turn = next(self.turns, (len(self.record.turns), None))
+        if turn is None:
+            raise LogMismatchError(Mismatch(g, number, "end of the game", "game over",
+                                            f"player {player} still to move"))
+        _check(g, number, "player to move", turn.player, player)
+        self.number, self.turn, self.asked = number, turn, 0
+        assert self.replayed is not None
+        self.replayed.turns.append(ReplayedTurn(turn, replay_move(self.driver, g, number,
+                                                                   turn)))
+
+    def turn_done(self) -> None:
+        turn = self.turn
+        if self.asked < len(turn.choices):  # the log has a choice the engine did not ask
+            logged = turn.choices[self.asked]
+            _check(self.record.game, self.number, f"choice {self.asked + 1} asked",
+                   (logged.kind, logged.count), None)
+        if self.watch is not None:
+            assert self.replayed is not None and self.driver.state is not None
+            self.watch(self.driver.state, self.replayed.turns[-1])
+
+    def finished(self, result: GameResult) -> None:
+        g, record = self.record.game, self.record
+        extra = next(self.turns, None)
+        if extra is not None:
+            number, turn = extra
             raise LogMismatchError(Mismatch(g, number, "turn after the game ended",
                                             f"{turn.player}: {turn.move}", "game over"))
-        replayed.turns.append(ReplayedTurn(turn, replay_turn(g, number, game, turn)))
-    if not game.over:
-        raise LogMismatchError(Mismatch(g, len(record.turns), "end of the game",
-                                        "game over", f"player {game.turn} still to move"))
-    result = match.finish_game(game)
-    replayed.result = result
-    _check(g, None, "places", record.places, list(result.places))
-    _check(g, None, "points", record.points, list(result.points))
-    _check(g, None, "cumulative points", record.totals, list(match.points))
-    return replayed
+        assert self.replayed is not None
+        self.replayed.result = result
+        _check(g, None, "places", record.places, list(result.places))
+        _check(g, None, "points", record.points, list(result.points))
+        _check(g, None, "cumulative points", record.totals, list(self.match.points))
 
 
 def replay_games(log: MatchLog, match: MatchState) -> Iterator[ReplayedGame]:

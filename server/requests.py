@@ -14,21 +14,20 @@ import time
 from dataclasses import dataclass
 
 import trio
-from daihinmin.contract.view import Observed
+from daihinmin.driver.game import GameDriver, TurnDone
 from daihinmin.protocol.codec import decode_exchange_table
 from daihinmin.protocol.errors import TABLE_ERRORS, BadCellValueError, MoveTableError, ProtocolError
 from daihinmin.protocol.table import PROTOCOL_20260, Table
 from daihinmin.rules.game import GameState, StepResult
-from daihinmin.rules.match import GameSetup
 from daihinmin.values.cards import CardSet
-from daihinmin.values.moves import PASS, Cell, Move
+from daihinmin.values.moves import Cell, Move
 from daihinmin.values.shapes import move_from_cells
 
 from .connection import PlayerConnection
 from .errors import PlayerDisconnectedError, PlayerTimeoutError
 from .faults import SeatStatus
 from .seats import Seat, SeatTable
-from .stand_in import StandIn, deal_view, engine_view, exchange_facts
+from .stand_in import StandIn, deal_view, exchange_facts
 
 
 def table_fault(exc: Exception) -> SeatStatus:
@@ -91,14 +90,15 @@ def read_exchange(conn: PlayerConnection, raw: bytes, hand: CardSet, count: int
 
 
 class GameRequests:
-    """The requests of one game, and what its stand-ins need to know to answer them."""
+    """The requests of one game, and what its stand-ins need to know to answer them (their
+    views are the game driver's, as every other way of playing gives them)."""
 
-    def __init__(self, seats: SeatTable, setup: GameSetup) -> None:
+    def __init__(self, seats: SeatTable, driver: GameDriver) -> None:
         self.seats = seats
         self.config = seats.config
-        self.setup = setup
-        self.history: list[Observed] = []
-        self.facts = exchange_facts(setup)
+        self.driver = driver
+        self.setup = driver.setup
+        self.facts = exchange_facts(self.setup)
 
     def stand_in(self, seat: Seat) -> StandIn:
         """The seat's stand-in, told about this game's deal the first time it is asked."""
@@ -167,8 +167,7 @@ class GameRequests:
                 return MoveReply(move, cells, error, fault, think_ms=think)
         stand_in = self.stand_in(seat)
         start = time.perf_counter()
-        move = stand_in.play(engine_view(game, player, self.setup, self.history,
-                                         self.facts[player]))
+        move = stand_in.play(self.driver.view(player))
         return MoveReply(move, by=str(stand_in.kind), think_ms=_ms(start))
 
     async def judged(self, reply: MoveReply, step: StepResult) -> None:
@@ -180,23 +179,17 @@ class GameRequests:
                                    f"{reply.move} rejected"
                                    + (f": {reason}" if reason is not None else ""))
 
-    def observed(self, game: GameState, step: StepResult, field_was_empty: bool) -> None:
-        """Record the turn for the stand-ins' views and tell the stand-ins about it."""
-        played = step.move if step.judgement.accepted else PASS
-        obs = Observed(step.player, played, trick_cleared_before=field_was_empty)
-        self.history.append(obs)
+    def observed(self, turn: TurnDone) -> None:
+        """Tell the stand-ins about the turn."""
         for seat in self.seats.seats:
             if seat.stand_in is not None and seat.stand_in.bot is not None:
-                view = engine_view(game, seat.number, self.setup, self.history,
-                                   self.facts[seat.number])
-                self.stand_in(seat).turn_seen(view, obs, step.judgement.accepted)
+                self.stand_in(seat).turn_seen(self.driver.view(seat.number), turn.observed,
+                                              turn.accepted)
 
-    def game_over(self, game: GameState, places: tuple[int, ...]) -> None:
+    def game_over(self, places: tuple[int, ...]) -> None:
         for seat in self.seats.seats:
             if seat.stand_in is not None:
-                view = engine_view(game, seat.number, self.setup, self.history,
-                                   self.facts[seat.number])
-                self.stand_in(seat).game_end(view, places)
+                self.stand_in(seat).game_end(self.driver.view(seat.number), places)
 
 
 def _ms(since: float) -> float:

@@ -25,7 +25,7 @@ def test_the_same_deterministic_player_ties_on_every_position(
 
 def test_each_job_plays_its_warm_up_games_first(capsys: pytest.CaptureFixture[str],
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    import daihinmin.tools.local_match as local_match
+    import daihinmin.local.runner as local_match
 
     played: list[int] = []
     real = local_match.play_local_game

@@ -34,7 +34,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 MODULES = ["daihinmin.protocol.extension", "daihinmin.rules.extension_rules",
-           "daihinmin.client.extension", "daihinmin.server.choice_log"]
+           "daihinmin.client.extension", "daihinmin.driver.record"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 import trio
+from daihinmin.contract.view import Bot
+from daihinmin.local.terminal import PlaySession, Seat
 from daihinmin.players.default_bot import DefaultBot
 from daihinmin.players.human import HumanBot
 from daihinmin.players.random_bot import RandomBot
@@ -21,7 +23,6 @@ from daihinmin.server.match_server import MatchServer
 from daihinmin.server.matchlog import read_match_log
 from daihinmin.server.replay import verify_log
 from daihinmin.tools.cmd_play import bot_kinds
-from daihinmin.tools.play_session import PlaySession, Seat
 from rich.console import Console
 from seating import seat_bots
 
@@ -51,6 +52,19 @@ class ScriptedPerson:
         if match.group(2) and self.rng.random() < 0.2:
             return "p"
         return str(self.rng.randint(1, count))
+
+
+def play_on_server(config: ServerConfig, bots: list[Bot]) -> None:
+    """A real server on loopback and one Trio client per bot, seated in order (connection
+    ``i`` is player ``i``), until the match is over."""
+
+    async def main() -> None:
+        async with trio.open_nursery() as nursery:
+            server = MatchServer(config)
+            port = await nursery.start(server.run)
+            await seat_bots(nursery, server, port, bots, rules=config.rules)
+
+    trio.run(main)
 
 
 def human_seat(person: ScriptedPerson, out: io.StringIO) -> HumanBot:
@@ -94,15 +108,7 @@ def test_a_person_takes_a_seat_on_a_server(tmp_path: Path) -> None:
                           move_timeout=None, exchange_timeout=None)
     out = io.StringIO()
     person = ScriptedPerson(seed=1)
-
-    async def main() -> None:
-        async with trio.open_nursery() as nursery:
-            server = MatchServer(config)
-            port = await nursery.start(server.run)
-            bots = [human_seat(person, out), DefaultBot(), RandomBot(2), DefaultBot()]
-            await seat_bots(nursery, server, port, bots, rules=rules)
-
-    trio.run(main)
+    play_on_server(config, [human_seat(person, out), DefaultBot(), RandomBot(2), DefaultBot()])
     match_log = read_match_log(log)
     assert verify_log(match_log).complete
     assert match_log.header.players[0].protocol == 20260

@@ -1,11 +1,12 @@
 """Every module imports, and the packages import each other without a cycle.
 
 The layers go one way: ``values`` (cards, moves) at the bottom, ``rules`` and the wire
-(``protocol``) above them, the bot contract (``contract``) above the rules, then the players,
-the client library and the server, and the command line (``tools``) on top.  A package that
-imports one above it — even inside a function, where Python would not notice — fails here,
-named with the file and line of each import.  Imports under ``if TYPE_CHECKING:`` do not
-count.
+(``protocol``) above them, the bot contract (``contract``) above the rules, the game driver
+(``driver``) above the contract, then the players, the client library and the server, games
+in one process (``local``), the browser (``web``), and the command line (``tools``) on top.
+A package that imports one above it — even inside a function, where Python would not
+notice — fails here, named with the file and line of each import.  Imports under
+``if TYPE_CHECKING:`` do not count.
 """
 
 from __future__ import annotations
@@ -116,11 +117,14 @@ ALLOWED: dict[str, set[str]] = {
     "protocol": {"values"},
     "rules": {"values"},
     "contract": {"values", "rules"},
+    "driver": {"values", "rules", "contract"},
     "players": {"values", "rules", "contract", "protocol"},
     "client": {"values", "rules", "contract", "protocol"},
-    "server": {"values", "rules", "contract", "protocol", "players"},
-    "web": {"values", "rules", "contract", "protocol", "players", "server"},
-    "tools": {"values", "rules", "contract", "protocol", "players", "client", "server", "web"},
+    "server": {"values", "rules", "contract", "protocol", "players", "driver"},
+    "local": {"values", "rules", "contract", "players", "driver", "server"},
+    "web": {"values", "rules", "contract", "protocol", "players", "server", "driver"},
+    "tools": {"values", "rules", "contract", "protocol", "players", "client", "server", "web",
+              "driver", "local"},
 }
 
 

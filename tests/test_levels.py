@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import pytest
+from daihinmin.local.runner import play_local_match
 from daihinmin.players.levels import (
     ALIASES,
     LEVELS,
@@ -16,7 +17,6 @@ from daihinmin.players.levels import (
 )
 from daihinmin.players.mc.observe import simulator_supports
 from daihinmin.rules.ruleset import PRESETS, UECDA, ruleset_from
-from daihinmin.tools.local_match import play_local_match
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))

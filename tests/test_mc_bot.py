@@ -6,13 +6,14 @@ import logging
 
 import pytest
 from daihinmin.contract.view import GameView
+from daihinmin.driver.record import GameRecord
+from daihinmin.local.runner import play_local_match
 from daihinmin.players.mc.bot import MCBot, RevealError
 from daihinmin.players.mc.convert import hand_mask
 from daihinmin.players.mc.state import HAND, N_PLAYERS
 from daihinmin.players.registry import make_bot
 from daihinmin.rules.game import GameState
 from daihinmin.rules.ruleset import UECDA, ruleset_from
-from daihinmin.tools.local_match import LocalGameRecord, play_local_match
 from daihinmin.tools.mc_bench import run_bench, sample_positions
 from daihinmin.values.cards import CardSet
 from daihinmin.values.moves import Move
@@ -108,8 +109,8 @@ def test_revealed_hands_are_the_worlds_searched() -> None:
             seen["true"] = [hand_mask(h) for h in state.hands]
             mc.reveal(state.hands)
 
-    def on_game(record: LocalGameRecord) -> None:
-        steps[0] += len(record.steps)
+    def on_game(record: GameRecord) -> None:
+        steps[0] += len(record.turns)
 
     mc.on_search = lambda base, me, cc, ci, stats: searched.append(
         ([int(x) for x in base[HAND:HAND + N_PLAYERS]], seen["true"]))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from daihinmin.local.runner import play_local_match
 from daihinmin.players.mc.bits import JOKER_BIT
 from daihinmin.players.mc.bits import REAL_CARDS as REAL
 from daihinmin.players.mc.bot import MCBot
@@ -23,7 +24,6 @@ from daihinmin.players.mc.weights import (
 )
 from daihinmin.players.registry import make_bot
 from daihinmin.rules.ruleset import UECDA
-from daihinmin.tools.local_match import play_local_match
 from daihinmin.values.cards import CardSet
 from daihinmin.values.moves import Move
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from daihinmin.contract.view import Bot, GameView
+from daihinmin.local.runner import play_local_match
 from daihinmin.players.default_bot import DefaultBot
 from daihinmin.players.mc.bot import MODEL_MARGIN, MCBot
 from daihinmin.players.mc.convert import decode_move, encode_move, hand_mask
@@ -30,7 +31,6 @@ from daihinmin.players.util import weakness
 from daihinmin.players.weakest_bot import WeakestBot
 from daihinmin.rules.movegen import all_plays
 from daihinmin.rules.ruleset import UECDA
-from daihinmin.tools.local_match import play_local_match
 from daihinmin.tools.mc_bench import sample_positions
 from daihinmin.values.cards import CardSet
 from daihinmin.values.moves import PASS, Move

@@ -9,6 +9,8 @@ from collections import Counter
 import numpy as np
 import pytest
 from daihinmin.contract.view import GameView
+from daihinmin.driver import game as driver_game
+from daihinmin.local.runner import play_local_match
 from daihinmin.players.mc.bits import D3_BIT
 from daihinmin.players.mc.convert import hand_mask
 from daihinmin.players.mc.models import MODEL_POLICY, MODEL_UNIFORM, MODEL_WEAKEST
@@ -34,7 +36,6 @@ from daihinmin.players.util import weakest_cards
 from daihinmin.players.weakest_bot import WeakestBot
 from daihinmin.rules.deal import strongest
 from daihinmin.rules.ruleset import UECDA
-from daihinmin.tools import local_match
 from daihinmin.values.cards import CardSet
 
 MODELS = np.zeros(N_PLAYERS, dtype=np.int64)  # everyone plays by the playout policy
@@ -61,7 +62,7 @@ def recorded() -> tuple[list[Recorder], dict[int, list[CardSet]]]:
     """Views from a 3-game match (games 2 and 3 have an exchange), and each view's truth."""
     bots = [Recorder() for _ in range(N_PLAYERS)]
     truths: dict[int, list[CardSet]] = {}
-    original = local_match.build_view
+    original = driver_game.engine_view
 
     def build_view(state, player, setup, history, facts):  # type: ignore[no-untyped-def]
         view = original(state, player, setup, history, facts)
@@ -69,8 +70,8 @@ def recorded() -> tuple[list[Recorder], dict[int, list[CardSet]]]:
         return view
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(local_match, "build_view", build_view)
-        local_match.play_local_match(UECDA, seed=5, games=3, bots=bots)
+        patch.setattr(driver_game, "engine_view", build_view)
+        play_local_match(UECDA, seed=5, games=3, bots=bots)
     return bots, truths
 
 

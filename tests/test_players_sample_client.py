@@ -161,13 +161,14 @@ def test_joker_run_counter_carries_from_one_suit_to_the_next_in_the_2013_build()
 
 @pytest.mark.parametrize("seed", range(3))
 def test_default_bots_finish_their_games_and_every_play_is_accepted(seed: int) -> None:
-    from daihinmin.tools.local_match import LocalGameRecord, play_local_match
+    from daihinmin.driver.record import GameRecord
+    from daihinmin.local.runner import play_local_match
 
-    records: list[LocalGameRecord] = []
+    records: list[GameRecord] = []
     play_local_match(UECDA, seed, 20, [DefaultBot() for _ in range(5)], records.append)
     assert len(records) == 20
-    plays = [s for r in records for s in r.steps if not s.move.is_pass]
-    assert plays and all(s.judgement.accepted for s in plays)
+    plays = [t for r in records for t in r.turns if t.move != "pass"]
+    assert plays and all(t.answer == 9 and t.fault is None for t in plays)
 
 
 def test_exchange_gives_the_lowest_cards() -> None:

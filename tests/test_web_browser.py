@@ -388,6 +388,152 @@ def test_room_two_browsers_cpu_takes_over(server: tuple[str, Path],
     assert "No such table" in browser.find_element(By.TAG_NAME, "h1").text
 
 
+SEVEN, TEN = 5, 8  # card number >> 2 of a 7 and of a 10 (see card_name)
+
+
+def rank_of(card: int) -> int | None:
+    return None if card >= 60 else card >> 2
+
+
+def test_seven_pass_and_ten_discard_chosen_by_clicks(server: tuple[str, Path],
+                                                     browser: WebDriver) -> None:
+    """The app preset with 7-pass and 10-discard on: the person plays 7s and 10s when they
+    can and answers each follow-up by clicking cards and the Give/Discard button; the cards
+    leave the hand and the log (which verifies) records the person's own choices."""
+    base, logs = server
+    table = new_table(browser, base, {"mode": "cpu", "preset": "app", "players": 4,
+                                      "games": 5, "level": "beginner", "name": "Cy",
+                                      "rules": {"seven_pass": True, "ten_discard": True}})
+    chosen: dict[str, list[int]] = {}
+    last = 0  # the game of the last choice: played to its end, so that the log has it
+    while (s := prompt_or_over(browser)).get("status") == "playing" and (
+            len(chosen) < 2 or len(s["scores"]) < last):
+        prompt = s["prompt"]
+        if prompt["kind"] == "play":
+            sevens_tens = [m for m in prompt["moves"] if not m["pass"] and any(
+                rank_of(c) in (SEVEN, TEN) for c in m["cards"])]
+            if sevens_tens:
+                prompt = {**prompt, "moves": sevens_tens}
+            answer_by_clicks(browser, {**s, "prompt": prompt})
+            continue
+        if prompt["kind"] != "choose":
+            answer_by_clicks(browser, s)
+            continue
+        kind = prompt["choice"]
+        assert kind in ("give", "discard") and prompt["count"] >= 1
+        title = browser.find_element(By.ID, "hand-title").text
+        assert ("7-pass" if kind == "give" else "10-discard") in title, title
+        card = next(c["id"] for c in s["hand"] if c["id"] < 60)
+        browser.find_element(By.CSS_SELECTOR, f'#hand [data-card="{card}"]').click()
+        give = browser.find_element(By.ID, "give")
+        assert give.text == ("Give 1 card(s)" if kind == "give" else "Discard 1 card(s)")
+        if kind not in chosen:
+            shot(browser, f"play-{kind}")
+        give.click()
+        after = wait(browser, lambda d, asked=prompt["id"]: (
+            state(d).get("prompt") or {}).get("id") != asked and state(d))
+        assert card not in [c["id"] for c in after.get("hand", [])]
+        if kind not in chosen:
+            chosen[kind], last = [card], s["game"]
+    assert set(chosen) == {"give", "discard"}, chosen
+    verify_log(logs, table)
+    turns = [t for line in (logs / f"web-{table}.jsonl").read_text().splitlines()
+             if (g := json.loads(line))["type"] == "game" for t in g["turns"]]
+    mine = [c for t in turns if t["player"] == 0 for c in t.get("choices", [])]
+    assert {c["kind"] for c in mine} >= {"give", "discard"}
+    assert all(not c["substituted"] and "by" not in c for c in mine)  # the person's own
+    for kind, (card,) in chosen.items():
+        assert any(c["kind"] == kind and c["cards"] == card_name(card) for c in mine)
+
+
+def test_bad_input_gets_a_clear_answer_and_the_game_goes_on(server: tuple[str, Path],
+                                                            browser: WebDriver) -> None:
+    """A spectator's move, a forged seat link, a socket for a table that does not exist, a
+    replayed and a forged answer: each is answered in words; the player's game goes on."""
+    base, _logs = server
+    table = new_table(browser, base, {"mode": "cpu", "preset": "uecda", "games": 1,
+                                      "level": "beginner", "name": "Di"})
+    s = prompt_or_over(browser)
+    other = new_browser()
+    try:
+        other.get(f"{base}/t/{table}")  # no seat: a spectator
+        wait(other, lambda d: state(d).get("table") == table)
+        other.execute_script("send({type: 'play', prompt: arguments[0], move: 0})",
+                             s["prompt"]["id"])
+        wait(other, lambda d: "you hold no seat" in d.find_element(By.ID, "page-message").text)
+        assert all("hand" not in m and "prompt" not in m for m in messages(other)
+                   if m.get("type") == "state")
+        other.get("about:blank")  # (a new hash alone would not load the page again)
+        other.get(f"{base}/t/{table}#seat=forged-token")  # a seat link that is not theirs
+        wait(other, lambda d: "seat is not at this table" in
+             d.find_element(By.ID, "status-line").text)
+        other.find_element(By.LINK_TEXT, "Watch instead").click()
+        wait(other, lambda d: state(d).get("table") == table and state(d)["you"] is None)
+        refused = other.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            const ws = new WebSocket(`ws://${location.host}/ws/nosuchroom`);
+            ws.onmessage = (ev) => done(JSON.parse(ev.data));""")
+        assert refused == {"type": "refused", "text":
+                           "there is no such table (it may have ended with the server)"}
+    finally:
+        other.quit()
+    # the player's own page: a replayed answer, a forged one, then the game goes on
+    s = prompt_or_over(browser)
+    if s.get("status") == "playing":
+        answer_by_clicks(browser, s)
+        browser.execute_script("send({type: 'play', prompt: arguments[0], move: 0})",
+                               s["prompt"]["id"])  # the same answer again
+        wait(browser, lambda d: "earlier question" in d.find_element(By.ID, "message").text
+             or "not your turn" in d.find_element(By.ID, "message").text)
+        s = prompt_or_over(browser)
+    if s.get("status") == "playing" and s["prompt"]["kind"] == "play":
+        browser.execute_script("send({type: 'play', prompt: arguments[0], move: 999})",
+                               s["prompt"]["id"])
+        wait(browser, lambda d: "no such move" in d.find_element(By.ID, "message").text)
+        assert state(browser)["prompt"]["id"] == s["prompt"]["id"]  # still asked
+    while (s := prompt_or_over(browser)).get("status") == "playing":
+        answer_by_clicks(browser, s)
+    assert s["status"] == "over" and len(s["scores"]) == 1
+    browser.execute_script("send({type: 'play', prompt: arguments[0], move: 0})",
+                           s["seats"][0]["player"] + 10**9)  # nothing is asked now
+    wait(browser, lambda d: "not your turn" in d.find_element(By.ID, "message").text)
+
+
+def test_every_preset_opens_at_every_size_it_plays(server: tuple[str, Path],
+                                                   browser: WebDriver) -> None:
+    """The menu offers each preset's table sizes and rounds; a table of every size opens
+    with that many seats, the rounds asked for and the preset's scoring."""
+    base, _logs = server
+    browser.get(base + "/")
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#preset option"))
+    presets = browser.execute_async_script(
+        "const done = arguments[arguments.length - 1]; api('/api/presets').then(done);")
+    assert set(presets) == {"uecda", "original", "web", "app", "thirteenth_floor"}
+    for name, preset in presets.items():
+        browser.execute_script("const p = document.getElementById('preset');"
+                               "p.value = arguments[0]; p.dispatchEvent(new Event('change'));",
+                               name)
+        offered = [int(o.get_attribute("value")) for o in
+                   browser.find_elements(By.CSS_SELECTOR, "#players option")]
+        assert offered == preset["player_counts"] and set(offered) <= {3, 4, 5, 6}
+        rounds = browser.find_element(By.ID, "games")
+        if name == "web":
+            assert [int(o.get_attribute("value")) for o in rounds.find_elements(
+                By.TAG_NAME, "option")] == [3, 5, 7]
+    made = []
+    for name, preset in presets.items():
+        for n in preset["player_counts"]:
+            games = (preset["rounds"] or [2])[-1]
+            table = new_table(browser, base, {"mode": "cpu", "preset": name, "players": n,
+                                              "games": games, "level": "beginner"})
+            s = prompt_or_over(browser)
+            assert len(s["seats"]) == s["players"] == n and s["games"] == games
+            assert s["lower_is_better"] == (preset["scoring"] != "place")
+            assert s["status"] == "playing" and s["rules"].split("+")[0] == name
+            made.append(table)
+    assert len(made) == sum(len(p["player_counts"]) for p in presets.values()) >= 16
+
+
 def test_replay_html_steps_through_a_logged_match(tmp_path: Path, browser: WebDriver) -> None:
     log = tmp_path / "m.jsonl"
     subprocess.run([sys.executable, "-m", "daihinmin.tools", "match", "random", "random",
@@ -448,6 +594,17 @@ def test_replay_page_opens_a_log(server: tuple[str, Path], browser: WebDriver,
 
 
 
+def follow_live_table(browser: WebDriver, base: str, mode: str) -> None:
+    """Open the first playing table of ``mode`` from /watch and wait for its third turn."""
+    browser.get(base + "/watch")
+    live = wait(browser, lambda d: [a for a in d.find_elements(
+        By.PARTIAL_LINK_TEXT, mode) if "playing" in a.find_element(By.XPATH, "..").text],
+        timeout=30)
+    live[0].click()
+    wait(browser, lambda d: state(d).get("mode") == "watch")
+    wait(browser, lambda d: len(state(d).get("recent", [])) >= 3)
+
+
 def test_spectator_follows_a_live_match(server: tuple[str, Path], browser: WebDriver,
                                         tmp_path: Path) -> None:
     """``daihinmin match --publish`` shows its table in the web app as it plays: the
@@ -459,13 +616,7 @@ def test_spectator_follows_a_live_match(server: tuple[str, Path], browser: WebDr
          "--games", "1", "--seed", "8", "--log", str(tmp_path / "m.jsonl"), "--publish", base],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        browser.get(base + "/watch")
-        live = wait(browser, lambda d: [a for a in d.find_elements(
-            By.PARTIAL_LINK_TEXT, "live match") if "playing" in a.find_element(
-                By.XPATH, "..").text], timeout=30)
-        live[0].click()
-        wait(browser, lambda d: state(d).get("mode") == "watch")
-        wait(browser, lambda d: len(state(d).get("recent", [])) >= 3)
+        follow_live_table(browser, base, "live match")
         shot(browser, "watch-live")
         s = wait(browser, lambda d: state(d).get("status") == "over" and state(d), timeout=60)
     finally:
@@ -509,3 +660,49 @@ def test_tournament_report_html_draws_ratings_and_intervals(tmp_path: Path,
     for row, p in zip(rows, report["participants"], strict=True):
         cells = row.find_elements(By.CSS_SELECTOR, "td, th")
         assert cells[1].text == p["name"] and cells[5].text == f"{p['rating']:.2f}"
+
+
+def test_spectator_follows_a_live_tournament(server: tuple[str, Path], browser: WebDriver,
+                                             tmp_path: Path) -> None:
+    """``daihinmin tournament --publish`` shows every table slot live with the tournament's
+    standings; the spectator follows a table turn by turn and the standings at the end are
+    the tournament's own report; no hand reaches the page."""
+    base, _logs = server
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent)}
+    slow = (f"{sys.executable} -m daihinmin.tools.tournament.botproc web_slow_bot:SlowBot -q "
+            "--host {host} --port {port}")
+    run = subprocess.Popen(
+        [sys.executable, "-m", "daihinmin.tools", "tournament", "--cmd", f"slow={slow}",
+         "--cmd", f"quick={slow}", "--games", "2", "--games-per-match", "1",
+         "--no-duplicate", "--jobs", "1", "--tables", "2", "--db", str(tmp_path / "t.sqlite"),
+         "--json", "--publish", base],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        follow_live_table(browser, base, "live tournament")
+        assert browser.find_element(By.ID, "tournament").is_displayed()
+        shot(browser, "watch-tournament")
+        s = wait(browser, lambda d: state(d).get("status") == "over" and state(d), timeout=60)
+    finally:
+        out, err = run.communicate(timeout=60)
+    assert run.returncode == 0, err
+    report = json.loads(out)
+    received = [m for m in messages(browser) if m.get("type") == "state"]
+    playing = {len(m["recent"]) + m.get("recent_from", 1) for m in received
+               if m["status"] == "playing" and m.get("recent")}
+    assert len(playing) >= 5  # turn after turn while the table played
+    for m in received:
+        assert secret_cards(m) == [] and all("hand" not in seat for seat in m["seats"])
+        assert m["source"] == "tournament" and m["match"]["table"] in ("1-1", "1-2")
+    names = {seat["name"].split(" ", 1)[1] for seat in s["seats"]}
+    assert names <= {"slow", "quick"}
+    final = s["tournament"]
+    assert final["done"] == final["total"] == 2 and final["matches_done"] == 2
+    by_name = {p["name"]: p for p in report["participants"]}
+    assert {r["name"] for r in final["rows"]} == set(by_name)
+    for row in final["rows"]:  # the live standings agree with the tournament's report
+        assert row["games"] == by_name[row["name"]]["games"]
+        assert row["mean"] == pytest.approx(by_name[row["name"]]["mean_points"], abs=1e-3)
+    progress = browser.find_element(By.ID, "tournament-progress")
+    wait(browser, lambda d: "2 of 2 games" in progress.text)
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#standings tr")) == 1 + 2
+    shot(browser, "watch-tournament-over")

@@ -58,13 +58,12 @@ def bot_kinds(spec: str, count: int) -> list[str]:
 
 
 def play_command(args: argparse.Namespace) -> int:
+    from daihinmin.local.terminal import PlaySession, Seat
     from daihinmin.players.human import HumanBot, HumanQuit
     from daihinmin.players.levels import level_for, make_level_bot
     from daihinmin.players.registry import UnknownBotError, make_bot
     from daihinmin.rules.ruleset import RuleConfigError, ruleset_from
     from rich.console import Console
-
-    from .play_session import PlaySession, Seat
 
     console = Console(highlight=False)
     overrides = list(args.rule)

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the real imports are inside the functions: `daihinmin bot` starts fast
     from daihinmin.tools.tournament.config import TournamentConfig
+    from daihinmin.tools.tournament.publish import Publishing
     from daihinmin.tools.tournament.run import RunSummary
     from daihinmin.tools.tournament.store import TournamentStore
 
@@ -56,6 +57,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     how.add_argument("--match-timeout", type=float, help="TCP: seconds per match")
     out = p.add_argument_group("output")
     out.add_argument("--report", action="store_true", help="only report on --db; play nothing")
+    out.add_argument("--log-dir", metavar="DIR",
+                     help="in-process: write each match's log into DIR (an existing folder; "
+                          "match-NNNNN.jsonl, checked by 'daihinmin replay --verify')")
     out.add_argument("--json", action="store_true", help="print one JSON summary object")
     out.add_argument("--csv", metavar="FILE", help="write the standings as CSV")
     out.add_argument("--report-json", metavar="FILE", help="write the full report as JSON")
@@ -64,6 +68,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     out.add_argument("--report-html", metavar="FILE", type=Path,
                      help="write the report as one HTML page with the ratings and intervals "
                           "drawn (an existing FILE is refused before anything is played)")
+    out.add_argument("--publish", metavar="URL",
+                     help="show every table live, with the standings, in a running "
+                          "`daihinmin web` at URL (like http://127.0.0.1:8080)")
+    out.add_argument("--publish-hands", action="store_true",
+                     help="with --publish: let the spectators see every hand")
     p.set_defaults(func=cmd_tournament)
 
 
@@ -141,9 +150,23 @@ def open_store(args: argparse.Namespace, cfg: TournamentConfig | None
     stored = store.stored_config()
     assert stored is not None
     run_cfg = stored.with_run_options(jobs=args.jobs, tables=args.tables,
-                                      match_timeout=args.match_timeout,
+                                      match_timeout=args.match_timeout, log_dir=args.log_dir,
                                       games=None if cfg is None else cfg.games)
     return store, run_cfg
+
+
+def check_log_dir(cfg: TournamentConfig) -> None:
+    """Match logs are written in process only, into a folder that exists."""
+    from daihinmin.server.outfile import OutputRefusedError
+    from daihinmin.tools.tournament.config import TournamentConfigError
+
+    if cfg.log_dir is None:
+        return
+    if cfg.transport != "in-process":
+        raise TournamentConfigError("--log-dir: match logs are written by in-process "
+                                    "tournaments (--in-process) only")
+    if not Path(cfg.log_dir).is_dir():
+        raise OutputRefusedError(f"--log-dir {cfg.log_dir}: not an existing folder")
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
@@ -175,13 +198,21 @@ def cmd_tournament(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return OUTPUT_REFUSED
     try:
+        publishing = publishing_from(args)
+    except ValueError as exc:
+        print(f"daihinmin tournament: {exc}", file=sys.stderr)
+        return USAGE
+    try:
         for out in (args.csv, args.report_json):  # every output is checked before playing
             if out:
                 check_output_path(Path(out), what="report file", overwrite=args.overwrite)
         cfg = config_from_args(args)
         if cfg is not None and not args.report:
             preflight(cfg)  # before a database is created for a tournament that cannot run
+            check_log_dir(replace(cfg, log_dir=args.log_dir))
+        check_publishable(publishing, args.report)  # before a database is created
         store, run_cfg = open_store(args, cfg)
+        check_log_dir(run_cfg)
     except OutputRefusedError as exc:
         print(f"daihinmin tournament: {exc}", file=sys.stderr)
         return OUTPUT_REFUSED
@@ -195,7 +226,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         if not args.json:
             print(planned_note(store), file=sys.stderr)
         try:
-            summary = play(store, run_cfg, live=not args.json and sys.stdout.isatty())
+            summary = play(store, run_cfg, live=not args.json and sys.stdout.isatty(),
+                           publishing=publishing)
         except TournamentConfigError as exc:
             print(f"daihinmin tournament: {exc}", file=sys.stderr)
             return USAGE
@@ -245,16 +277,40 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     return code or (FAILED if unfinished else OK)
 
 
-def play(store: TournamentStore, cfg: TournamentConfig, live: bool) -> RunSummary:
+def publishing_from(args: argparse.Namespace) -> Publishing | None:
+    """``--publish``/``--publish-hands`` (a bad URL or a lone --publish-hands: ValueError)."""
+    if args.publish is None:
+        if args.publish_hands:
+            raise ValueError("--publish-hands needs --publish URL")
+        return None
+    from daihinmin.tools.tournament.publish import Publishing
+    from daihinmin.web.publish import publish_url
+
+    publish_url(args.publish)  # refused now, not after the first match
+    return Publishing(args.publish, args.publish_hands)
+
+
+def check_publishable(publishing: Publishing | None, report_only: bool) -> None:
+    from daihinmin.tools.tournament.config import TournamentConfigError
+
+    if publishing is not None and report_only:
+        raise TournamentConfigError("--publish shows a running tournament; --report plays "
+                                    "nothing")
+
+
+def play(store: TournamentStore, cfg: TournamentConfig, live: bool,
+         publishing: Publishing | None = None) -> RunSummary:
     from daihinmin.tools.tournament.live import LiveDisplay, LiveTally
     from daihinmin.tools.tournament.run import run_tournament
 
-    if not live:
+    if not live and publishing is None:
         return run_tournament(store, cfg)
     from daihinmin.rules.scoring import lower_is_better
 
     tally = LiveTally(store.participant_names(), store.total_games(),
                       store.game_count(done_only=True), cfg.transport,
                       lower_is_better(cfg.ruleset()))
+    if not live:
+        return run_tournament(store, cfg, tally, publishing)
     with LiveDisplay(tally):
-        return run_tournament(store, cfg, tally)
+        return run_tournament(store, cfg, tally, publishing)

@@ -31,8 +31,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from daihinmin.local.parallel import run_parallel
 from daihinmin.tools.cmd_bot import parse_options
-from daihinmin.tools.parallel import run_parallel
 
 Task = tuple[str, dict[str, object], str, int, list[int], list[int | None], int]
 WARM_SEED = 1_000_003  # added to --seed for the unscored warm-up games
@@ -67,10 +67,10 @@ def position_game(k: int, period: int) -> int:
 
 def run_task(task: Task) -> list[PositionResult]:
     name, options, opponent, seed, positions, mine, warm_games = task
+    from daihinmin.local.runner import play_local_game, play_local_match
     from daihinmin.players.registry import make_bot
     from daihinmin.rules.match import MatchState
     from daihinmin.rules.ruleset import UECDA
-    from daihinmin.tools.local_match import play_local_game, play_local_match
 
     bots = [make_bot(name, **options)] + [make_bot(opponent, seed=seed * 10 + i)
                                          for i in range(1, 5)]
@@ -86,8 +86,7 @@ def run_task(task: Task) -> list[PositionResult]:
                            classes=position_classes(k, seed, my_class),
                            seats=tuple(range(5)))
         record = play_local_game(match, bots)
-        assert record.result is not None
-        out.append(PositionResult(k, record.result.points[0], record.result.places[0]))
+        out.append(PositionResult(k, record.points[0], record.places[0]))
     return out
 
 

@@ -10,9 +10,10 @@ import argparse
 import statistics
 import sys
 
+from daihinmin.driver.record import GameRecord
+from daihinmin.local.runner import play_local_match
 from daihinmin.players.registry import make_bot, names
 from daihinmin.rules.ruleset import PRESETS, RuleSet, preset
-from daihinmin.tools.local_match import LocalGameRecord, play_local_match
 
 
 def seat_mean_place(rules: RuleSet, bot: str, field: str, games: int,
@@ -22,9 +23,8 @@ def seat_mean_place(rules: RuleSet, bot: str, field: str, games: int,
     independent): how the level order was measured."""
     places: list[int] = []
 
-    def record(game: LocalGameRecord) -> None:
-        assert game.result is not None  # play_local_match reports finished games only
-        places.append(game.result.places[0])
+    def record(game: GameRecord) -> None:
+        places.append(game.places[0])
 
     bots = [make_bot(bot, seed=1)] + [make_bot(field, seed=p) for p in range(2, rules.players + 1)]
     play_local_match(rules, seed=seed, games=games, bots=bots,

@@ -9,14 +9,13 @@ import time
 
 import numpy as np
 from daihinmin.contract.view import GameView
+from daihinmin.local.runner import play_local_match
 from daihinmin.players.default_bot import DefaultBot
 from daihinmin.players.mc.bench import BenchResult, playout_rate
 from daihinmin.players.mc.bot import MCBot
 from daihinmin.players.mc.state import N_PLAYERS
 from daihinmin.rules.ruleset import UECDA
 from daihinmin.values.moves import Move
-
-from .local_match import play_local_match
 
 
 class ViewRecorder(DefaultBot):

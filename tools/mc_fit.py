@@ -21,7 +21,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from daihinmin.tools.parallel import run_parallel, split_count
+from daihinmin.local.parallel import run_parallel, split_count
 
 if TYPE_CHECKING:
     from daihinmin.players.mc.search import ArmStats
@@ -29,11 +29,11 @@ if TYPE_CHECKING:
 
 def run_job(args: tuple[int, int, str, dict[str, Any]]) -> list[tuple[np.ndarray, np.ndarray]]:
     games, seed, opponent, options = args
+    from daihinmin.local.runner import play_local_match
     from daihinmin.players.mc.bot import MCBot
     from daihinmin.players.mc.fit import decision_sample
     from daihinmin.players.registry import make_bot
     from daihinmin.rules.ruleset import UECDA
-    from daihinmin.tools.local_match import play_local_match
 
     mc = MCBot(seed=seed, **options)
     samples: list[tuple[np.ndarray, np.ndarray]] = []

@@ -1,7 +1,7 @@
 """Strength of the mc player: one ``mc`` against four copies of another player, in process.
 
 Runs ``--games`` games (split into ``--jobs`` matches with their own seeds, one process each)
-with :func:`daihinmin.tools.local_match.play_local_match` (the same engine and views as a
+with :func:`daihinmin.local.runner.play_local_match` (the same engine and views as a
 networked match) and reports mc's mean points per game with two 95% confidence intervals (one
 treating the games as independent, one resampling 25-game blocks, which keeps together the
 games that the classes and the exchange link), its place histogram, how often it comes first
@@ -23,15 +23,18 @@ import argparse
 import json
 import math
 import statistics
+import sys
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
+from daihinmin.local.parallel import run_parallel, split_count
 from daihinmin.rules.ruleset import UECDA
 from daihinmin.rules.scoring import class_title
 from daihinmin.tools.cmd_bot import parse_options
-from daihinmin.tools.parallel import run_parallel, split_count
+from daihinmin.tools.exit_codes import OUTPUT_REFUSED
 
 
 @dataclass
@@ -43,30 +46,44 @@ class JobResult:
     playouts: list[int] = field(default_factory=list)
 
 
-def run_job(args: tuple[int, int, str, dict[str, Any], bool]) -> JobResult:
-    games, seed, opponent, options, oracle = args
+def run_job(args: tuple[int, int, str, dict[str, Any], bool, str | None]) -> JobResult:
+    games, seed, opponent, options, oracle, log_path = args
+    from daihinmin.driver.record import GameRecord
+    from daihinmin.local.runner import play_local_match
     from daihinmin.players.mc.bot import MCBot
     from daihinmin.players.registry import make_bot
     from daihinmin.rules.game import GameState
-    from daihinmin.tools.local_match import LocalGameRecord, play_local_match
 
     mc = MCBot(seed=seed, **options)
     bots = [mc] + [make_bot(opponent, seed=seed * 10 + i) for i in range(1, 5)]
     out = JobResult()
 
-    def on_game(record: LocalGameRecord) -> None:
-        assert record.result is not None
-        out.places.append(record.result.places[0])
-        out.points.append(record.result.points[0])
-        classes = record.setup.classes
+    def on_game(record: GameRecord) -> None:
+        out.places.append(record.places[0])
+        out.points.append(record.points[0])
+        classes = record.classes
         out.start_classes.append(classes[0] if classes is not None else -1)
 
     def reveal_to_mc(state: GameState) -> None:
         if state.turn == 0:
             mc.reveal(state.hands)
 
-    play_local_match(UECDA, seed=seed, games=games, bots=bots, on_game=on_game,
-                     before_play=reveal_to_mc if oracle else None)
+    before_play = reveal_to_mc if oracle else None
+    if log_path is None:
+        play_local_match(UECDA, seed=seed, games=games, bots=bots, on_game=on_game,
+                         before_play=before_play)
+    else:
+        from daihinmin.local.match_log import LocalMatchLog
+
+        names = ["mc"] + [f"{opponent}-{i}" for i in range(1, 5)]
+        with LocalMatchLog.open(Path(log_path), UECDA, seed, games, names) as log:
+
+            def log_game(record: GameRecord) -> None:
+                log.game(record)
+                on_game(record)
+
+            log.finish(play_local_match(UECDA, seed=seed, games=games, bots=bots,
+                                        on_game=log_game, before_play=before_play))
     out.decision_ms = [d.elapsed_ms for d in mc.decisions if d.kind == "play"]
     out.playouts = [d.playouts for d in mc.decisions if d.kind == "play"]
     return out
@@ -158,12 +175,27 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     p.add_argument("--oracle", action="store_true",
                    help="tell mc the true hands before each play (the inference ceiling)")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--log-dir", metavar="DIR", type=Path,
+                   help="write each job's match log into DIR (mc-strength-J.jsonl; checked by "
+                        "'daihinmin replay --verify')")
     args = p.parse_args(argv)
     jobs = max(1, args.jobs)
     options: dict[str, Any] = {"time_ms": args.time_ms, "playouts": args.playouts}
     options.update(parse_options(args.opt))
-    tasks = [(n, args.seed + 1000 * j, args.opponent, options, args.oracle)
-             for j, n in enumerate(split_count(args.games, jobs)) if n]
+    shares = [n for n in split_count(args.games, jobs) if n]
+    logs: list[str | None] = [None] * len(shares)
+    if args.log_dir is not None:
+        from daihinmin.server.outfile import OutputRefusedError, check_output_path
+
+        logs = [str(args.log_dir / f"mc-strength-{j}.jsonl") for j in range(len(shares))]
+        try:  # every log is checked before any game is played
+            for path in logs:
+                check_output_path(Path(str(path)), what="match log")
+        except OutputRefusedError as exc:
+            print(f"mc_strength: {exc}", file=sys.stderr)
+            return OUTPUT_REFUSED
+    tasks = [(n, args.seed + 1000 * j, args.opponent, options, args.oracle, logs[j])
+             for j, n in enumerate(shares)]
     start = time.perf_counter()
     results = run_parallel(run_job, tasks, jobs)
     summary = summarise(results, args.opponent, time.perf_counter() - start, args.oracle)

@@ -30,7 +30,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from .feeds import MAX_PUBLISHED, Feed, FeedError
+from .feeds import MAX_FEEDS, MAX_PUBLISHED, Feed, FeedError, forget_ended
 from .seats import BadAnswerError, cards_of
 from .settings import level_bot, presets_json, table_games, table_rules
 from .snapshot import snapshot
@@ -120,6 +120,10 @@ class WebApp:
         except (FeedError, WebSocketDisconnect, KeyError, RuntimeError) as exc:
             await refuse(ws, f"not a publisher: {exc}", CLOSE_NOT_FOUND)
             return
+        if sum(f.status == "playing" for f in self.lobby.feeds.values()) >= MAX_FEEDS:
+            await refuse(ws, f"this web app shows {MAX_FEEDS} published tables already",
+                         CLOSE_REFUSED)
+            return
         self.lobby.feeds[feed.id] = feed
         try:
             while True:
@@ -133,6 +137,7 @@ class WebApp:
                     await ws.send_json({"type": "error", "text": str(exc)})
         finally:
             feed.ended()
+            forget_ended(self.lobby.feeds)
 
     async def watch_feed(self, ws: WebSocket, feed: Feed) -> None:
         """A spectator of a published table: every new snapshot, nothing taken in."""

@@ -13,6 +13,8 @@ from typing import Any
 from .watched import Watched, json_object
 
 MAX_PUBLISHED = 256 * 1024  # bytes of one snapshot (six hands shown fit many times over)
+MAX_FEEDS = 256  # published tables at once (a tournament publishes one per table slot)
+KEEP_ENDED = 32  # finished published tables still listed (the oldest are forgotten)
 
 
 class FeedError(ValueError):
@@ -80,8 +82,16 @@ class Feed(Watched):
                 "games": self.games, "players": names}
 
 
+def forget_ended(feeds: dict[str, Feed], keep: int = KEEP_ENDED) -> None:
+    """Forget the oldest finished feeds beyond ``keep`` (the web app's memory stays flat
+    however many matches publish over its life; a page still open keeps its own copy)."""
+    ended = [key for key, feed in feeds.items() if feed.status != "playing"]
+    for key in ended[:max(0, len(ended) - keep)]:
+        del feeds[key]
+
+
 def _object(text: str) -> dict[str, Any]:
     return json_object(text, MAX_PUBLISHED, FeedError)
 
 
-__all__ = ["Feed", "FeedError"]
+__all__ = ["MAX_FEEDS", "Feed", "FeedError", "forget_ended"]

@@ -1,9 +1,12 @@
-"""``--publish URL``: a running ``serve``/``match`` shows its table live in ``daihinmin web``.
+"""``--publish URL``: a running ``serve``/``match``/``tournament`` shows its tables live in
+``daihinmin web``.
 
-:class:`TablePublisher` is a match observer: after the exchange and after every turn it makes
+:class:`TableWatcher` is a match observer: after the exchange and after every turn it makes
 the public snapshot of the table (counts, classes, passes, places, field, last play, flags,
-the turns so far and the per-game scores; the hands only with ``--publish-hands``) and a
-background task sends the newest one over a websocket to the web app's ``/ws/publish``.
+the turns so far and the per-game scores; the hands only with ``--publish-hands``).
+:class:`TablePublisher` adds a background task that sends the newest snapshot over a
+websocket to the web app's ``/ws/publish`` (``serve``/``match``; a tournament relays its
+watchers' snapshots through its dispatcher, see ``daihinmin.tools.tournament.publish``).
 Publishing never slows or stops the match: only the latest snapshot is kept (a spectator
 needs no stale one), and a web app that cannot be reached is warned about once and retried.
 """
@@ -56,27 +59,32 @@ def publish_url(base: str) -> str:
     return url if url.endswith("/ws/publish") else url + "/ws/publish"
 
 
-class TablePublisher(MatchObserver):
-    """Observes one match and keeps its newest public snapshot for :meth:`run` to send."""
+class TableWatcher(MatchObserver):
+    """Observes one match and keeps its newest public snapshot in ``latest``.
 
-    def __init__(self, url: str, rules: RuleSet, games: int, source: str,
-                 show_hands: bool = False, inner: MatchObserver | None = None) -> None:
+    ``latest`` is replaced, never changed in place, and ``version`` counts the changes, so
+    a relay can hand on only what is new (a tournament worker's does).
+    """
+
+    def __init__(self, rules: RuleSet, games: int, source: str, show_hands: bool = False,
+                 inner: MatchObserver | None = None, names: list[str] | None = None,
+                 extra: dict[str, Any] | None = None) -> None:
         self.inner = inner or MatchObserver()  # the command's own observer, told first
-        self.url = publish_url(url)
         self.rules = rules
         self.games = games
-        self.source = source  # "match" or "serve"
+        self.source = source  # "match", "serve" or "tournament"
         self.show_hands = show_hands
-        self.names = [f"p{p}" for p in range(rules.players)]
+        self.fixed_names = names is not None  # the names are the host's, not the clients'
+        self.names = list(names) if names is not None else [
+            f"p{p}" for p in range(rules.players)]
+        self.extra = extra or {}  # more public fields of every snapshot (a tournament's match)
         self.latest: dict[str, Any] = self._empty()
         self.version = 0
-        self.sent = -1
         self.scores: list[dict[str, Any]] = []  # the last SCORE_ROWS games' rows only
         self.recent: list[str] = []
         self.turns = 0
         self.last: Observed | None = None
         self.status = "playing"
-        self._changed = trio.Event()
 
     # --- observer hooks ---------------------------------------------------------------------
     def listening(self, host: str, port: int) -> None:
@@ -84,7 +92,7 @@ class TablePublisher(MatchObserver):
 
     def player_joined(self, info: PlayerInfo) -> None:
         self.inner.player_joined(info)
-        if 0 <= info.number < len(self.names):
+        if not self.fixed_names and 0 <= info.number < len(self.names):
             self.names[info.number] = f"p{info.number} {info.name}"
 
     def turn_played(self, setup: GameSetup, state: GameState, turn: TurnRecord | None) -> None:
@@ -121,7 +129,7 @@ class TablePublisher(MatchObserver):
                      totals=list(record.totals),
                      standings=standings(self.rules, record.totals, record.places))
 
-    # --- sending ------------------------------------------------------------------------------
+    # --- snapshots ----------------------------------------------------------------------------
     def _empty(self) -> dict[str, Any]:
         n = self.rules.players
         return {"type": "state", "mode": "watch", "source": self.source, "status": "playing",
@@ -130,18 +138,32 @@ class TablePublisher(MatchObserver):
                 "totals": [0] * n, "seats": [
                     {"player": p, "name": self.names[p], "count": None, "class": "-",
                      "passed": False, "place": None, "title": None, "turn": False}
-                    for p in range(n)]}
+                    for p in range(n)], **self.extra}
 
     def _update(self, **changes: Any) -> None:
         self.latest = {**self.latest, **changes, "status": self.status}
         self.version += 1
-        self._changed.set()
-        self._changed = trio.Event()
 
     def hello(self) -> dict[str, Any]:
         return {"type": "hello", "source": self.source, "rules": self.rules.name,
                 "players": self.rules.players, "games": self.games,
                 "hands_shown": self.show_hands}
+
+
+class TablePublisher(TableWatcher):
+    """A :class:`TableWatcher` whose :meth:`run` sends each new snapshot to the web app."""
+
+    def __init__(self, url: str, rules: RuleSet, games: int, source: str,
+                 show_hands: bool = False, inner: MatchObserver | None = None) -> None:
+        super().__init__(rules, games, source, show_hands, inner)
+        self.url = publish_url(url)
+        self.sent = -1
+        self._changed = trio.Event()
+
+    def _update(self, **changes: Any) -> None:
+        super()._update(**changes)
+        self._changed.set()
+        self._changed = trio.Event()
 
     async def run(self) -> None:
         """Send snapshots until cancelled; reconnect when the web app goes away."""
@@ -190,4 +212,4 @@ class TablePublisher(MatchObserver):
                 await self._changed.wait()
 
 
-__all__ = ["TablePublisher", "publish_url"]
+__all__ = ["TablePublisher", "TableWatcher", "publish_url"]

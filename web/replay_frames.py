@@ -16,9 +16,10 @@ from typing import Any
 
 from daihinmin.players.human_render import event_notes, move_text
 from daihinmin.rules.game import GameState
+from daihinmin.rules.match import GameResult, MatchState
 from daihinmin.server.errors import MatchLogError
-from daihinmin.server.matchlog import MatchLog, parse_lines, read_match_log
-from daihinmin.server.replay import LogMismatchError, new_match, replay_setup, replay_turn
+from daihinmin.server.matchlog import GameRecord, MatchLog, parse_lines, read_match_log
+from daihinmin.server.replay import LogMismatchError, ReplayedTurn, new_match, replay_game
 
 MAX_LOG_BYTES = 64 * 1024 * 1024
 
@@ -39,6 +40,30 @@ def _table(game: GameState) -> dict[str, Any]:
             "over": game.over}
 
 
+def _game_frames(match: MatchState, record: GameRecord, names: list[str]
+                 ) -> tuple[list[dict[str, Any]], GameResult]:
+    """One logged game's frames (re-simulated and checked) and its result."""
+    exchange = [f"{names[t.giver]} → {names[t.receiver]}: {t.cards}"
+                + (" (automatic)" if t.automatic else "")
+                + (f" [{t.by}]" if t.by else "") for t in record.transfers]
+    shown: list[dict[str, Any]] = []
+
+    def show(game: GameState, replayed: ReplayedTurn | None) -> None:
+        if replayed is None:
+            shown.append({"turn": 0, "text": "after the deal and exchange",
+                          "exchange": exchange, **_table(game)})
+            return
+        turn, step = replayed.record, replayed.step
+        text = f"{names[turn.player]}: {move_text(step.move).plain}" + (
+            f" [{turn.by}]" if turn.by else "")
+        shown.append({"turn": len(shown), "player": turn.player, "text": text,
+                      "notes": event_notes(step.events, names), **_table(game)})
+
+    result = replay_game(match, record, show).result
+    assert result is not None
+    return shown, result
+
+
 def frames(log: MatchLog) -> dict[str, Any]:
     """Every game of ``log`` as frames (raises :class:`LogFramesError` on a mismatch)."""
     header = log.header
@@ -48,21 +73,7 @@ def frames(log: MatchLog) -> dict[str, Any]:
     games = []
     try:
         for record in log.games:
-            setup = replay_setup(match, record)
-            game = setup.start()
-            exchange = [f"{names[t.giver]} → {names[t.receiver]}: {t.cards}"
-                        + (" (automatic)" if t.automatic else "")
-                        + (f" [{t.by}]" if t.by else "") for t in record.transfers]
-            shown = [{"turn": 0, "text": "after the deal and exchange", "exchange": exchange,
-                      **_table(game)}]
-            for number, turn in enumerate(record.turns, 1):
-                step = replay_turn(record.game, number, game, turn)
-                notes = event_notes(step.events, names)
-                text = f"{names[turn.player]}: {move_text(step.move).plain}" + (
-                    f" [{turn.by}]" if turn.by else "")
-                shown.append({"turn": number, "player": turn.player, "text": text,
-                              "notes": notes, **_table(game)})
-            result = match.finish_game(game)
+            shown, result = _game_frames(match, record, names)
             games.append({"game": record.game, "frames": shown, "points": list(result.points),
                           "places": [p + 1 for p in result.places],
                           "totals": list(match.points), "stand_in": record.stand_in})

@@ -91,6 +91,7 @@ class TournamentConfig:
     jobs: int = 0  # worker processes; 0 = one per core
     tables: int = 0  # TCP: tables played at once (over all workers); 0 = 2 per worker
     match_timeout: float = 600.0  # TCP: seconds one match may take before it is failed
+    log_dir: str | None = None  # in-process: each match's log goes here (match-NNNNN.jsonl)
 
     def ruleset(self) -> RuleSet:
         try:
@@ -112,7 +113,7 @@ class TournamentConfig:
 
     def with_run_options(self, **changes: Any) -> TournamentConfig:
         """Change settings that do not affect results (games, jobs, tables, timeout)."""
-        allowed = {"games", "jobs", "tables", "match_timeout"}
+        allowed = {"games", "jobs", "tables", "match_timeout", "log_dir"}
         bad = set(changes) - allowed
         if bad:
             raise TournamentConfigError(f"cannot change {sorted(bad)} on resume")
@@ -121,7 +122,7 @@ class TournamentConfig:
 
 def fingerprint_fields(cfg: TournamentConfig) -> dict[str, Any]:
     d = cfg.to_dict()
-    for run_only in ("games", "jobs", "tables", "match_timeout", "name"):
+    for run_only in ("games", "jobs", "tables", "match_timeout", "name", "log_dir"):
         d.pop(run_only, None)
     return d
 

@@ -1,19 +1,29 @@
-"""One match in process: bundled bots as objects on the same engine (no sockets)."""
+"""One match in process: bundled bots as objects on the same engine (no sockets).
+
+With ``log_dir`` set, each match writes the server's match log (``match-NNNNN.jsonl``, NNNNN
+the match id), which ``daihinmin replay --verify`` checks."""
 
 from __future__ import annotations
 
 import inspect
 import time
 from collections.abc import Callable
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from daihinmin.contract.view import Bot
+from daihinmin.driver.record import GameRecord
+from daihinmin.local.match_log import LocalMatchLog
+from daihinmin.local.runner import play_local_match
 from daihinmin.players.registry import make_bot, resolve
+from daihinmin.rules.match import MatchState
 from daihinmin.rules.ruleset import RuleSet
-from daihinmin.tools.local_match import LocalGameRecord, play_local_match
 
 from .config import Participant, TournamentConfig
 from .schedule import MatchSpec, derive_seed
+
+if TYPE_CHECKING:
+    from daihinmin.web.publish import TableWatcher
 
 # (match id, game, seats, places, points, turns)
 GameCallback = Callable[[int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...], int],
@@ -52,16 +62,33 @@ def make_table_bots(cfg: TournamentConfig, spec: MatchSpec) -> list[Bot]:
 
 
 def play_local(cfg: TournamentConfig, rules: RuleSet, spec: MatchSpec,
-               on_game: GameCallback) -> float:
-    """Play the match; report each game; returns the CPU seconds it took."""
+               on_game: GameCallback, watcher: TableWatcher | None = None) -> float:
+    """Play the match; report each game (and every turn to ``watcher``: ``--publish``);
+    returns the CPU seconds it took."""
     bots = make_table_bots(cfg, spec)
     cpu = time.process_time()
 
-    def report(record: LocalGameRecord) -> None:
-        result = record.result
-        assert result is not None
-        on_game(spec.index, result.game, tuple(record.setup.seats), result.places,
-                result.points, len(record.steps))
+    def report(record: GameRecord) -> None:
+        on_game(spec.index, record.game, tuple(record.seats), tuple(record.places),
+                tuple(record.points), len(record.turns))
 
-    play_local_match(rules, seed=spec.seed, games=spec.games, bots=bots, on_game=report)
+    def run_match(each_game: Callable[[GameRecord], None]) -> MatchState:
+        if watcher is None:
+            return play_local_match(rules, seed=spec.seed, games=spec.games, bots=bots,
+                                    on_game=each_game)
+        from .publish import play_watched_match  # --publish: every turn to the watcher
+        return play_watched_match(rules, spec.seed, spec.games, bots, each_game, watcher)
+
+    if cfg.log_dir is None:
+        run_match(report)
+        return time.process_time() - cpu
+    names = [cfg.participants[i].name for i in spec.lineup]
+    path = Path(cfg.log_dir) / f"match-{spec.index:05d}.jsonl"
+    with LocalMatchLog.open(path, rules, spec.seed, spec.games, names) as log:
+
+        def log_and_report(record: GameRecord) -> None:
+            log.game(record)
+            report(record)
+
+        log.finish(run_match(log_and_report))
     return time.process_time() - cpu

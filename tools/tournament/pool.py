@@ -27,14 +27,16 @@ def split_slots(total: int, workers: int) -> list[int]:
 class WorkerPool:
     """Starts the workers, hands out matches in schedule order, relays their messages."""
 
-    def __init__(self, cfg: TournamentConfig, slots: Sequence[int]) -> None:
+    def __init__(self, cfg: TournamentConfig, slots: Sequence[int],
+                 show_hands: bool | None = None) -> None:
         self.cfg = cfg
         self.slots = [s for s in slots if s > 0]
         ctx = mp_context()
         self.tasks = ctx.Queue()
         self.results = ctx.Queue()
         self.procs = [ctx.Process(target=worker_main, name=f"tournament-worker-{w}",
-                                  args=(w, cfg, self.tasks, self.results, s), daemon=True)
+                                  args=(w, cfg, self.tasks, self.results, s, show_hands),
+                                  daemon=True)
                       for w, s in enumerate(self.slots)]
         self.exited: set[int] = set()
 

@@ -16,6 +16,7 @@ from typing import Any
 from .config import TournamentConfig, TournamentConfigError
 from .live import LiveTally
 from .pool import WorkerPool, split_slots
+from .publish import Publishing, TournamentRelay
 from .schedule import MatchSpec
 from .store import TournamentStore
 
@@ -85,15 +86,20 @@ def cpu_times(who: int) -> float:
 
 class Dispatcher:
     def __init__(self, store: TournamentStore, cfg: TournamentConfig,
-                 tally: LiveTally | None = None) -> None:
+                 tally: LiveTally | None = None, publishing: Publishing | None = None) -> None:
         self.store = store
         self.cfg = cfg
         self.tally = tally
+        self.publishing = publishing
+        self.relay: TournamentRelay | None = None
         self.summary = RunSummary()
 
     def handle(self, msg: tuple[Any, ...]) -> None:
         kind = msg[0]
-        if kind == "started":
+        if kind == "view":
+            if self.relay is not None:
+                self.relay.view(msg[1], msg[2])
+        elif kind == "started":
             self.store.match_started(msg[1])
         elif kind == "game":
             _, mid, game, seats, places, points, turns = msg
@@ -131,7 +137,13 @@ class Dispatcher:
         s.tables = sum(slots)
         run_id = self.store.begin_run(self.cfg.transport, s.jobs, s.tables)
         start, cpu0 = time.perf_counter(), cpu_times(resource.RUSAGE_SELF)
-        pool = WorkerPool(self.cfg, slots)
+        show_hands = None if self.publishing is None else self.publishing.show_hands
+        pool = WorkerPool(self.cfg, slots, show_hands)
+        if self.publishing is not None:
+            assert self.tally is not None, "publishing shows the live standings"
+            self.relay = TournamentRelay(self.publishing, self.cfg.ruleset(),
+                                         self.cfg.games_per_match, self.tally)
+            self.relay.start()
         try:
             pool.start(pending)
             while not pool.finished:
@@ -145,6 +157,8 @@ class Dispatcher:
             raise
         finally:
             pool.stop()
+            if self.relay is not None:
+                self.relay.close(finished=not s.interrupted)
             self.fail_orphans()
             s.wall_seconds = time.perf_counter() - start
             s.cpu_dispatcher = cpu_times(resource.RUSAGE_SELF) - cpu0
@@ -164,8 +178,10 @@ class Dispatcher:
 
 
 def run_tournament(store: TournamentStore, cfg: TournamentConfig,
-                   tally: LiveTally | None = None) -> RunSummary:
-    """Replay what a crash left unfinished, then play every pending match."""
+                   tally: LiveTally | None = None,
+                   publishing: Publishing | None = None) -> RunSummary:
+    """Replay what a crash left unfinished, then play every pending match; ``publishing``
+    (which needs ``tally``) shows the tables and standings in ``daihinmin web``."""
     preflight(cfg)
     store.reset_unfinished()
-    return Dispatcher(store, cfg, tally).run(store.pending())
+    return Dispatcher(store, cfg, tally, publishing).run(store.pending())

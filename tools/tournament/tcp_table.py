@@ -18,9 +18,11 @@ from daihinmin.server.errors import leaf_errors
 from daihinmin.server.faults import SeatReport
 from daihinmin.server.matchlog import GameRecord
 from daihinmin.server.runner import run_headless_match
+from daihinmin.web.publish import TableWatcher
 
 from .config import TournamentConfig
 from .local_table import bot_options
+from .publish import Views, relay_due, relay_views, watch_match
 from .schedule import MatchSpec
 from .worker import POLL_SECONDS, describe_error, dispatcher_alive, next_task
 
@@ -97,7 +99,7 @@ def stand_in_error(cfg: TournamentConfig, spec: MatchSpec, record: GameRecord
 
 
 async def play_tcp(cfg: TournamentConfig, rules: RuleSet, spec: MatchSpec,
-                   results: Any) -> None:
+                   results: Any, watcher: TableWatcher | None = None) -> None:
     def on_game(record: GameRecord) -> None:
         if not dispatcher_alive():
             os._exit(1)  # bots see the sockets close and stop; the match is replayed later
@@ -108,7 +110,7 @@ async def play_tcp(cfg: TournamentConfig, rules: RuleSet, spec: MatchSpec,
 
     specs = [player_spec(cfg, spec, p) for p in range(len(spec.lineup))]
     config = ServerConfig(rules=rules, games=spec.games, seed=spec.seed, port=0)
-    outcome = await run_headless_match(config, specs, on_game=on_game)
+    outcome = await run_headless_match(config, specs, on_game=on_game, watcher=watcher)
     faults = fault_rows(outcome.seats)  # faults short of a hand-over (a timeout or two)
     if faults:
         results.put(("faults", spec.index, faults))
@@ -128,12 +130,14 @@ def flatten(exc: BaseException) -> BaseException:
     return exc
 
 
-async def table_slot(cfg: TournamentConfig, rules: RuleSet, tasks: Any, results: Any) -> None:
+async def table_slot(cfg: TournamentConfig, rules: RuleSet, tasks: Any, results: Any,
+                     key: str = "", views: Views | None = None) -> None:
     while (spec := await trio.to_thread.run_sync(next_task, tasks)) is not None:
         results.put(("started", spec.index))
         try:
             with trio.fail_after(cfg.match_timeout):
-                await play_tcp(cfg, rules, spec, results)
+                await play_tcp(cfg, rules, spec, results,
+                               watch_match(views, key, cfg, rules, spec))
         except trio.TooSlowError:
             results.put(("failed", spec.index, f"match timeout ({cfg.match_timeout} s)"))
             continue
@@ -156,11 +160,19 @@ async def watch_dispatcher() -> None:
             os._exit(1)
 
 
-async def tcp_loop(cfg: TournamentConfig, tasks: Any, results: Any, slots: int) -> None:
+async def tcp_loop(cfg: TournamentConfig, tasks: Any, results: Any, slots: int,
+                   worker: int = 0, views: Views | None = None) -> None:
+    """``slots`` tables at once; with ``views`` (``--publish``) their snapshots are relayed
+    to the dispatcher, each table slot keyed ``WORKER-SLOT``."""
     rules = cfg.ruleset()
     async with trio.open_nursery() as outer:
         outer.start_soon(watch_dispatcher)
+        if views is not None:
+            outer.start_soon(relay_views, views, results.put)
         async with trio.open_nursery() as nursery:
-            for _ in range(slots):
-                nursery.start_soon(table_slot, cfg, rules, tasks, results)
+            for slot in range(slots):
+                nursery.start_soon(table_slot, cfg, rules, tasks, results,
+                                   f"{worker + 1}-{slot + 1}", views)
+        if views is not None:
+            relay_due(views, results.put)  # the tables' last states
         outer.cancel_scope.cancel()

@@ -5,7 +5,9 @@ Messages (tuples, in order per worker):
 ``("done", match, cpu_seconds)``, ``("failed", match, error)``,
 ``("faults", match, [(player, status, counts, stand_in, detail), ...])`` (TCP: the seats
 that met a fault; sent before the match's ``done`` or ``failed``),
-``("exit", worker, cpu_seconds_of_worker_and_its_children)``.
+``("exit", worker, cpu_seconds_of_worker_and_its_children)``;
+with ``--publish`` also ``("view", table_key, snapshot)`` (a table's newest public snapshot,
+at most every ``publish.VIEW_SECONDS`` per table).
 
 In process, a worker plays one match at a time (it is CPU-bound).  Over TCP it runs
 ``slots`` tables at once in one Trio loop (server in this process, bots as processes).
@@ -20,10 +22,16 @@ import os
 import queue
 import resource
 import traceback
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .config import TournamentConfig
 from .schedule import MatchSpec
+
+if TYPE_CHECKING:
+    from daihinmin.rules.ruleset import RuleSet
+    from daihinmin.web.publish import TableWatcher
+
+    from .publish import Views
 
 POLL_SECONDS = 0.5
 
@@ -61,23 +69,36 @@ def is_stop(exc: BaseException) -> bool:
 
 
 def worker_main(worker: int, cfg: TournamentConfig, tasks: Any, results: Any,
-                slots: int) -> None:
+                slots: int, show_hands: bool | None = None) -> None:
+    """``show_hands`` None: not published; else publish the tables (with hands or not)."""
     # Seat faults reach the dispatcher as messages (stored, in the live view and the
     # report); the server's warnings on stderr would only scroll the live view away.
     logging.getLogger("daihinmin.server").setLevel(logging.ERROR)
     try:
         if cfg.transport == "in-process":
-            local_loop(cfg, tasks, results)
+            local_loop(cfg, tasks, results, worker, show_hands)
         else:
             import trio
 
+            from .publish import Views
             from .tcp_table import tcp_loop
-            trio.run(tcp_loop, cfg, tasks, results, slots)
+            views = None if show_hands is None else Views(show_hands)
+            trio.run(tcp_loop, cfg, tasks, results, slots, worker, views)
     except BaseException as exc:
         if is_stop(exc):
             os._exit(1)  # nobody to report to; the dispatcher replays unfinished matches
         raise
     results.put(("exit", worker, own_cpu_seconds()))
+
+
+def table_watcher(views: Views | None, cfg: TournamentConfig, rules: RuleSet,
+                  spec: MatchSpec, worker: int) -> TableWatcher | None:
+    """``--publish``: the observer of this in-process worker's one table (key ``W-1``)."""
+    if views is None:
+        return None
+    from .publish import watch_match
+
+    return watch_match(views, f"{worker + 1}-1", cfg, rules, spec)
 
 
 def own_cpu_seconds() -> float:
@@ -89,10 +110,17 @@ def own_cpu_seconds() -> float:
     return total
 
 
-def local_loop(cfg: TournamentConfig, tasks: Any, results: Any) -> None:
+def local_loop(cfg: TournamentConfig, tasks: Any, results: Any, worker: int = 0,
+               show_hands: bool | None = None) -> None:
     from .local_table import play_local
 
     rules = cfg.ruleset()
+    views: Views | None = None
+    if show_hands is not None:  # --publish: this worker's one table, relayed by a thread
+        from .publish import Views, relay_due, start_relay_thread
+
+        views = Views(show_hands)
+        start_relay_thread(views, results.put)
 
     def on_game(*row: Any) -> None:
         if not dispatcher_alive():
@@ -102,10 +130,14 @@ def local_loop(cfg: TournamentConfig, tasks: Any, results: Any) -> None:
     while (spec := next_task(tasks)) is not None:
         results.put(("started", spec.index))
         try:
-            cpu = play_local(cfg, rules, spec, on_game)
+            cpu = play_local(cfg, rules, spec, on_game,
+                             table_watcher(views, cfg, rules, spec, worker))
         except DispatcherGoneError:
             raise
         except Exception as exc:  # one broken match must not stop the tournament
             results.put(("failed", spec.index, describe_error(exc)))
             continue
+        finally:
+            if views is not None:
+                relay_due(views, results.put)  # the match's last state, before the next
         results.put(("done", spec.index, cpu))

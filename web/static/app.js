@@ -122,7 +122,11 @@ function send(message) {
   if (T.ws && T.ws.readyState === WebSocket.OPEN) T.ws.send(JSON.stringify(message));
 }
 
-function say(text) { $("message").textContent = text; }
+function say(text) {
+  $("message").textContent = text;
+  // a spectator has no hand panel (where #message is): the answer shows under the status line
+  $("page-message").textContent = $("me").hidden ? text : "";
+}
 
 function receive(msg) {
   if (msg.type === "state") render(msg);
@@ -225,6 +229,7 @@ function draw(s) {
   $("last").textContent = s.last ? `Last play: ${s.last.name} — ${s.last.text}` : "";
   renderHand(s);
   renderScores(s);
+  renderTournament(s);
   $("recent").start = s.recent_from || 1;
   $("recent").replaceChildren(...(s.recent || []).map((line) => el("li", {}, line)));
   if (s.status === "over" && s.seats.length) {
@@ -327,6 +332,26 @@ function renderScores(s) {
     ...r.points.map((p, i) => el("td", {}, `${p} (${r.places[i]}.)`))));
   const total = el("tr", {class: "total"}, el("th", {}, "Total"), ...s.totals.map((t) => el("th", {}, t)));
   table.replaceChildren(head, ...rows, total);
+}
+
+// A published tournament's table: which match this is, and the live standings.
+function renderTournament(s) {
+  const t = s.tournament;
+  $("tournament").hidden = !t || !t.rows;
+  if (!t || !t.rows) return;
+  const m = s.match || {};
+  $("tournament-progress").textContent = `table ${m.table || "?"} · match ${m.key || "?"} · `
+    + `${t.done} of ${t.total} games · ${t.matches_done} matches done`
+    + (t.failed ? ` · ${t.failed} failed` : "")
+    + (t.lower_is_better ? " · fewer points are better" : "");
+  const head = el("tr", {}, ...["#", "participant", "seat-games", "mean pts", "1st %", "μ", "σ",
+                                "faults"].map((h) => el("th", {}, h)));
+  const rows = t.rows.map((r, i) => el("tr", {}, el("td", {}, i + 1), el("td", {}, r.name),
+    el("td", {}, r.games), el("td", {}, r.mean === null ? "-" : r.mean.toFixed(3)),
+    el("td", {}, r.first === null ? "-" : r.first.toFixed(1)), el("td", {}, r.mu.toFixed(2)),
+    el("td", {}, r.sigma.toFixed(2)), el("td", {}, r.faults)));
+  if (t.more) rows.push(el("tr", {}, el("td", {colspan: 8}, `… and ${t.more} more`)));
+  $("standings").replaceChildren(head, ...rows);
 }
 
 // ---- watch ---------------------------------------------------------------------------------

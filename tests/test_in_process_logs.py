@@ -1,0 +1,75 @@
+"""In-process runs write the server's match log, and ``daihinmin replay --verify`` accepts it.
+
+Real processes and real files: ``daihinmin tournament --in-process --log-dir`` and
+``python -m daihinmin.tools.mc_strength --log-dir`` write one log per match; each is checked
+by ``daihinmin replay --verify`` (its exit code and its summary line).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from daihinmin.server.matchlog import read_match_log
+
+DAIHINMIN = [sys.executable, "-m", "daihinmin.tools.cli"]
+
+
+def run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=240,
+                          check=False)
+
+
+def verify(path: Path) -> str:
+    done = run([*DAIHINMIN, "replay", "--verify", str(path)], path.parent)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+def test_an_in_process_tournament_writes_logs_that_replay_verifies(tmp_path: Path) -> None:
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    done = run([*DAIHINMIN, "tournament", "--bot", "default", "--bot", "greedy", "--bot",
+                "random", "--games", "4", "--games-per-match", "2", "--no-duplicate",
+                "--in-process", "--jobs", "1", "--db", "t.sqlite", "--log-dir", str(logs),
+                "--json"], tmp_path)
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    files = sorted(logs.glob("match-*.jsonl"))
+    assert files and len(files) * 2 == summary["games"]
+    for path in files:
+        assert "agree with the engine (complete)" in verify(path)
+        log = read_match_log(path)
+        assert [p.protocol for p in log.header.players] == [0] * 5  # no wire: in process
+        assert log.end is not None and log.end.status == "complete"
+
+
+def test_the_log_folder_must_exist_and_the_tournament_be_in_process(tmp_path: Path) -> None:
+    missing = run([*DAIHINMIN, "tournament", "--bot", "default", "--bot", "greedy",
+                   "--games", "2", "--in-process", "--db", "a.sqlite", "--log-dir", "nope"],
+                  tmp_path)
+    assert missing.returncode == 5 and "not an existing folder" in missing.stderr
+    tcp = run([*DAIHINMIN, "tournament", "--bot", "default", "--bot", "greedy", "--games", "2",
+               "--db", "b.sqlite", "--log-dir", "."], tmp_path)
+    assert tcp.returncode == 2 and "in-process" in tcp.stderr
+    assert not (tmp_path / "a.sqlite").exists() and not (tmp_path / "b.sqlite").exists()
+
+
+@pytest.mark.usefixtures("mc_compiled")
+def test_mc_strength_writes_logs_that_replay_verifies(tmp_path: Path) -> None:
+    done = run([sys.executable, "-m", "daihinmin.tools.mc_strength", "--games", "3",
+                "--jobs", "2", "--playouts", "20", "--time-ms", "0", "--log-dir",
+                str(tmp_path), "--json"], tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["games"] == 3
+    files = sorted(tmp_path.glob("mc-strength-*.jsonl"))
+    assert [f.name for f in files] == ["mc-strength-0.jsonl", "mc-strength-1.jsonl"]
+    assert sum(len(read_match_log(f).games) for f in files) == 3
+    for path in files:
+        assert "(complete)" in verify(path)
+    again = run([sys.executable, "-m", "daihinmin.tools.mc_strength", "--games", "1",
+                 "--log-dir", str(tmp_path)], tmp_path)
+    assert again.returncode == 5 and "exists" in again.stderr  # never clobbered
