@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum, auto
 
 from daihinmin.contract.view import Bot
-from daihinmin.protocol.codec import build_exchange, build_move, build_profile
+from daihinmin.protocol.codec import build_exchange, build_profile
 from daihinmin.protocol.extension import (
     MAX_PLAYERS,
     PROTOCOL_20260,
@@ -52,6 +52,7 @@ from .tables import (
     END_MATCH,
     PLAYERS,
     check_int,
+    move_bytes,
     read_deal,
     read_field,
     read_turn,
@@ -129,6 +130,9 @@ class ClientProtocol:
         self._answer: int | None = None
         self._started = False
         self._unread = b""  # bytes fed but not yet a whole message (feed)
+        self.received = 0  # whole messages consumed so far
+        # Where the client stood before the last message (named by a failed reply's error).
+        self._last: tuple[Step, int | None, int, int, bool] = self._position()
         # The last field table's card rows and the play read from them: passes resend them.
         self._field_rows: tuple[int, ...] = ()
         self._field_play: tuple[dict[tuple[int, int], int], Move | None] | None = None
@@ -149,6 +153,10 @@ class ClientProtocol:
     def where(self) -> str:
         """Where the client stands, for error messages."""
         return self._describe(self._position())
+
+    def replied_where(self) -> str:
+        """Where the client stood before the message it last answered (for send errors)."""
+        return self._describe(self._last)
 
     def _position(self) -> tuple[Step, int | None, int, int, bool]:
         """What :meth:`where` says, taken cheaply (the text is built only for an error)."""
@@ -202,7 +210,8 @@ class ClientProtocol:
         size = _SIZES.get(step, 0)
         if len(data) != size:
             raise ValueError(f"{self.where()}: a message of {size} bytes, got {len(data)}")
-        position = self._position()
+        self._last = position = self._position()
+        self.received += 1
         try:
             return _HANDLERS[step](self, data, _WHERE_LATER)
         except UnexpectedMessageError as exc:
@@ -297,7 +306,7 @@ class ClientProtocol:
                         game.game, game.turns, move, view.hand, view.field or "empty")
         self._sent = move
         self.step = Step.ANSWER
-        return [build_move(move).to_bytes(PROTOCOL_20070)]
+        return [move_bytes(move)]
 
     def _on_answer(self, data: bytes, where: str) -> list[bytes]:
         allowed = (ANSWER_ACCEPTED, ANSWER_REJECTED, ANSWER_PASS_20071)

@@ -15,14 +15,15 @@ wrongly once somebody has gone out).
 
 from __future__ import annotations
 
+import struct
 from dataclasses import dataclass
 
 from daihinmin.protocol.codec import TableState, hand_from_cells, read_hand, read_state
-from daihinmin.protocol.table import Table
+from daihinmin.protocol.table import CELLS, COLS, Table
 from daihinmin.values.cards import CardSet
 from daihinmin.values.errors import MoveShapeError
 from daihinmin.values.moves import Move
-from daihinmin.values.shapes import move_from_cells
+from daihinmin.values.shapes import move_from_cells, move_to_cells
 
 from .errors import UnexpectedMessageError
 
@@ -142,6 +143,20 @@ def read_play(t: Table, where: str, max_jokers: int = 2
         raise _fail(where, f"the field is not a play: {exc}", exc.cell) from exc
 
 
+_BIG_ENDIAN_TABLE = struct.Struct(f">{CELLS}I")
+_EMPTY_CELLS = (0,) * CELLS
+
+
+def move_bytes(move: Move) -> bytes:
+    """The 20070 move table of ``move`` on the wire: the bytes of
+    ``build_move(move).to_bytes()``, packed straight from the move's cells (each is 1 or 2,
+    so there is nothing to clamp)."""
+    cells = list(_EMPTY_CELLS)
+    for (row, col), value in move_to_cells(move).items():
+        cells[row * COLS + col] = value
+    return _BIG_ENDIAN_TABLE.pack(*cells)
+
+
 def check_int(value: int, allowed: tuple[int, ...], where: str) -> int:
     if value not in allowed:
         want = ", ".join(str(a) for a in allowed)
@@ -160,6 +175,7 @@ __all__ = [
     "FieldTable",
     "HandTable",
     "check_int",
+    "move_bytes",
     "read_deal",
     "read_field",
     "read_turn",
