@@ -103,7 +103,7 @@ class MatchRecord:
 
 
 # Passed to the handlers as ``where``; an error carrying it gets the real text in receive().
-_CARD_CELLS = 5 * 15  # rows 0..4 of a table
+_CARD_BYTES = 5 * 15 * 4  # rows 0..4 of a 20070 table on the wire
 _WHERE_LATER = "\x00where the client stands"
 
 
@@ -134,8 +134,15 @@ class ClientProtocol:
         # Where the client stood before the last message (named by a failed reply's error).
         self._last: tuple[Step, int | None, int, int, bool] = self._position()
         # The last field table's card rows and the play read from them: passes resend them.
-        self._field_rows: tuple[int, ...] = ()
+        self._field_rows = b""
         self._field_play: tuple[dict[tuple[int, int], int], Move | None] | None = None
+        # The last turn table's card rows (bytes) and the hand read from them: the hand
+        # changes only when this client plays.
+        self._hand_rows = b""
+        self._hand: CardSet | None = None
+        # Bots that keep Bot.on_turn (a no-op) are not shown a view after every field table.
+        self._tells_turns = ("on_turn" in getattr(bot, "__dict__", {})
+                             or getattr(type(bot), "on_turn", None) is not Bot.on_turn)
 
     # --- what to do next ----------------------------------------------------------------
     @property
@@ -288,7 +295,10 @@ class ClientProtocol:
             turn, ext = read_ext_turn(Table.from_bytes(data), where)
             game.on_ext_turn(turn, ext)
         else:
-            turn = read_turn(Table.from_bytes(data), where)
+            rows = data[:_CARD_BYTES]
+            known = self._hand if rows == self._hand_rows else None
+            turn = read_turn(Table.from_bytes(data), where, known)
+            self._hand_rows, self._hand = rows, turn.hand
             game.on_turn_table(turn)
         self._sent = self._answer = None
         if not turn.state.my_turn:
@@ -323,13 +333,13 @@ class ClientProtocol:
             shown, ext = read_ext_field(table, where)
             game.on_ext_field(ext)
         else:
-            rows = table.cells[:_CARD_CELLS]
+            rows = data[:_CARD_BYTES]
             known = self._field_play if rows == self._field_rows else None
             shown = read_field(table, where, max(self.rules.jokers, 1), known)
             self._field_rows, self._field_play = rows, (shown.cells, shown.move)
         observed = game.on_field_table(shown, self._answer, self._sent)
-        accepted = observed.is_play
-        self.bot.on_turn(game.view(), observed, accepted)
+        if self._tells_turns:
+            self.bot.on_turn(game.view(), observed, observed.is_play)
         self.step = Step.END_FLAG
         return []
 

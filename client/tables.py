@@ -110,14 +110,19 @@ def read_deal(t: Table, where: str) -> HandTable:
     return HandTable(hand, read_state(t), give)
 
 
-def read_turn(t: Table, where: str) -> HandTable:
-    """A turn table: hand and state; [5][2] says whether this player must move now."""
-    cells = t.nonzero()  # one scan serves the check and the hand
-    _check_hand_cells(t, where, cells)
+def read_turn(t: Table, where: str, hand: CardSet | None = None) -> HandTable:
+    """A turn table: hand and state; [5][2] says whether this player must move now.
+
+    ``hand`` is what an earlier turn table with the very same card rows gave (the caller
+    compared them): those rows were checked then and are not read again."""
+    if hand is None:
+        cells = t.nonzero()  # one scan serves the check and the hand
+        _check_hand_cells(t, where, cells)
+        hand = hand_from_cells(cells)
     _check_flags(t, where, (2, 4, 5, 6, 7))
     _check_player(t, where, (5, 3))
     _check_counts(t, where)
-    return HandTable(hand_from_cells(cells), read_state(t))
+    return HandTable(hand, read_state(t))
 
 
 def read_field(t: Table, where: str, max_jokers: int = 2,
