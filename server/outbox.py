@@ -19,6 +19,7 @@ does not read); the other players' messages go on.
 
 from __future__ import annotations
 
+import builtins
 import time
 from collections.abc import Callable
 from typing import Any
@@ -26,7 +27,7 @@ from typing import Any
 import trio
 from daihinmin.protocol.table import Table
 
-from .connection import PlayerConnection
+from .connection import PlayerConnection, plain_socket
 from .errors import PlayerDisconnectedError, PlayerTimeoutError
 from .faults import SeatStatus
 from .seats import SeatTable
@@ -35,7 +36,7 @@ from .seats import SeatTable
 def try_send(stream: trio.SocketStream, data: bytes) -> int:
     """Bytes of ``data`` the socket took at once (0 when it would block, on any error, or
     when the stream has no plain socket under it)."""
-    sock = getattr(getattr(stream, "socket", None), "_sock", None)  # Trio wraps the stdlib one
+    sock = plain_socket(stream)
     if sock is None:
         return 0
     try:
@@ -102,7 +103,7 @@ class Outbox:
         """The same 20070 bytes to every seated player (all of them speak 20070)."""
         await self._to_all(data, _as_is)
 
-    async def int_to_all(self, value: int) -> None:
+    async def int_to_all(self, value: builtins.int) -> None:
         await self._to_all(value, PlayerConnection.encode_int)
 
     async def _to_all(self, message: Any, encode: Callable[[PlayerConnection, Any], bytes]
