@@ -1,8 +1,9 @@
 """The client side of UECda protocol 20070 as a sans-IO state machine.
 
 :class:`ClientProtocol` does no I/O.  The runner sends :meth:`ClientProtocol.initiate`'s
-profile table, then loops: read exactly ``expecting.size`` bytes, hand them to
-:meth:`ClientProtocol.receive`, and send back every message it returns (one write each).
+profile table, then loops: read what the socket has, hand it to :meth:`ClientProtocol.feed`
+(which cuts it into whole messages for :meth:`ClientProtocol.receive`, keeping a partial one
+for the next read), and send back every message it returns (one write each).
 The bot is called from inside :meth:`receive`.  Both runners (blocking sockets and Trio)
 share this class, so the protocol logic exists once.
 
