@@ -5,9 +5,10 @@ that stops reading cannot block the table (:meth:`PlayerConnection.watch_sends`)
 task (:meth:`PlayerConnection.read_loop`, run in the match's nursery) keeps what the player
 sends in a bounded buffer, so a receive that times out loses no byte: a table that arrives
 after its deadline is recognised as *stale* and thrown away when it comes, and the next table
-read is the one that was asked for.  Bytes the server did not ask for are found before each
-request (:meth:`PlayerConnection.unsolicited`) and dropped; a player that sends more than a
-few tables' worth of them is cut off (``flooded``).
+read is the one that was asked for.  A request first takes what the kernel already holds
+without waiting (a quick reply needs no pass through the reader task).  Bytes the server did
+not ask for are found before each request (:meth:`PlayerConnection.unsolicited`) and dropped;
+a player that sends more than a few tables' worth of them is cut off (``flooded``).
 """
 
 from __future__ import annotations
