@@ -15,6 +15,7 @@ daihinmin.client.errors.ServerClosedError: the server closed the connection whil
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 import select
@@ -163,17 +164,21 @@ def run_protocol(sock: socket.socket, proto: ClientProtocol,
     wire = _Wire(sock, proto)
     deadline: float | None = None
     wait: float | None = None
-    while not proto.done:
-        if deadline is None:  # a new message: its clock starts now
-            first = proto.step is Step.PLAYER_NUMBER
-            wait = wait_for(read_timeout, handshake) if first else read_timeout
-            deadline = math.inf if wait is None else time.monotonic() + wait
-        seen = proto.received
-        replies = proto.feed(wire.receive(deadline, wait))
-        if proto.received != seen:
-            deadline = None
-        for reply in replies:
-            wire.send(reply, read_timeout)
+    try:
+        while not proto.done:
+            if deadline is None:  # a new message: its clock starts now
+                first = proto.step is Step.PLAYER_NUMBER
+                wait = wait_for(read_timeout, handshake) if first else read_timeout
+                deadline = math.inf if wait is None else time.monotonic() + wait
+            seen = proto.received
+            replies = proto.feed(wire.receive(deadline, wait))
+            if proto.received != seen:
+                deadline = None
+            for reply in replies:
+                wire.send(reply, read_timeout)
+    finally:
+        with contextlib.suppress(OSError):  # a caller's socket goes back to blocking reads
+            sock.settimeout(read_timeout)
     return proto.record
 
 
