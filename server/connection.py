@@ -32,6 +32,8 @@ SPARE_TABLES = 4
 # late tables arriving at once are bytes nobody asked for: dropped, MALFORMED).
 MAX_OWED_TABLES = 4
 SEND_BUFFER_BYTES = 64 * 1024
+# Requests served from bytes already there, per connection, between two yields to Trio.
+QUICK_READS_PER_YIELD = 8
 
 
 def set_nodelay(stream: trio.SocketStream) -> None:
@@ -88,6 +90,7 @@ class PlayerConnection:
         self.sending_since: float | None = None  # trio.current_time() of a write under way
         self.stalled = False  # a write blocked past the send deadline
         self._changed = trio.Event()
+        self._quick = 0  # requests served at once since the last yield to the scheduler
 
     # --- encoding -------------------------------------------------------------------------
     def encode_table(self, table: Table) -> bytes:
@@ -235,8 +238,10 @@ class PlayerConnection:
         size = self.table_bytes
         if len(self.buffer) < (self.stale + 1) * size:
             self._read_now()
-            if len(self.buffer) < (self.stale + 1) * size:
-                await self._wait_for_table(timeout)
+        if len(self.buffer) < (self.stale + 1) * size:
+            await self._wait_for_table(timeout)
+        else:
+            await self._now_and_then_yield()
         need = (self.stale + 1) * size  # after the waits: late tables may have been dropped
         if len(self.buffer) < need:
             got = max(0, len(self.buffer) - self.stale * size)
@@ -247,6 +252,15 @@ class PlayerConnection:
         del self.buffer[:need]
         self.stale = 0
         return data
+
+    async def _now_and_then_yield(self) -> None:
+        """A request whose table was there at once never waited: without this, a table of
+        quick players could play on without ever letting the other tasks (signals, send
+        deadlines, the other readers) run."""
+        self._quick += 1
+        if self._quick >= QUICK_READS_PER_YIELD:
+            self._quick = 0
+            await trio.lowlevel.checkpoint()
 
     async def _wait_for_table(self, timeout: float | None) -> None:
         """Until the table asked for is buffered, the stream ends, or ``timeout`` passes."""

@@ -20,6 +20,7 @@ from daihinmin.protocol.table import TABLE_BYTES
 from daihinmin.server.config import ServerConfig
 from daihinmin.server.connection import (
     MAX_OWED_TABLES,
+    QUICK_READS_PER_YIELD,
     SPARE_TABLES,
     PlayerConnection,
     plain_socket,
@@ -85,6 +86,37 @@ def test_a_request_takes_a_reply_that_already_came_without_the_read_task() -> No
 
     trio.run(main)
 
+
+def test_requests_served_at_once_still_let_the_other_tasks_run() -> None:
+    """Quick replies need no wait, but the table must not starve the scheduler."""
+    async def main() -> None:
+        conn, client = await connected_pair()
+        ticks = 0
+
+        async def other_task() -> None:
+            nonlocal ticks
+            while True:
+                await trio.sleep(0)
+                ticks += 1
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(other_task)
+            requests = 4 * QUICK_READS_PER_YIELD
+            await client.send_all(b"".join(table_of(n) for n in range(requests)))
+            while len(conn.buffer) < TABLE_BYTES:  # the first bytes are there
+                await trio.sleep(0.01)
+                conn._read_now()
+            start = ticks
+            for n in range(requests):  # no other await here: only the requests can yield
+                assert await conn.receive_table_bytes(1.0) == table_of(n)
+            # a yield every QUICK_READS_PER_YIELD requests (one scheduler batch each, in
+            # which the other task runs once, before or after this one); none without them
+            assert 3 <= ticks - start <= 5
+            nursery.cancel_scope.cancel()
+        await conn.aclose()
+        await client.aclose()
+
+    trio.run(main)
 
 def test_pieces_then_a_close_give_the_table_then_the_end() -> None:
     async def main() -> None:
