@@ -1,8 +1,9 @@
 """The client side of UECda protocol 20070 as a sans-IO state machine.
 
 :class:`ClientProtocol` does no I/O.  The runner sends :meth:`ClientProtocol.initiate`'s
-profile table, then loops: read exactly ``expecting.size`` bytes, hand them to
-:meth:`ClientProtocol.receive`, and send back every message it returns (one write each).
+profile table, then loops: read what the socket has, hand it to :meth:`ClientProtocol.feed`
+(which cuts it into whole messages for :meth:`ClientProtocol.receive`, keeping a partial one
+for the next read), and send back every message it returns (one write each).
 The bot is called from inside :meth:`receive`.  Both runners (blocking sockets and Trio)
 share this class, so the protocol logic exists once.
 
@@ -19,7 +20,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum, auto
 
 from daihinmin.contract.view import Bot
-from daihinmin.protocol.codec import build_exchange, build_move, build_profile
+from daihinmin.protocol.codec import build_exchange, build_profile
 from daihinmin.protocol.extension import (
     MAX_PLAYERS,
     PROTOCOL_20260,
@@ -52,6 +53,7 @@ from .tables import (
     END_MATCH,
     PLAYERS,
     check_int,
+    move_bytes,
     read_deal,
     read_field,
     read_turn,
@@ -102,7 +104,7 @@ class MatchRecord:
 
 
 # Passed to the handlers as ``where``; an error carrying it gets the real text in receive().
-_CARD_CELLS = 5 * 15  # rows 0..4 of a table
+_CARD_BYTES = 5 * 15 * 4  # rows 0..4 of a 20070 table on the wire
 _WHERE_LATER = "\x00where the client stands"
 
 
@@ -129,9 +131,19 @@ class ClientProtocol:
         self._answer: int | None = None
         self._started = False
         self._unread = b""  # bytes fed but not yet a whole message (feed)
+        self.received = 0  # whole messages consumed so far
+        # Where the client stood before the last message (named by a failed reply's error).
+        self._last: tuple[Step, int | None, int, int, bool] = self._position()
         # The last field table's card rows and the play read from them: passes resend them.
-        self._field_rows: tuple[int, ...] = ()
+        self._field_rows = b""
         self._field_play: tuple[dict[tuple[int, int], int], Move | None] | None = None
+        # The last turn table's card rows (bytes) and the hand read from them: the hand
+        # changes only when this client plays.
+        self._hand_rows = b""
+        self._hand: CardSet | None = None
+        # Bots that keep Bot.on_turn (a no-op) are not shown a view after every field table.
+        self._tells_turns = ("on_turn" in getattr(bot, "__dict__", {})
+                             or getattr(type(bot), "on_turn", None) is not Bot.on_turn)
 
     # --- what to do next ----------------------------------------------------------------
     @property
@@ -149,6 +161,10 @@ class ClientProtocol:
     def where(self) -> str:
         """Where the client stands, for error messages."""
         return self._describe(self._position())
+
+    def replied_where(self) -> str:
+        """Where the client stood before the message it last answered (for send errors)."""
+        return self._describe(self._last)
 
     def _position(self) -> tuple[Step, int | None, int, int, bool]:
         """What :meth:`where` says, taken cheaply (the text is built only for an error)."""
@@ -202,7 +218,8 @@ class ClientProtocol:
         size = _SIZES.get(step, 0)
         if len(data) != size:
             raise ValueError(f"{self.where()}: a message of {size} bytes, got {len(data)}")
-        position = self._position()
+        self._last = position = self._position()
+        self.received += 1
         try:
             return _HANDLERS[step](self, data, _WHERE_LATER)
         except UnexpectedMessageError as exc:
@@ -279,7 +296,10 @@ class ClientProtocol:
             turn, ext = read_ext_turn(Table.from_bytes(data), where)
             game.on_ext_turn(turn, ext)
         else:
-            turn = read_turn(Table.from_bytes(data), where)
+            rows = data[:_CARD_BYTES]
+            known = self._hand if rows == self._hand_rows else None
+            turn = read_turn(Table.from_bytes(data), where, known)
+            self._hand_rows, self._hand = rows, turn.hand
             game.on_turn_table(turn)
         self._sent = self._answer = None
         if not turn.state.my_turn:
@@ -297,7 +317,7 @@ class ClientProtocol:
                         game.game, game.turns, move, view.hand, view.field or "empty")
         self._sent = move
         self.step = Step.ANSWER
-        return [build_move(move).to_bytes(PROTOCOL_20070)]
+        return [move_bytes(move)]
 
     def _on_answer(self, data: bytes, where: str) -> list[bytes]:
         allowed = (ANSWER_ACCEPTED, ANSWER_REJECTED, ANSWER_PASS_20071)
@@ -314,13 +334,13 @@ class ClientProtocol:
             shown, ext = read_ext_field(table, where)
             game.on_ext_field(ext)
         else:
-            rows = table.cells[:_CARD_CELLS]
+            rows = data[:_CARD_BYTES]
             known = self._field_play if rows == self._field_rows else None
             shown = read_field(table, where, max(self.rules.jokers, 1), known)
             self._field_rows, self._field_play = rows, (shown.cells, shown.move)
         observed = game.on_field_table(shown, self._answer, self._sent)
-        accepted = observed.is_play
-        self.bot.on_turn(game.view(), observed, accepted)
+        if self._tells_turns:
+            self.bot.on_turn(game.view(), observed, observed.is_play)
         self.step = Step.END_FLAG
         return []
 

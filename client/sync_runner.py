@@ -15,7 +15,10 @@ daihinmin.client.errors.ServerClosedError: the server closed the connection whil
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import math
+import select
 import socket
 import time
 
@@ -30,6 +33,8 @@ log = logging.getLogger("daihinmin.client")
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 42485
+RECEIVE_BYTES = 65536  # more than the server ever writes at once
+_POLL = hasattr(select, "poll")  # else select.select (Windows)
 
 
 def connect(host: str, port: int, timeout: float | None) -> socket.socket:
@@ -84,26 +89,96 @@ def send_message(sock: socket.socket, data: bytes, where: str) -> None:
         raise ServerClosedError(f"sending a reply ({where})", reason=str(exc)) from exc
 
 
+class _Wire:
+    """The socket of one match, non-blocking: one ``recv`` of what is there per wake-up, and
+    each reply written at once (a wait only when the server stops reading)."""
+
+    def __init__(self, sock: socket.socket, proto: ClientProtocol) -> None:
+        sock.setblocking(False)
+        self.sock, self.proto = sock, proto
+        self.poller = select.poll() if _POLL else None
+        if self.poller is not None:
+            self.poller.register(sock, select.POLLIN)
+
+    def _wait(self, deadline: float) -> bool:
+        """Bytes (or an error, or the end) to read before ``deadline``."""
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return False
+        if self.poller is None:
+            return bool(select.select([self.sock], [], [], None if left == math.inf else left)[0])
+        return bool(self.poller.poll(None if left == math.inf else math.ceil(left * 1000)))
+
+    def receive(self, deadline: float, timeout: float | None) -> bytes:
+        """What the server has sent (at least one byte) before ``deadline``.  The errors name
+        the message waited for and how much of it came; their text is built only then."""
+        proto = self.proto
+        while True:
+            if not self._wait(deadline):
+                raise ServerTimeoutError(proto.where(), timeout or 0.0, proto.unread,
+                                         proto.expecting.size)
+            try:
+                data = self.sock.recv(RECEIVE_BYTES)
+            except BlockingIOError:  # woken with nothing to read after all
+                continue
+            except (ConnectionResetError, ConnectionAbortedError) as exc:
+                raise ServerClosedError(proto.where(), proto.unread, proto.expecting.size,
+                                        "connection reset") from exc
+            except OSError as exc:  # e.g. the network went away (EHOSTUNREACH, ETIMEDOUT)
+                raise ServerClosedError(proto.where(), proto.unread, proto.expecting.size,
+                                        exc.strerror or str(exc)) from exc
+            if not data:
+                raise ServerClosedError(proto.where(), proto.unread, proto.expecting.size)
+            return data
+
+    def send(self, data: bytes, timeout: float | None) -> None:
+        """One reply, one write; a full socket waits for room within ``timeout``."""
+        sock = self.sock
+        try:
+            sent = sock.send(data)
+        except BlockingIOError:
+            sent = 0
+        except OSError as exc:  # broken pipe, reset, network gone
+            raise ServerClosedError(f"sending a reply ({self.proto.replied_where()})",
+                                    reason=str(exc)) from exc
+        if sent == len(data):
+            return
+        sock.settimeout(timeout)
+        try:
+            send_message(sock, data[sent:], self.proto.replied_where())
+        finally:
+            sock.setblocking(False)
+
+
 def run_protocol(sock: socket.socket, proto: ClientProtocol,
                  read_timeout: float | None = DEFAULT_READ_TIMEOUT,
                  handshake: Retry | None = None) -> MatchRecord:
     """Drive ``proto`` over a connected socket until the match is over.
 
-    Each message must come whole within ``read_timeout``; the player number also before the
-    deadline of ``handshake`` (a server that accepts and then says nothing, or trickles,
-    cannot hang the client)."""
+    Each message must come whole within ``read_timeout`` of the moment the client began to
+    wait for it; the player number also before the deadline of ``handshake`` (a server that
+    accepts and then says nothing, or trickles, cannot hang the client).  Each wake-up reads
+    what is there and hands it to :meth:`ClientProtocol.feed`."""
     sock.settimeout(wait_for(read_timeout, handshake))
     send_message(sock, proto.initiate(), "the profile")
-    while not proto.done:
-        exp = proto.expecting
-        first = exp.step is Step.PLAYER_NUMBER
-        wait = wait_for(read_timeout, handshake) if first else read_timeout
-        data = recv_exactly(sock, exp.size, exp.what, wait)
-        replies = proto.receive(data)
-        if replies:
+    wire = _Wire(sock, proto)
+    deadline: float | None = None
+    wait: float | None = None
+    try:
+        while not proto.done:
+            if deadline is None:  # a new message: its clock starts now
+                first = proto.step is Step.PLAYER_NUMBER
+                wait = wait_for(read_timeout, handshake) if first else read_timeout
+                deadline = math.inf if wait is None else time.monotonic() + wait
+            seen = proto.received
+            replies = proto.feed(wire.receive(deadline, wait))
+            if proto.received != seen:
+                deadline = None
+            for reply in replies:
+                wire.send(reply, read_timeout)
+    finally:
+        with contextlib.suppress(OSError):  # a caller's socket goes back to blocking reads
             sock.settimeout(read_timeout)
-        for reply in replies:
-            send_message(sock, reply, exp.what)
     return proto.record
 
 

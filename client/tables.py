@@ -15,14 +15,15 @@ wrongly once somebody has gone out).
 
 from __future__ import annotations
 
+import struct
 from dataclasses import dataclass
 
 from daihinmin.protocol.codec import TableState, hand_from_cells, read_hand, read_state
-from daihinmin.protocol.table import Table
+from daihinmin.protocol.table import CELLS, COLS, Table
 from daihinmin.values.cards import CardSet
 from daihinmin.values.errors import MoveShapeError
 from daihinmin.values.moves import Move
-from daihinmin.values.shapes import move_from_cells
+from daihinmin.values.shapes import move_from_cells, move_to_cells
 
 from .errors import UnexpectedMessageError
 
@@ -109,14 +110,19 @@ def read_deal(t: Table, where: str) -> HandTable:
     return HandTable(hand, read_state(t), give)
 
 
-def read_turn(t: Table, where: str) -> HandTable:
-    """A turn table: hand and state; [5][2] says whether this player must move now."""
-    cells = t.nonzero()  # one scan serves the check and the hand
-    _check_hand_cells(t, where, cells)
+def read_turn(t: Table, where: str, hand: CardSet | None = None) -> HandTable:
+    """A turn table: hand and state; [5][2] says whether this player must move now.
+
+    ``hand`` is what an earlier turn table with the very same card rows gave (the caller
+    compared them): those rows were checked then and are not read again."""
+    if hand is None:
+        cells = t.nonzero()  # one scan serves the check and the hand
+        _check_hand_cells(t, where, cells)
+        hand = hand_from_cells(cells)
     _check_flags(t, where, (2, 4, 5, 6, 7))
     _check_player(t, where, (5, 3))
     _check_counts(t, where)
-    return HandTable(hand_from_cells(cells), read_state(t))
+    return HandTable(hand, read_state(t))
 
 
 def read_field(t: Table, where: str, max_jokers: int = 2,
@@ -142,6 +148,20 @@ def read_play(t: Table, where: str, max_jokers: int = 2
         raise _fail(where, f"the field is not a play: {exc}", exc.cell) from exc
 
 
+_BIG_ENDIAN_TABLE = struct.Struct(f">{CELLS}I")
+_EMPTY_CELLS = (0,) * CELLS
+
+
+def move_bytes(move: Move) -> bytes:
+    """The 20070 move table of ``move`` on the wire: the bytes of
+    ``build_move(move).to_bytes()``, packed straight from the move's cells (each is 1 or 2,
+    so there is nothing to clamp)."""
+    cells = list(_EMPTY_CELLS)
+    for (row, col), value in move_to_cells(move).items():
+        cells[row * COLS + col] = value
+    return _BIG_ENDIAN_TABLE.pack(*cells)
+
+
 def check_int(value: int, allowed: tuple[int, ...], where: str) -> int:
     if value not in allowed:
         want = ", ".join(str(a) for a in allowed)
@@ -160,6 +180,7 @@ __all__ = [
     "FieldTable",
     "HandTable",
     "check_int",
+    "move_bytes",
     "read_deal",
     "read_field",
     "read_turn",

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import math
 import socket
+from collections.abc import Callable
 
 import trio
 from daihinmin.contract.view import Bot
@@ -19,7 +20,7 @@ from daihinmin.rules.ruleset import UECDA, RuleSet
 from .errors import ServerClosedError, ServerTimeoutError, ServerUnreachableError
 from .protocol import ClientProtocol, MatchRecord, Step
 from .retry import DEFAULT_CONNECT_TIMEOUT, DEFAULT_READ_TIMEOUT, Retry, wait_for
-from .sync_runner import DEFAULT_HOST, DEFAULT_PORT
+from .sync_runner import DEFAULT_HOST, DEFAULT_PORT, RECEIVE_BYTES
 
 log = logging.getLogger("daihinmin.client")
 
@@ -58,13 +59,37 @@ async def receive_exactly(stream: trio.abc.ReceiveStream, size: int, where: str,
 async def send_message(stream: trio.abc.SendStream, data: bytes, where: str,
                        timeout: float | None = None) -> None:
     """One message, one write (within ``timeout``: a server that stops reading)."""
+    await _send(stream, data, lambda: where, timeout)
+
+
+async def _send(stream: trio.abc.SendStream, data: bytes, where: Callable[[], str],
+                timeout: float | None) -> None:
+    """:func:`send_message` with the error text built only when there is an error."""
     try:
         with trio.fail_after(math.inf if timeout is None else timeout):
             await stream.send_all(data)
     except trio.TooSlowError:
-        raise ServerTimeoutError(f"sending a reply ({where})", timeout or 0.0) from None
+        raise ServerTimeoutError(f"sending a reply ({where()})", timeout or 0.0) from None
     except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
-        raise ServerClosedError(f"sending a reply ({where})", reason=str(exc)) from exc
+        raise ServerClosedError(f"sending a reply ({where()})", reason=str(exc)) from exc
+
+
+async def _receive_some(stream: trio.abc.ReceiveStream, proto: ClientProtocol, deadline: float,
+                        timeout: float | None) -> bytes:
+    """What the server has sent (at least one byte) before ``deadline`` (Trio's clock); the
+    errors name the message waited for and how much of it came."""
+    try:
+        with trio.fail_at(deadline):
+            data = await stream.receive_some(RECEIVE_BYTES)
+    except trio.TooSlowError:
+        raise ServerTimeoutError(proto.where(), timeout or 0.0, proto.unread,
+                                 proto.expecting.size) from None
+    except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
+        raise ServerClosedError(proto.where(), proto.unread, proto.expecting.size,
+                                "connection reset") from exc
+    if not data:
+        raise ServerClosedError(proto.where(), proto.unread, proto.expecting.size)
+    return data if isinstance(data, bytes) else bytes(data)
 
 
 async def run_protocol_async(stream: trio.abc.Stream, proto: ClientProtocol,
@@ -72,20 +97,28 @@ async def run_protocol_async(stream: trio.abc.Stream, proto: ClientProtocol,
                              bot_in_thread: bool = False,
                              handshake: Retry | None = None) -> MatchRecord:
     """Drive ``proto`` over a connected stream until the match is over (each message whole
-    within ``read_timeout``; the player number also before the deadline of ``handshake``)."""
+    within ``read_timeout`` of the moment the client began to wait for it; the player number
+    also before the deadline of ``handshake``).  Each wake-up reads what is there and hands
+    it to :meth:`ClientProtocol.feed`."""
     await send_message(stream, proto.initiate(), "the profile",
                        wait_for(read_timeout, handshake))
+    deadline: float | None = None
+    wait: float | None = None
     while not proto.done:
-        exp = proto.expecting
-        first = exp.step is Step.PLAYER_NUMBER
-        wait = wait_for(read_timeout, handshake) if first else read_timeout
-        data = await receive_exactly(stream, exp.size, exp.what, wait)
+        if deadline is None:  # a new message: its clock starts now
+            first = proto.step is Step.PLAYER_NUMBER
+            wait = wait_for(read_timeout, handshake) if first else read_timeout
+            deadline = math.inf if wait is None else trio.current_time() + wait
+        data = await _receive_some(stream, proto, deadline, wait)
+        seen = proto.received
         if bot_in_thread:
-            replies = await trio.to_thread.run_sync(proto.receive, data)
+            replies = await trio.to_thread.run_sync(proto.feed, data)
         else:
-            replies = proto.receive(data)
+            replies = proto.feed(data)
+        if proto.received != seen:
+            deadline = None
         for reply in replies:
-            await send_message(stream, reply, exp.what, read_timeout)
+            await _send(stream, reply, proto.replied_where, read_timeout)
     return proto.record
 
 

@@ -202,18 +202,24 @@ def only(table: Grid, value: int) -> tuple[Grid, bool]:
 def above(cards: Grid, order: int) -> Grid:
     """The cards of columns above ``order`` (rows 0..3 filtered, the rest copied)."""
     out = cards.copy()
+    cells, n = out.cells, len(out.cells)
     for c in range(order + 1):
         for r in range(4):
-            out.put(r, c, 0)
+            i = r * COLS + c  # Grid.put inlined, bounds check and all
+            if 0 <= i < n:
+                cells[i] = 0
     return out
 
 
 def below(cards: Grid, order: int) -> Grid:
     """The cards of columns below ``order``."""
     out = cards.copy()
+    cells, n = out.cells, len(out.cells)
     for c in range(order, COLS):
         for r in range(4):
-            out.put(r, c, 0)
+            i = r * COLS + c  # Grid.put inlined, bounds check and all
+            if 0 <= i < n:
+                cells[i] = 0
     return out
 
 
@@ -229,22 +235,22 @@ def locked(cards: Grid, suits: Sequence[int]) -> Grid:
 
 def loose(hand: Grid) -> Grid:
     """The cards in no run of three of their suit and no group of their rank."""
-    in_runs = runs(hand)
+    in_runs, src = runs(hand).cells, hand.cells
     out = Grid()
-    for r in range(4):
+    dst = out.cells  # rows 0..3 only: always inside the grid
+    for base in range(0, 4 * COLS, COLS):
         c = 0
         while c < COLS:
-            length = in_runs.get(r, c)
+            length = in_runs[base + c]
             if length > 2:
                 c += length  # the whole run goes
                 continue
-            out.put(r, c, 1 if hand.get(r, c) == 1 else 0)
+            dst[base + c] = 1 if src[base + c] == 1 else 0
             c += 1
-    in_groups = groups(hand)
-    for r in range(4):
-        for c in range(COLS):
-            if in_groups.get(r, c):
-                out.put(r, c, 0)
+    in_groups = groups(hand).cells
+    for i in range(4 * COLS):
+        if in_groups[i]:
+            dst[i] = 0
     return out
 
 
@@ -268,12 +274,13 @@ def pick_group(hand: Grid, table: Grid, lowest: bool, lock: bool = False,
     cols = range(1, 14) if lowest else range(13, 0, -1)
     have = want = 0
     col = 14 if lowest else 0
+    marks, dst = table.cells, out.cells  # rows 0..3, columns 1..13: always inside
     for col in cols:
-        for r in range(4):
-            if table.get(r, col) > 1:
-                out.put(r, col, 1)
+        for i in range(col, 4 * COLS, COLS):
+            if marks[i] > 1:
+                dst[i] = 1
                 have += 1
-                want = table.get(r, col)
+                want = marks[i]
         if have:
             break
     else:

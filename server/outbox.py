@@ -27,7 +27,7 @@ from typing import Any
 import trio
 from daihinmin.protocol.table import Table
 
-from .connection import PlayerConnection
+from .connection import PlayerConnection, plain_socket
 from .errors import PlayerDisconnectedError, PlayerTimeoutError
 from .faults import SeatStatus
 from .seats import SeatTable
@@ -36,7 +36,7 @@ from .seats import SeatTable
 def try_send(stream: trio.SocketStream, data: bytes) -> int:
     """Bytes of ``data`` the socket took at once (0 when it would block, on any error, or
     when the stream has no plain socket under it)."""
-    sock = getattr(getattr(stream, "socket", None), "_sock", None)  # Trio wraps the stdlib one
+    sock = plain_socket(stream)
     if sock is None:
         return 0
     try:

@@ -5,10 +5,13 @@ from __future__ import annotations
 import itertools
 
 from daihinmin.client import Bot, ClientProtocol, GameView, Step
-from daihinmin.protocol.codec import TableState, build_deal, build_field, build_turn
+from daihinmin.client.tables import move_bytes
+from daihinmin.protocol.codec import TableState, build_deal, build_field, build_move, build_turn
 from daihinmin.protocol.table import encode_int
-from daihinmin.values.cards import CardSet
-from daihinmin.values.moves import Move
+from daihinmin.rules.movegen import all_plays
+from daihinmin.rules.ruleset import PRESETS
+from daihinmin.values.cards import VALID_BITS, CardSet
+from daihinmin.values.moves import PASS, Move
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -62,3 +65,13 @@ def test_feed_keeps_a_partial_message_for_the_next_call() -> None:
     first = b"".join(stream()[:2])
     assert proto.feed(first + b"\x00" * 100) == []
     assert proto.unread == 100 and proto.step is Step.TURN
+
+
+
+@given(st.integers(min_value=0, max_value=(1 << 62) - 1), st.sampled_from(sorted(PRESETS)))
+def test_move_bytes_are_the_move_tables_bytes(mask: int, preset: str) -> None:
+    """The client's packed move table equals ``build_move(move).to_bytes()`` for every play a
+    hand allows (singles, groups, runs, stairs, jokers) and for the pass."""
+    hand = CardSet(mask & VALID_BITS)
+    for move in [PASS, *all_plays(hand, PRESETS[preset])]:
+        assert move_bytes(move) == build_move(move).to_bytes()

@@ -23,7 +23,13 @@ from daihinmin.players.default_bot import DefaultBot
 from daihinmin.protocol.codec import build_profile
 from daihinmin.protocol.table import TABLE_BYTES
 from daihinmin.server.config import ServerConfig
-from daihinmin.server.connection import MAX_OWED_TABLES, SPARE_TABLES, PlayerConnection
+from daihinmin.server.connection import (
+    MAX_OWED_TABLES,
+    QUICK_READS_PER_YIELD,
+    SPARE_TABLES,
+    PlayerConnection,
+    plain_socket,
+)
 from daihinmin.server.errors import PlayerDisconnectedError, PlayerTimeoutError
 from daihinmin.server.match_server import MatchServer
 from daihinmin.server.matchlog import read_match_log
@@ -81,6 +87,101 @@ async def test_a_table_after_its_deadline_is_skipped_and_the_next_one_is_read(
         await client.send_all(table_of(2) + table_of(3))  # late #2, then the answer
         assert await conn.receive_table_bytes(5.0) == table_of(3)
         assert conn.stale == 0 and not conn.buffer
+
+
+async def connected_pair() -> tuple[PlayerConnection, trio.SocketStream]:
+    """A connection over real loopback sockets and the player's end of it."""
+    listeners = await trio.open_tcp_listeners(0, host=HOST)
+    port = listeners[0].socket.getsockname()[1]
+    client = await trio.open_tcp_stream(HOST, port)
+    server = await listeners[0].accept()
+    await listeners[0].aclose()
+    return PlayerConnection(server, 0, "p", send_timeout=1.0), client
+
+
+def test_a_request_takes_a_reply_that_already_came_without_the_read_task() -> None:
+    async def main() -> None:
+        conn, client = await connected_pair()
+        assert plain_socket(conn.stream) is not None
+        await client.send_all(table_of(7))
+        await trio.lowlevel.wait_readable(plain_socket(conn.stream))  # it is in the kernel
+        # No read task runs: the request's own non-blocking read finds the table.
+        assert await conn.receive_table_bytes(1.0) == table_of(7)
+        assert not conn.buffer
+        await conn.aclose()
+        await client.aclose()
+
+    trio.run(main)
+
+
+def test_requests_served_at_once_still_let_the_other_tasks_run() -> None:
+    """Quick replies need no wait, but the table must not starve the scheduler."""
+    async def main() -> None:
+        conn, client = await connected_pair()
+        ticks = 0
+
+        async def other_task() -> None:
+            nonlocal ticks
+            while True:
+                await trio.sleep(0)
+                ticks += 1
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(other_task)
+            requests = 4 * QUICK_READS_PER_YIELD
+            await client.send_all(b"".join(table_of(n) for n in range(requests)))
+            while len(conn.buffer) < TABLE_BYTES:  # the first bytes are there
+                await trio.sleep(0.01)
+                conn._read_now()
+            start = ticks
+            for n in range(requests):  # no other await here: only the requests can yield
+                assert await conn.receive_table_bytes(1.0) == table_of(n)
+            # a yield every QUICK_READS_PER_YIELD requests (one scheduler batch each, in
+            # which the other task runs once, before or after this one); none without them
+            assert 3 <= ticks - start <= 5
+            nursery.cancel_scope.cancel()
+        await conn.aclose()
+        await client.aclose()
+
+    trio.run(main)
+
+
+def test_pieces_then_a_close_give_the_table_then_the_end() -> None:
+    async def main() -> None:
+        conn, client = await connected_pair()
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(conn.read_loop)
+            data = table_of(3)
+            for a, b in ((0, 1), (1, 200), (200, 480)):
+                await client.send_all(data[a:b])
+                await trio.sleep(0.01)
+            assert await conn.receive_table_bytes(1.0) == data
+            await client.send_all(data[:10])
+            await client.aclose()
+            with pytest.raises(PlayerDisconnectedError,
+                               match=r"closed the connection \(10 of 480 bytes"):
+                await conn.receive_table_bytes(1.0)
+        await conn.aclose()
+
+    trio.run(main)
+
+
+def test_a_stream_without_a_plain_socket_is_read_through_the_stream() -> None:
+    async def main() -> None:
+        client, server = trio.testing.memory_stream_pair()
+        conn = PlayerConnection(server, 1, "m")  # type: ignore[arg-type]
+        assert plain_socket(server) is None  # type: ignore[arg-type]
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(conn.read_loop)
+            await client.send_all(table_of(5)[:50])
+            await client.send_all(table_of(5)[50:] + table_of(6))
+            assert await conn.receive_table_bytes(1.0) == table_of(5)
+            assert await conn.receive_table_bytes(1.0) == table_of(6)
+            await client.aclose()
+            with pytest.raises(PlayerDisconnectedError, match="closed the connection"):
+                await conn.receive_table_bytes(1.0)
+
+    trio.run(main)
 
 
 async def test_without_a_fault_limit_owed_tables_do_not_grow_the_buffer(
