@@ -89,9 +89,16 @@ class MatchHeader:
     write_mode: str = "exact"  # or "coalesced" (server.outbox): same bytes, fewer writes
     policy: dict[str, Any] | None = None  # deadlines and fault policy (schema 2)
     lineup: list[dict[str, str]] | None = None  # how each player was started (``match``)
+    # A match that starts at a later game (``duplicate``'s positions): {"game": k, "classes":
+    # [...] or None, "seats": [...]}; None: at game 1 (checked by logcheck.check_header).
+    start: dict[str, Any] | None = None
 
     def ruleset(self) -> RuleSet:
         return ruleset_from_dict(self.rules).validate()
+
+    @property
+    def first_game(self) -> int:
+        return 1 if self.start is None else int(self.start["game"])
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {"type": "header", "schema": self.schema, "rules": self.rules,
@@ -102,6 +109,8 @@ class MatchHeader:
             d["policy"] = self.policy
         if self.lineup is not None:
             d["lineup"] = self.lineup
+        if self.start is not None:
+            d["start"] = self.start
         return d
 
     @classmethod
@@ -112,7 +121,7 @@ class MatchHeader:
                    str(d.get("started", "")), str(d["schema"]), str(d.get("write_mode", "exact")),
                    d.get("policy"),
                    None if lineup is None else [{str(k): str(v) for k, v in dict(p).items()}
-                                                for p in lineup])
+                                                for p in lineup], d.get("start"))
 
 
 @dataclass
