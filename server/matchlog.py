@@ -10,7 +10,9 @@ Schema 2 adds, all optional: per turn the ``fault`` (TIMEOUT, MALFORMED, ILLEGAL
 (``fallback``/``forfeit`` when a stand-in played it); per exchange choice the same two; per
 game the seat ``events`` (hand-overs), the players a stand-in played (``stand_in``), the
 time banks left (``bank_ms``) and the reports so far of the seats that met a fault
-(``seat_reports``: what ``--resume`` carries over); in the end record each seat's report.
+(``seat_reports``: what ``--resume`` carries over); in the end record each seat's report; in
+the header a ``start`` (game, classes, seats) for a match that begins at a later game
+(``duplicate``'s positions).
 Schema 1 logs read as before.  A last line cut short (the process was killed while writing)
 is dropped on reading.
 
