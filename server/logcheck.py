@@ -102,6 +102,8 @@ def check_header(header: MatchHeader) -> int:
     check_int(header.seed, "seed", -(2**63), 2**64)
     check_int(header.games, "games", 1, MAX_GAMES)
     check_players(header.players, n, "players")
+    if len(header.players) != n:  # the header lists every seat (the standings index them)
+        raise LogFieldError(f"players: {len(header.players)} listed, the table has {n}")
     if header.start is not None:
         check_start(header.start, n, header.games)
     return n

@@ -107,3 +107,18 @@ def test_a_bad_start_in_the_header_is_refused(start: object) -> None:
                          start=start)  # type: ignore[arg-type]
     with pytest.raises(MatchLogError):
         parse_lines([json.dumps(header.to_json()) + "\n"])
+
+
+def test_a_header_that_lists_fewer_players_than_the_table_is_bad_input(tmp_path: Path) -> None:
+    """Found by the reader fuzz: a header with ``players: []`` made ``replay`` crash in the
+    standings (an IndexError); it is now refused as bad input (exit 4)."""
+    from daihinmin.rules.ruleset import UECDA, ruleset_to_dict
+    from daihinmin.server.matchlog import MatchHeader, PlayerInfo
+
+    header = MatchHeader(rules=ruleset_to_dict(UECDA), seed=1, games=1, started="",
+                         players=[PlayerInfo(0, "only", 0)])
+    path = tmp_path / "m.jsonl"
+    path.write_text(json.dumps(header.to_json()) + "\n", encoding="utf-8")
+    done = run([*DAIHINMIN, "replay", str(path)], tmp_path)
+    assert done.returncode == 4 and "Traceback" not in done.stderr
+    assert "1 listed, the table has 5" in done.stderr
