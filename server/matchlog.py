@@ -19,8 +19,8 @@ is dropped on reading.
 >>> import io
 >>> out = io.StringIO()
 >>> w = MatchLogWriter(out)
->>> w.write_header(MatchHeader(rules={"name": "uecda"}, seed=1, games=1,
-...                            players=[PlayerInfo(0, "a", 20070)], started="now"))
+>>> w.write_header(MatchHeader(rules={"name": "uecda"}, seed=1, games=1, started="now",
+...                            players=[PlayerInfo(p, "a", 20070) for p in range(5)]))
 >>> out.getvalue().startswith('{"type": "header", "schema": "daihinmin.matchlog/2"')
 True
 >>> parse_lines([out.getvalue(), '{"type": "game", "ga']).torn
