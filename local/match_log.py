@@ -54,12 +54,19 @@ class LocalMatchLog:
 
     @classmethod
     def open(cls, path: Path, rules: RuleSet, seed: int, games: int, names: Sequence[str],
-             overwrite: bool = False, durable: bool = False) -> LocalMatchLog:
+             overwrite: bool = False, durable: bool = False,
+             start: MatchState | None = None) -> LocalMatchLog:
+        """``start``: a match that does not begin at game 1 (its next game, classes and
+        seats go into the header, so replay begins there too)."""
         writer = MatchLogWriter.open(path, durable=durable, overwrite=overwrite)
         now = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+        later = None if start is None or start.game == 1 else {
+            "game": start.game, "seats": list(start.seats or range(rules.players)),
+            "classes": None if start.classes is None else list(start.classes)}
         writer.write_header(MatchHeader(
             rules=ruleset_to_dict(rules), seed=seed, games=games, started=now,
-            players=[PlayerInfo(p, name, IN_PROCESS_PROTOCOL) for p, name in enumerate(names)]))
+            players=[PlayerInfo(p, name, IN_PROCESS_PROTOCOL) for p, name in enumerate(names)],
+            start=later))
         return cls(writer)
 
     def game(self, record: GameRecord) -> None:

@@ -102,7 +102,25 @@ def check_header(header: MatchHeader) -> int:
     check_int(header.seed, "seed", -(2**63), 2**64)
     check_int(header.games, "games", 1, MAX_GAMES)
     check_players(header.players, n, "players")
+    if len(header.players) != n:  # the header lists every seat (the standings index them)
+        raise LogFieldError(f"players: {len(header.players)} listed, the table has {n}")
+    if header.start is not None:
+        check_start(header.start, n, header.games)
     return n
+
+
+def check_start(start: object, n: int, games: int) -> None:
+    """A later first game: its number, the classes it starts with (or None), the seats."""
+    if not isinstance(start, dict) or set(start) != {"game", "classes", "seats"}:
+        raise LogFieldError("start: not an object of game, classes and seats")
+    check_int(start["game"], "start game", 1, games)
+    if start["classes"] is not None:
+        check_ints(start["classes"], "start classes", 0, n - 1, length=n)
+        if sorted(start["classes"]) != list(range(n)):
+            raise LogFieldError("start classes: not one class per player")
+    check_ints(start["seats"], "start seats", 0, n - 1, length=n)
+    if sorted(start["seats"]) != list(range(n)):
+        raise LogFieldError("start seats: not one seat per player")
 
 
 def check_events(events: list[SeatEvent], n: int) -> None:

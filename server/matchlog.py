@@ -10,15 +10,17 @@ Schema 2 adds, all optional: per turn the ``fault`` (TIMEOUT, MALFORMED, ILLEGAL
 (``fallback``/``forfeit`` when a stand-in played it); per exchange choice the same two; per
 game the seat ``events`` (hand-overs), the players a stand-in played (``stand_in``), the
 time banks left (``bank_ms``) and the reports so far of the seats that met a fault
-(``seat_reports``: what ``--resume`` carries over); in the end record each seat's report.
+(``seat_reports``: what ``--resume`` carries over); in the end record each seat's report; in
+the header a ``start`` (game, classes, seats) for a match that begins at a later game
+(``duplicate``'s positions).
 Schema 1 logs read as before.  A last line cut short (the process was killed while writing)
 is dropped on reading.
 
 >>> import io
 >>> out = io.StringIO()
 >>> w = MatchLogWriter(out)
->>> w.write_header(MatchHeader(rules={"name": "uecda"}, seed=1, games=1,
-...                            players=[PlayerInfo(0, "a", 20070)], started="now"))
+>>> w.write_header(MatchHeader(rules={"name": "uecda"}, seed=1, games=1, started="now",
+...                            players=[PlayerInfo(p, "a", 20070) for p in range(5)]))
 >>> out.getvalue().startswith('{"type": "header", "schema": "daihinmin.matchlog/2"')
 True
 >>> parse_lines([out.getvalue(), '{"type": "game", "ga']).torn
@@ -89,9 +91,16 @@ class MatchHeader:
     write_mode: str = "exact"  # or "coalesced" (server.outbox): same bytes, fewer writes
     policy: dict[str, Any] | None = None  # deadlines and fault policy (schema 2)
     lineup: list[dict[str, str]] | None = None  # how each player was started (``match``)
+    # A match that starts at a later game (``duplicate``'s positions): {"game": k, "classes":
+    # [...] or None, "seats": [...]}; None: at game 1 (checked by logcheck.check_header).
+    start: dict[str, Any] | None = None
 
     def ruleset(self) -> RuleSet:
         return ruleset_from_dict(self.rules).validate()
+
+    @property
+    def first_game(self) -> int:
+        return 1 if self.start is None else int(self.start["game"])
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {"type": "header", "schema": self.schema, "rules": self.rules,
@@ -102,6 +111,8 @@ class MatchHeader:
             d["policy"] = self.policy
         if self.lineup is not None:
             d["lineup"] = self.lineup
+        if self.start is not None:
+            d["start"] = self.start
         return d
 
     @classmethod
@@ -112,7 +123,7 @@ class MatchHeader:
                    str(d.get("started", "")), str(d["schema"]), str(d.get("write_mode", "exact")),
                    d.get("policy"),
                    None if lineup is None else [{str(k): str(v) for k, v in dict(p).items()}
-                                                for p in lineup])
+                                                for p in lineup], d.get("start"))
 
 
 @dataclass

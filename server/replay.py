@@ -247,8 +247,15 @@ def replay_games(log: MatchLog, match: MatchState) -> Iterator[ReplayedGame]:
 
 
 def new_match(log: MatchLog) -> MatchState:
-    header = log.header
-    return MatchState(header.ruleset(), seed=header.seed, games=header.games)
+    """The match of the log's header, before its first logged game (a header ``start``
+    gives a later first game with its classes and seats)."""
+    header, start = log.header, log.header.start
+    if start is None:
+        return MatchState(header.ruleset(), seed=header.seed, games=header.games)
+    classes = start["classes"]
+    return MatchState(header.ruleset(), seed=header.seed, games=header.games,
+                      game=start["game"], classes=None if classes is None else tuple(classes),
+                      seats=tuple(start["seats"]))
 
 
 def rebuild_match(log: MatchLog) -> MatchState:
@@ -294,5 +301,5 @@ def verify_log(log: MatchLog) -> VerifySummary:
         faults += sum(1 for t in rec.turns if t.fault) + sum(1 for t in rec.transfers if t.fault)
         stand_in += sum(1 for t in rec.turns if t.by)
     complete = (log.end is not None and log.end.status == "complete"
-                and games == log.header.games)
+                and games == log.header.games - log.header.first_game + 1)
     return VerifySummary(games, turns, complete, faults, stand_in, len(log.resumes))

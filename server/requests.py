@@ -85,7 +85,7 @@ def read_exchange(conn: PlayerConnection, raw: bytes, hand: CardSet, count: int
         return None, None, describe(exc), SeatStatus.MALFORMED
     try:
         return decode_exchange_table(table, hand, count), None, None, None
-    except ProtocolError as exc:
+    except TABLE_ERRORS as exc:  # a cell outside 0..2 is a values error, not a ProtocolError
         return None, table.nonzero(), describe(exc), table_fault(exc)
 
 

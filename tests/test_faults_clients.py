@@ -246,3 +246,12 @@ def test_forfeit_passes_every_turn_and_ranks_last(tmp_path: Path) -> None:
     standings = standings_of(log)
     standings.apply_reports(outcome.seats)
     assert standings.ranked()[-1].number == 2 and standings.ranked()[-1].forfeited
+
+
+def test_a_garbage_exchange_table_is_malformed_and_the_match_goes_on(tmp_path: Path) -> None:
+    """Random bytes as the fugo's exchange table (cells far outside 0..2): the server picks
+    the returned card, counts the fault, and the match is played to its end."""
+    outcome, log = play(tmp_path, fault_spec("garbage", "--on", "exchange"), seat=1)
+    chosen = [t for g in log.games for t in g.transfers if t.giver == 1 and not t.automatic]
+    assert chosen and chosen[0].substituted and chosen[0].fault == "MALFORMED"
+    assert outcome.seats[1].faults.get("MALFORMED", 0) >= 1

@@ -73,3 +73,52 @@ def test_mc_strength_writes_logs_that_replay_verifies(tmp_path: Path) -> None:
     again = run([sys.executable, "-m", "daihinmin.tools.mc_strength", "--games", "1",
                  "--log-dir", str(tmp_path)], tmp_path)
     assert again.returncode == 5 and "exists" in again.stderr  # never clobbered
+
+
+def test_duplicate_writes_a_log_per_position_that_replay_verifies(tmp_path: Path) -> None:
+    """A position is a one-game match that starts at a later game with fixed classes: the
+    header's ``start`` says so, and replay begins there."""
+    done = run([sys.executable, "-m", "daihinmin.tools.duplicate", "--a", "default", "--b",
+                "greedy", "--positions", "3", "--warm-games", "0", "--log-dir", str(tmp_path),
+                "--json"], tmp_path)
+    assert done.returncode == 0, done.stderr
+    files = sorted(f.name for f in tmp_path.glob("*.jsonl"))
+    assert files == [f"{side}-0000{k}.jsonl" for side in "ab" for k in range(3)]
+    for name in files:
+        assert "1 games" in verify(tmp_path / name) and "(complete)" in verify(tmp_path / name)
+        log = read_match_log(tmp_path / name)
+        assert log.header.start is not None and log.header.start["game"] > 1
+        assert log.games[0].game == log.header.start["game"] and log.games[0].transfers
+
+
+@pytest.mark.parametrize("start", [{"game": 0, "classes": None, "seats": [0, 1, 2, 3, 4]},
+                                   {"game": 2, "classes": [0, 0, 1, 2, 3],
+                                    "seats": [0, 1, 2, 3, 4]},
+                                   {"game": 2, "classes": None, "seats": [0, 1]},
+                                   "game 2"])
+def test_a_bad_start_in_the_header_is_refused(start: object) -> None:
+    from daihinmin.local.match_log import IN_PROCESS_PROTOCOL
+    from daihinmin.rules.ruleset import UECDA, ruleset_to_dict
+    from daihinmin.server.errors import MatchLogError
+    from daihinmin.server.matchlog import MatchHeader, PlayerInfo, parse_lines
+
+    header = MatchHeader(rules=ruleset_to_dict(UECDA), seed=1, games=3, started="",
+                         players=[PlayerInfo(p, "x", IN_PROCESS_PROTOCOL) for p in range(5)],
+                         start=start)  # type: ignore[arg-type]
+    with pytest.raises(MatchLogError):
+        parse_lines([json.dumps(header.to_json()) + "\n"])
+
+
+def test_a_header_that_lists_fewer_players_than_the_table_is_bad_input(tmp_path: Path) -> None:
+    """Found by the reader fuzz: a header with ``players: []`` made ``replay`` crash in the
+    standings (an IndexError); it is now refused as bad input (exit 4)."""
+    from daihinmin.rules.ruleset import UECDA, ruleset_to_dict
+    from daihinmin.server.matchlog import MatchHeader, PlayerInfo
+
+    header = MatchHeader(rules=ruleset_to_dict(UECDA), seed=1, games=1, started="",
+                         players=[PlayerInfo(0, "only", 0)])
+    path = tmp_path / "m.jsonl"
+    path.write_text(json.dumps(header.to_json()) + "\n", encoding="utf-8")
+    done = run([*DAIHINMIN, "replay", str(path)], tmp_path)
+    assert done.returncode == 4 and "Traceback" not in done.stderr
+    assert "1 listed, the table has 5" in done.stderr

@@ -134,13 +134,7 @@ def print_summary(log: MatchLog) -> None:
     for info in h.players:
         print(f"  p{info.number} {info.name} (protocol {info.protocol})")
     from daihinmin.rules.scoring import lower_is_better
-    from daihinmin.server.matchlog import PlayerInfo
-
-    # A header may name fewer players than the table has seats (the checker allows it):
-    # the standings still need a row for every seat the games can name.
-    named = {info.number: info for info in h.players}
-    seats = [named.get(i, PlayerInfo(i, f"player{i}", 0)) for i in range(h.ruleset().players)]
-    standings = Standings(seats, lower_is_better=lower_is_better(h.ruleset()))
+    standings = Standings(h.players, lower_is_better=lower_is_better(h.ruleset()))
     resumes = {r.after_game: r for r in log.resumes}
     for rec in log.games:
         if rec.game - 1 in resumes:

@@ -27,14 +27,18 @@ import json
 import math
 import random
 import statistics
+import sys
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from daihinmin.local.parallel import run_parallel
 from daihinmin.tools.cmd_bot import parse_options
+from daihinmin.tools.exit_codes import OUTPUT_REFUSED
 
-Task = tuple[str, dict[str, object], str, int, list[int], list[int | None], int]
+# (player, options, opponent, seed, positions, my classes, warm-up games, log path prefix)
+Task = tuple[str, dict[str, object], str, int, list[int], list[int | None], int, str | None]
 WARM_SEED = 1_000_003  # added to --seed for the unscored warm-up games
 
 
@@ -66,7 +70,7 @@ def position_game(k: int, period: int) -> int:
 
 
 def run_task(task: Task) -> list[PositionResult]:
-    name, options, opponent, seed, positions, mine, warm_games = task
+    name, options, opponent, seed, positions, mine, warm_games, log_prefix = task
     from daihinmin.local.runner import play_local_game, play_local_match
     from daihinmin.players.registry import make_bot
     from daihinmin.rules.match import MatchState
@@ -85,9 +89,28 @@ def run_task(task: Task) -> list[PositionResult]:
         match = MatchState(UECDA, seed=seed, games=game, game=game,
                            classes=position_classes(k, seed, my_class),
                            seats=tuple(range(5)))
-        record = play_local_game(match, bots)
+        if log_prefix is None:
+            record = play_local_game(match, bots)
+        else:  # one log per position: a one-game match that starts at game ``game``
+            from daihinmin.local.match_log import LocalMatchLog
+
+            names = [name] + [f"{opponent}-{i}" for i in range(1, 5)]
+            with LocalMatchLog.open(Path(position_log(log_prefix, k)), UECDA, seed, game,
+                                    names, start=match) as log:
+                record = play_local_game(match, bots)
+                log.game(record)
+                log.finish(match)
         out.append(PositionResult(k, record.points[0], record.places[0]))
     return out
+
+
+def position_log(prefix: str, k: int) -> str:
+    """The log of position ``k`` of one side (``prefix`` = folder/side).
+
+    >>> position_log("logs/a", 12)
+    'logs/a-00012.jsonl'
+    """
+    return f"{prefix}-{k:05d}.jsonl"
 
 
 def paired_summary(a: list[int], b: list[int]) -> dict[str, Any]:  # JSON
@@ -136,6 +159,9 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
                    help="unscored games each job plays first (0: none)")
     p.add_argument("--jobs", type=int, default=1)
     p.add_argument("--json", action="store_true")
+    p.add_argument("--log-dir", metavar="DIR", type=Path,
+                   help="write each position's match log into DIR (a-K.jsonl for A, b-K.jsonl "
+                        "for B; checked by 'daihinmin replay --verify')")
     args = p.parse_args(argv)
     mine_cycle = _classes(args.my_classes)
     positions = list(range(args.positions))
@@ -146,12 +172,24 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
         configs = ((args.a, parse_options(args.a_opt)), (args.b, parse_options(args.b_opt)))
     except ValueError as exc:
         raise SystemExit(str(exc)) from None
-    for name, opts in configs:
+    prefixes: list[str | None] = [None, None]
+    if args.log_dir is not None:
+        from daihinmin.server.outfile import OutputRefusedError, check_output_path
+
+        prefixes = [str(args.log_dir / side) for side in ("a", "b")]
+        try:  # every log is checked before any game is played
+            for prefix in prefixes:
+                for k in positions:
+                    check_output_path(Path(position_log(str(prefix), k)), what="match log")
+        except OutputRefusedError as exc:
+            print(f"duplicate: {exc}", file=sys.stderr)
+            return OUTPUT_REFUSED
+    for (name, opts), prefix in zip(configs, prefixes, strict=True):
         for part in slices:
             if part:
                 tasks.append((name, opts, args.opponent, args.seed, part,
                               [mine_cycle[k % len(mine_cycle)] for k in part],
-                              max(0, args.warm_games)))
+                              max(0, args.warm_games), prefix))
     start = time.perf_counter()
     results = run_parallel(run_task, tasks, jobs)
     half = len(results) // 2
