@@ -20,15 +20,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from daihinmin.driver.record import GameRecord, TurnRecord
     from daihinmin.server.faults import SeatEvent, SeatReport
-    from daihinmin.server.matchlog import (
-        GameRecord,
-        MatchEnd,
-        MatchHeader,
-        PlayerInfo,
-        ResumeRecord,
-        TurnRecord,
-    )
+    from daihinmin.server.matchlog import MatchEnd, MatchHeader, PlayerInfo, ResumeRecord
 
 MAX_GAMES = 10_000_000  # games in one match: more is refused before anything is allocated
 MAX_POINTS = 10**12  # any real total is far below; bounds what a hostile log can claim

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import trio
+from daihinmin.driver.record import GameRecord, TurnRecord
 from daihinmin.protocol.errors import ProtocolError
 from daihinmin.protocol.table import TABLE_BYTES, encode_int
 from daihinmin.rules.game import GameState
@@ -55,13 +56,11 @@ from .faults import OnFault, SeatReport, SeatStatus
 from .game_play import play_game
 from .handshake import profile_person, profile_version
 from .matchlog import (
-    GameRecord,
     MatchEnd,
     MatchHeader,
     MatchLogWriter,
     PlayerInfo,
     ResumeRecord,
-    TurnRecord,
     drop_torn_tail,
 )
 from .ratelog import RateLimitedLog

@@ -40,13 +40,10 @@ from typing import IO, Any
 
 from daihinmin.driver.faults import SeatEvent, SeatReport
 
-# The game's records are the driver's (every way of playing builds them); the log's readers
-# and writers import them from here too.
-from daihinmin.driver.record import (  # noqa: F401
-    ChoiceRecord,
+# The game's records are the driver's (every way of playing builds them); this module
+# reads and writes them.
+from daihinmin.driver.record import (
     GameRecord,
-    RawCells,
-    TransferRecord,
     TurnRecord,
 )
 from daihinmin.rules.ruleset import RuleSet, ruleset_from_dict

@@ -21,6 +21,7 @@ from daihinmin.driver.game import (
     MoveRequest,
     TurnDone,
 )
+from daihinmin.driver.record import GameRecord, TransferRecord, TurnRecord
 from daihinmin.protocol.errors import ProtocolError
 from daihinmin.rules.choices import PendingChoice
 from daihinmin.rules.game import GameState, StepResult
@@ -30,7 +31,7 @@ from daihinmin.values.errors import MoveShapeError
 from daihinmin.values.moves import PASS, Move
 
 from .errors import ServerError
-from .matchlog import GameRecord, MatchLog, TransferRecord, TurnRecord
+from .matchlog import MatchLog
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 import trio
+from daihinmin.driver.record import GameRecord, TurnRecord
 from daihinmin.rules.game import GameState
 from daihinmin.rules.match import GameSetup
 
@@ -27,7 +28,7 @@ from .config import CONNECT_TIMEOUT_SECONDS, ServerConfig
 from .errors import CTRL_C, MatchInterruptedError, ServerConfigError
 from .faults import SeatStatus
 from .match_server import MatchObserver, MatchOutcome, MatchServer
-from .matchlog import GameRecord, PlayerInfo, TurnRecord
+from .matchlog import PlayerInfo
 
 log = logging.getLogger("daihinmin.server")
 

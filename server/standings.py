@@ -5,7 +5,8 @@ count for its points, places and mean place.  The games a stand-in played (at le
 are counted apart with the points the seat earned in them (``stand_in_points``), so a
 stand-in's play is never credited to the participant (docs/RESULTS.md).
 
->>> from daihinmin.server.matchlog import GameRecord, PlayerInfo, TurnRecord
+>>> from daihinmin.driver.record import GameRecord, TurnRecord
+>>> from daihinmin.server.matchlog import PlayerInfo
 >>> s = Standings([PlayerInfo(0, "a", 20070), PlayerInfo(1, "b", 20070)])
 >>> s.add_game(GameRecord(1, [0, 1], 0, None, [], places=[1, 0], points=[1, 2],
 ...                       turns=[TurnRecord(0, "S3", 9, 2.0), TurnRecord(1, "pass", 9, 4.0)]))
@@ -45,8 +46,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from daihinmin.driver.record import GameRecord
+
 from .faults import SeatReport
-from .matchlog import GameRecord, PlayerInfo
+from .matchlog import PlayerInfo
 
 FORFEIT = "forfeit"
 

@@ -356,8 +356,8 @@ def test_cmd_bot_process_plays_a_match() -> None:
 # --- the project's server ---------------------------------------------------------------------
 def test_clients_against_the_project_server() -> None:
     server_mod = pytest.importorskip("daihinmin.server.match_server")
+    from daihinmin.driver.record import GameRecord
     from daihinmin.server.config import ServerConfig
-    from daihinmin.server.matchlog import GameRecord
 
     bots = five_bots()
     outcome: list[object] = []

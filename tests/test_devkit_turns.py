@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 import pytest
 import trio
 from daihinmin.client import Bot, GameView, run_bot_async
+from daihinmin.driver.record import GameRecord
 from daihinmin.players.default_bot import DefaultBot
 from daihinmin.players.registry import make_bot
 from daihinmin.protocol.codec import read_hand
@@ -30,7 +31,6 @@ from daihinmin.protocol.table import Table
 from daihinmin.rules.ruleset import UECDA, RuleSet
 from daihinmin.server.config import ServerConfig
 from daihinmin.server.match_server import MatchObserver, MatchServer
-from daihinmin.server.matchlog import GameRecord
 from daihinmin.values.cards import CardSet
 from daihinmin.values.moves import Move
 from probe import ProbePlayer, ProtocolViolation, SeenTurn

@@ -6,9 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
+from daihinmin.driver.record import GameRecord
 from daihinmin.server.config import ServerConfig
 from daihinmin.server.faults import SeatEvent, SeatReport, SeatStatus
-from daihinmin.server.matchlog import SCHEMA, GameRecord, MatchEnd, read_match_log
+from daihinmin.server.matchlog import SCHEMA, MatchEnd, read_match_log
 from daihinmin.server.replay import verify_log
 from probe import probe_match
 

@@ -211,7 +211,7 @@ def test_published_tables_never_show_hands_unless_the_host_allows() -> None:
 def test_a_published_match_keeps_only_the_last_games_scores() -> None:
     """Memory stays flat however long a published match runs: the snapshot lists the last
     SCORE_ROWS games, and the totals count every game."""
-    from daihinmin.server.matchlog import GameRecord
+    from daihinmin.driver.record import GameRecord
     from daihinmin.web.publish import SCORE_ROWS, TablePublisher
 
     async def main() -> TablePublisher:

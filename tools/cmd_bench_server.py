@@ -78,9 +78,9 @@ def stand_in_match(config: Any, on_game: Any) -> Any:
 def play_match(games: int, early: int, bot: str, seed: int, log_path: Path,
                fsync: bool, stand_ins: bool = False) -> dict[str, Any]:
     import trio
+    from daihinmin.driver.record import GameRecord
     from daihinmin.server.bots import PlayerSpec
     from daihinmin.server.config import ServerConfig
-    from daihinmin.server.matchlog import GameRecord
     from daihinmin.server.runner import run_headless_match
 
     samples: dict[int, int] = {}

@@ -141,9 +141,9 @@ def check_bot_names(bots: list[str]) -> None:
 
 def match_command(args: argparse.Namespace) -> int:
     import trio
+    from daihinmin.driver.record import GameRecord
     from daihinmin.rules.ruleset import RuleConfigError, ruleset_from
     from daihinmin.server.errors import MatchLogError, ResumeLogError, ServerError
-    from daihinmin.server.matchlog import GameRecord
     from daihinmin.server.outfile import OutputRefusedError
     from daihinmin.server.runner import run_headless_match
     from daihinmin.tools.exit_codes import BAD_INPUT, INTERRUPTED, OUTPUT_REFUSED, USAGE

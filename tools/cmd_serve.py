@@ -253,8 +253,9 @@ def logged_policy(path: Path) -> dict[str, Any]:
 def start_standings(config: ServerConfig, labels: list[str] | None = None) -> Standings:
     """Standings to build up game by game (names are filled in as players are seated); a
     resumed match starts from its logged games."""
+    from daihinmin.driver.record import GameRecord
     from daihinmin.rules.scoring import lower_is_better
-    from daihinmin.server.matchlog import GameRecord, PlayerInfo, open_log
+    from daihinmin.server.matchlog import PlayerInfo, open_log
     from daihinmin.server.standings import Standings
 
     n = config.rules.players
@@ -329,8 +330,9 @@ def report_interrupted(standings: Standings, config: ServerConfig, prog: str,
 def serve_report(config: ServerConfig, quiet: bool,
                  standings: Standings | None = None) -> MatchObserver:
     """Lines on stderr: where it listens; unless ``quiet``, players joining and each game."""
+    from daihinmin.driver.record import GameRecord
     from daihinmin.server.match_server import MatchObserver
-    from daihinmin.server.matchlog import GameRecord, PlayerInfo
+    from daihinmin.server.matchlog import PlayerInfo
 
     def say(text: str, always: bool = False) -> None:
         if always or not quiet:

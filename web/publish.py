@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 
 import trio
 from daihinmin.contract.view import Observed
+from daihinmin.driver.record import GameRecord, TurnRecord
 from daihinmin.players.human_render import move_text
 from daihinmin.protocol.errors import ProtocolError
 from daihinmin.rules.game import GameState
@@ -27,7 +28,7 @@ from daihinmin.rules.match import GameSetup
 from daihinmin.rules.ruleset import RuleSet
 from daihinmin.rules.scoring import standings
 from daihinmin.server.match_server import MatchObserver
-from daihinmin.server.matchlog import GameRecord, PlayerInfo, TurnRecord
+from daihinmin.server.matchlog import PlayerInfo
 from daihinmin.values.cards import CardParseError
 from daihinmin.values.errors import MoveShapeError
 from daihinmin.values.moves import Move

@@ -21,16 +21,11 @@ from pathlib import Path
 from typing import Any
 
 import trio
+from daihinmin.driver.record import GameRecord
 from daihinmin.players.registry import make_bot
 from daihinmin.rules.match import MatchState
 from daihinmin.rules.ruleset import RuleSet, ruleset_to_dict
-from daihinmin.server.matchlog import (
-    GameRecord,
-    MatchEnd,
-    MatchHeader,
-    MatchLogWriter,
-    PlayerInfo,
-)
+from daihinmin.server.matchlog import MatchEnd, MatchHeader, MatchLogWriter, PlayerInfo
 
 from .driver import LiveGame, Seat, play_game
 from .feeds import Feed
