@@ -18,8 +18,9 @@ daihinmin.players.levels.UnknownLevelError: no CPU level 'hard'; levels: easy, m
   kind at every preset);
 - ``strong``: ``mc`` with :data:`STRONG_MOVE_MS` of thinking per move where its simulator
   plays the rules exactly (:func:`~daihinmin.players.mc.observe.simulator_supports`, today
-  the ``uecda`` play rules), else ``weakest``, the strongest simple bot at the other presets
-  (:attr:`Level.note` says that it stands in for ``mc``).
+  the ``uecda`` play rules at 3 to 6 players with one or two jokers), else ``weakest``, the
+  strongest simple bot at the other presets (:attr:`Level.note` says that it stands in for
+  ``mc``).
 
 The order was measured with one bot against a table of the others (``docs/LEVELS.md``).
 

@@ -8,7 +8,7 @@ import pytest
 from daihinmin.contract.view import GameView
 from daihinmin.players.mc.bot import MCBot, RevealError
 from daihinmin.players.mc.convert import hand_mask
-from daihinmin.players.mc.state import HAND, N_PLAYERS
+from daihinmin.players.mc.state import HAND
 from daihinmin.players.registry import make_bot
 from daihinmin.rules.game import GameState
 from daihinmin.rules.ruleset import UECDA, ruleset_from
@@ -112,7 +112,7 @@ def test_revealed_hands_are_the_worlds_searched() -> None:
         steps[0] += len(record.steps)
 
     mc.on_search = lambda base, me, cc, ci, stats: searched.append(
-        ([int(x) for x in base[HAND:HAND + N_PLAYERS]], seen["true"]))
+        ([int(x) for x in base[HAND:HAND + UECDA.players]], seen["true"]))
     bots = [mc] + [make_bot("default") for _ in range(4)]
     play_local_match(UECDA, seed=21, games=2, bots=bots, on_game=on_game,
                      before_play=before_play)

@@ -12,7 +12,6 @@ from daihinmin.contract.view import GameView
 from daihinmin.players.default_bot import DefaultBot
 from daihinmin.players.mc.bench import BenchResult, playout_rate
 from daihinmin.players.mc.bot import MCBot
-from daihinmin.players.mc.state import N_PLAYERS
 from daihinmin.rules.ruleset import UECDA
 from daihinmin.values.moves import Move
 
@@ -35,7 +34,7 @@ class ViewRecorder(DefaultBot):
 def sample_positions(count: int, seed: int) -> list[GameView]:
     """``count`` decision points from games between default players (games 2+ have an
     exchange, so its facts are in the views)."""
-    bots = [ViewRecorder() for _ in range(N_PLAYERS)]
+    bots = [ViewRecorder() for _ in range(UECDA.players)]
     games = 2
     views: list[GameView] = []
     while len(views) < count:

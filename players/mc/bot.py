@@ -45,7 +45,15 @@ from .observe import (
 )
 from .rollout import policy_params
 from .search import ArmStats, Budget, Workspace, search_exchange, search_play
-from .state import HAND, N_PLAYERS, STATE_SIZE, apply_move, n_active, seed_numba
+from .state import (
+    HAND,
+    MAX_PLAYERS,
+    STATE_SIZE,
+    add_cards,
+    apply_move,
+    n_active,
+    seed_numba,
+)
 from .weights import load_weights
 from .worlds import (
     MODE_NEITHER,
@@ -149,13 +157,13 @@ class MCBot(Bot):
         self.judge_eps = np.array([self.eps, JUDGE_EPS, 0.0, JUDGE_EPS])
         self.refine_steps = int(refine_steps)
         self.refine_eps = np.array([self.eps, float(refine_eps), 0.0, float(refine_eps)])
-        self.evidence = np.zeros((N_PLAYERS, N_MODELS))
+        self.evidence = np.zeros((MAX_PLAYERS, N_MODELS))
         # per player: how far its plays keep to the weakest-first order (models.order_z)
-        self.order = np.zeros((N_PLAYERS, 2))
-        self.models = np.zeros(N_PLAYERS, dtype=np.int64)
+        self.order = np.zeros((MAX_PLAYERS, 2))
+        self.models = np.zeros(MAX_PLAYERS, dtype=np.int64)
         # log-evidence, per upper class, that it returns its weakest cards in the exchange
         # rather than any cards; above MODEL_MARGIN the sampler relies on it
-        self.return_evidence = np.zeros(N_PLAYERS)
+        self.return_evidence = np.zeros(MAX_PLAYERS)
         self.rng = np.random.default_rng(seed)
         self.ws = Workspace()
         self.last: Decision | None = None
@@ -176,8 +184,11 @@ class MCBot(Bot):
         ones: an oracle, to measure what the hidden cards cost. Never used in real play.
 
         The next :meth:`play` raises :class:`RevealError` if my own hand differs."""
-        self._revealed = (None if hands is None
-                          else np.array([hand_mask(h) for h in hands], dtype=np.int64))
+        if hands is None:
+            self._revealed = None
+            return
+        self._revealed = np.zeros(MAX_PLAYERS, dtype=np.int64)
+        self._revealed[:len(hands)] = [hand_mask(h) for h in hands]
 
     # --- Bot interface ----------------------------------------------------------------
     def on_match_start(self, player: int) -> None:
@@ -264,7 +275,7 @@ class MCBot(Bot):
                       min_for_z=b.min_for_z)
 
     def _sample(self, kn: Knowledge) -> tuple[np.ndarray, float]:
-        out = np.zeros((self.worlds, N_PLAYERS), dtype=np.int64)
+        out = np.zeros((self.worlds, MAX_PLAYERS), dtype=np.int64)
         fixed, pairs = kn.fixed, kn.pairs
         # a learned model is trusted fully and scored cheaply; a guessed one (the playout
         # policy) replays the whole game per proposal, and its tempered weights are all of it
@@ -297,14 +308,15 @@ class MCBot(Bot):
         if not kn.complete or kn.first < 0 or not len(kn.hist_player):
             return
         start = kn.played.copy()
-        start[kn.me] |= kn.my_hand
+        start[kn.me] = add_cards(int(start[kn.me]), kn.my_hand)
         leftover = kn.unknown
-        holders = [q for q in range(N_PLAYERS) if q != kn.me and view.counts[q] > 0]
+        n = len(view.counts)
+        holders = [q for q in range(n) if q != kn.me and view.counts[q] > 0]
         if len(holders) > 1:
             return  # the game ended early (pass limit): some hands stay unknown
         if holders:
-            start[holders[0]] |= leftover
-        order = np.zeros((N_PLAYERS, 2))
+            start[holders[0]] = add_cards(int(start[holders[0]]), leftover)
+        order = np.zeros((MAX_PLAYERS, 2))
         chances = action_log_chances(start, kn.seats, kn.first, kn.owner_answers,
                                      kn.hist_player, kn.hist_cards, kn.hist_info, self.prm,
                                      self.judge_eps, self.ws.bufc,
@@ -313,7 +325,7 @@ class MCBot(Bot):
         if np.isnan(chances).any():
             return
         self.order += order
-        for q in range(N_PLAYERS):
+        for q in range(n):
             if q == kn.me:
                 continue
             self.evidence[q] += chances[q]
@@ -357,7 +369,7 @@ class MCBot(Bot):
 
     def _lowest_returners(self) -> list[int]:
         """The players known (from finished games) to return their weakest cards."""
-        return [q for q in range(N_PLAYERS) if self.return_evidence[q] > MODEL_MARGIN]
+        return [q for q in range(MAX_PLAYERS) if self.return_evidence[q] > MODEL_MARGIN]
 
     def _winning_candidate(self, base: np.ndarray, me: int, cand_c: np.ndarray,
                            cand_i: np.ndarray) -> int:
@@ -389,7 +401,7 @@ class MCBot(Bot):
 
 
 def _revealed_worlds(kn: Knowledge, hands: np.ndarray) -> tuple[np.ndarray, float]:
-    if len(hands) != N_PLAYERS or hands[kn.me] != kn.my_hand:
+    if hands[kn.me] != kn.my_hand:
         raise RevealError("the revealed hands do not include my hand as I hold it")
     return np.repeat(hands[None, :], ORACLE_WORLDS, axis=0), float(ORACLE_WORLDS)
 
@@ -398,7 +410,7 @@ def world_states(view: GameView, kn: Knowledge, worlds: np.ndarray) -> np.ndarra
     """One simulator state per world: the public facts are the same in all of them."""
     base = public_state(view, kn, worlds[0])
     bases = np.repeat(base[None, :], len(worlds), axis=0)
-    bases[:, HAND:HAND + N_PLAYERS] = worlds
+    bases[:, HAND:HAND + MAX_PLAYERS] = worlds
     return bases
 
 

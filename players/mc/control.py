@@ -12,7 +12,7 @@ import numpy as np
 from numba import njit
 
 from .bits import (
-    JOKER_BIT,
+    JOKER_BITS,
     REAL_CARDS,
     S3_BIT,
     SUIT_ROWS,
@@ -26,14 +26,15 @@ from .bits import (
 )
 from .movegen import generate
 from .moves import K_GROUP, K_JOKER, K_SEQUENCE, K_SINGLE, high_of, kind_of, low_of, size_of
-from .state import HAND, N_PLAYERS, cuts, revolts
+from .state import HAND, MAX_PLAYERS, cuts, revolts, take_cards
 
 
 @njit(cache=True)
 def can_answer(hand: int, info: int, rev: int) -> bool:
     """Does ``hand`` hold a play over the field ``info`` (lock ignored)?"""
     kind = kind_of(info)
-    joker = (hand & JOKER_BIT) != 0
+    jk = popcount(hand & JOKER_BITS)
+    joker = jk > 0
     if kind == K_JOKER:
         return (hand & S3_BIT) != 0
     if kind == K_SINGLE:
@@ -45,18 +46,17 @@ def can_answer(hand: int, info: int, rev: int) -> bool:
     if kind == K_GROUP:
         k = size_of(info)
         r = low_of(info)
-        jk = 1 if joker else 0
         if rev:
             lo, hi = 1, r - 1
         else:
             lo, hi = r + 1, 13
-        for q in range(lo, hi + 1):  # noqa: SIM110 - Numba compiles loops, not any(genexpr)
-            if popcount(nibble(hand, q)) + jk >= k:
+        for q in range(lo, hi + 1):
+            held = popcount(nibble(hand, q))
+            if held > 0 and held + jk >= k:  # a group needs a real card
                 return True
         return False
     if kind == K_SEQUENCE:
         k = size_of(info)
-        jk = 1 if joker else 0
         if rev:
             lo_min, lo_max = 0, low_of(info) - k
         else:
@@ -79,9 +79,9 @@ def can_answer(hand: int, info: int, rev: int) -> bool:
 # A summary of what the other players could answer (see :func:`threats`).
 T_MAX, T_MIN, T_JOKER, T_S3 = 0, 1, 2, 3
 T_GROUP = 4  # 4 + r: the largest group any other player can make at rank column r
-T_HANDS = 18  # 18..21: the other players' hands (for sequences), their number at T_COUNT
-T_COUNT = 22
-THREATS_SIZE = 23
+T_HANDS = 18  # 18..22: the other players' hands (for sequences), their number at T_COUNT
+T_COUNT = 23
+THREATS_SIZE = 24
 
 
 @njit(cache=True)
@@ -90,16 +90,16 @@ def threats(st: np.ndarray, p: int, out: np.ndarray) -> None:
     out[:] = 0
     out[T_MIN] = 14
     k = 0
-    for q in range(N_PLAYERS):
+    for q in range(MAX_PLAYERS):
         hand = st[HAND + q]
         if q == p or hand == 0:
             continue
         real = hand & REAL_CARDS
-        joker = 1 if hand & JOKER_BIT else 0
+        joker = popcount(hand & JOKER_BITS)
         if real:
             out[T_MAX] = max(out[T_MAX], highest_bit(real) >> 2)
             out[T_MIN] = min(out[T_MIN], lowest_bit(real) >> 2)
-        out[T_JOKER] |= joker
+        out[T_JOKER] = max(out[T_JOKER], joker)
         if hand & S3_BIT:
             out[T_S3] = 1
         for r in range(1, 14):
@@ -145,11 +145,13 @@ def is_one_play(hand: int) -> bool:
     if n <= 1:
         return n == 1
     real = hand & REAL_CARDS
-    jk = 1 if (hand & JOKER_BIT) != 0 else 0
+    if real == 0:
+        return False  # two jokers alone: two plays (no joker pair under these rules)
+    jk = popcount(hand & JOKER_BITS)
     low_card = lowest_bit(real)
     high_card = highest_bit(real)
     if (low_card >> 2) == (high_card >> 2):
-        return n <= 5  # one rank, the joker (if any) joins the group
+        return n <= 5  # one rank, the jokers (if any) join the group
     if n < 3:
         return False
     suit = low_card & 3
@@ -173,7 +175,7 @@ def _control_step(t: np.ndarray, hand: int, rev: int, bufc: np.ndarray, bufi: np
         rev_after = rev ^ (1 if (kind_of(info) != K_JOKER and revolts(info)) else 0)
         if not unbeatable(t, info, rev_after):
             continue
-        rest = hand & ~c
+        rest = take_cards(hand, c)
         if is_one_play(rest):
             return True
         if level > 0 and _control_deeper(t, rest, rev_after, bufc, bufi, offset + n, level - 1):
@@ -194,7 +196,7 @@ def _control_deeper(t: np.ndarray, hand: int, rev: int, bufc: np.ndarray, bufi: 
         rev_after = rev ^ (1 if (kind_of(info) != K_JOKER and revolts(info)) else 0)
         if not unbeatable(t, info, rev_after):
             continue
-        rest = hand & ~c
+        rest = take_cards(hand, c)
         if is_one_play(rest):
             return True
         if level > 0 and _control_last(t, rest, rev_after, bufc, bufi, offset + n):
@@ -212,7 +214,7 @@ def _control_last(t: np.ndarray, hand: int, rev: int, bufc: np.ndarray, bufi: np
         c = oc[i]
         info = oi[i]
         rev_after = rev ^ (1 if (kind_of(info) != K_JOKER and revolts(info)) else 0)
-        if unbeatable(t, info, rev_after) and is_one_play(hand & ~c):
+        if unbeatable(t, info, rev_after) and is_one_play(take_cards(hand, c)):
             return True
     return False
 

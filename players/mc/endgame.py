@@ -20,8 +20,8 @@ from .state import (
     FIELD_INFO,
     HAND,
     LOCK,
+    MAX_PLAYERS,
     N_OUT,
-    N_PLAYERS,
     OVER,
     OWNER,
     OWNER_ANSWERS,
@@ -54,7 +54,7 @@ def _mix(h: int, v: int) -> int:
 @njit(cache=True)
 def position_key(st: np.ndarray, me: int) -> int:
     h = np.int64(me + 1)
-    for p in range(N_PLAYERS):
+    for p in range(MAX_PLAYERS):
         h = _mix(h, st[HAND + p])
     h = _mix(h, st[FIELD_CARDS])
     h = _mix(h, st[FIELD_INFO])

@@ -31,7 +31,7 @@ from .state import (
     FIELD_INFO,
     HAND,
     LOCK,
-    N_PLAYERS,
+    MAX_PLAYERS,
     REV,
     TURN,
     apply_pass,
@@ -177,7 +177,7 @@ def action_log_chances(start: np.ndarray, seats: np.ndarray, first: int, owner_a
     choose from) of the play's rank among the legal plays, weakest first, less the mean rank
     of a uniform choice, and the variance of that rank under a uniform choice: a random
     player's sum stays within a few standard deviations of 0 (see :func:`order_z`)."""
-    out = np.zeros((N_PLAYERS, N_MODELS))
+    out = np.zeros((MAX_PLAYERS, N_MODELS))
     st = new_state(start, seats, first, owner_answers)
     for t in range(hist_player.shape[0]):
         p = hist_player[t]

@@ -29,6 +29,7 @@ from .state import (
     REV,
     cuts,
     revolts,
+    take_cards,
 )
 from .weights import FEATURE_NAMES, FITTED_WEIGHTS, N_FEATURES
 
@@ -68,7 +69,7 @@ def policy_params(**overrides: float) -> np.ndarray:
 
 
 #: Move buffer size for one decision including the win check's scratch levels.
-BUFFER = 4096
+BUFFER = 16384
 
 
 @njit(cache=True)
@@ -118,7 +119,7 @@ def forced_play(st: np.ndarray, p: int, prm: np.ndarray, bufc: np.ndarray, bufi:
         rev_after = rev ^ (1 if (kind != K_JOKER and revolts(info)) else 0)
         if not ((on_joker and kind == K_SINGLE) or unbeatable(t, info, rev_after)):
             continue
-        if control_win(t, hand & ~c, rev_after, depth - 1, bufc, bufi, n):
+        if control_win(t, take_cards(hand, c), rev_after, depth - 1, bufc, bufi, n):
             return i
     return -1
 

@@ -1,9 +1,12 @@
-"""Game state of the ``uecda`` rules as one ``int64`` array, and applying moves to it.
+"""Game state of the ``uecda`` play rules as one ``int64`` array, and applying moves to it.
 
 The transitions follow :class:`daihinmin.rules.game.GameState` exactly (trick clear and lead
 rules included); only the random places after the pass limit use Numba's own generator.  The
-one rule toggle the array carries is ``owner_answers`` (the devkit's trick clear, on in
-``uecda``; off, the 2013 build's), in slot :data:`OWNER_ANSWERS`.
+array has room for :data:`MAX_PLAYERS` players; slot :data:`N_SEATS` holds how many sit at the
+table (3..6), and the hands of the seats beyond are empty.  Hands hold up to two jokers, kept
+canonical as in :class:`~daihinmin.values.cards.CardSet` (bit 60 first, then 61).  The rule
+toggle the array carries is ``owner_answers`` (the devkit's trick clear, on in ``uecda``;
+off, the 2013 build's), in slot :data:`OWNER_ANSWERS`.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bits import JOKER_BIT, S3_BIT
+from .bits import JOKER_BIT, JOKER_BITS, S3_BIT, popcount
 from .moves import (
     K_GROUP,
     K_JOKER,
@@ -24,38 +27,72 @@ from .moves import (
     suits_of,
 )
 
-N_PLAYERS = 5
+MAX_PLAYERS = 6
 PASS_LIMIT = 20
 EIGHT = 6  # rank column of the 8
 
 # Slots of the state array.
-HAND = 0  # 0..4: the hands of players 0..4
-FIELD_CARDS = 5
-FIELD_INFO = 6  # 0 = empty field
-TURN = 7
-OWNER = 8  # last player who played
-PASSED = 9  # bitmask of players marked passed in this trick
-REV = 10
-LOCK = 11
-FAILS = 12  # consecutive passes and rejected moves
-OVER = 13
-N_OUT = 14
-OUT = 15  # 15..19: players in finishing order
-SEAT = 20  # 20..24: player sitting in seat 0..4
-POS = 25  # 25..29: seat of player 0..4
-OWNER_ANSWERS = 30  # 1: the last player who played answers its own cards (rules.owner_answers)
-STATE_SIZE = 31
+HAND = 0  # 0..5: the hands of players 0..5 (empty beyond the table's player count)
+FIELD_CARDS = 6
+FIELD_INFO = 7  # 0 = empty field
+TURN = 8
+OWNER = 9  # last player who played
+PASSED = 10  # bitmask of players marked passed in this trick
+REV = 11
+LOCK = 12
+FAILS = 13  # consecutive passes and rejected moves
+OVER = 14
+N_OUT = 15
+OUT = 16  # 16..21: players in finishing order
+SEAT = 22  # 22..27: player sitting in seat 0..5
+POS = 28  # 28..33: seat of player 0..5
+OWNER_ANSWERS = 34  # 1: the last player who played answers its own cards (rules.owner_answers)
+N_SEATS = 35  # players at the table
+STATE_SIZE = 36
+
+
+@njit(cache=True)
+def canonical_jokers(hand: int) -> int:
+    """``hand`` with its jokers on bit 60 first, then 61 (as CardSet keeps them)."""
+    return (hand & ~JOKER_BITS) | _joker_bits(popcount(hand & JOKER_BITS))
+
+
+@njit(cache=True)
+def take_cards(hand: int, cards: int) -> int:
+    """``hand`` without ``cards``, jokers by count (a play's joker is bit 60, or 60 and 61)."""
+    left = popcount(hand & JOKER_BITS) - popcount(cards & JOKER_BITS)
+    return (hand & ~cards & ~JOKER_BITS) | _joker_bits(left)
+
+
+@njit(cache=True)
+def _joker_bits(jokers: int) -> int:
+    if jokers >= 2:
+        return JOKER_BITS
+    if jokers == 1:
+        return JOKER_BIT
+    return np.int64(0)
+
+
+@njit(cache=True)
+def add_cards(hand: int, cards: int) -> int:
+    """``hand`` with ``cards`` added, jokers by count (at most two)."""
+    jokers = popcount(hand & JOKER_BITS) + popcount(cards & JOKER_BITS)
+    return ((hand | cards) & ~JOKER_BITS) | _joker_bits(jokers)
 
 
 @njit(cache=True)
 def new_state(hands: np.ndarray, seats: np.ndarray, first: int,
               owner_answers: bool) -> np.ndarray:
+    """The state at the start of a game: ``seats`` lists the players in seat order (its
+    length is the player count), ``hands`` has one hand per player (more entries: empty)."""
     st = np.zeros(STATE_SIZE, dtype=np.int64)
     st[OWNER_ANSWERS] = 1 if owner_answers else 0
-    for p in range(N_PLAYERS):
-        st[HAND + p] = hands[p]
-        st[SEAT + p] = seats[p]
-    for i in range(N_PLAYERS):
+    n = seats.shape[0]
+    st[N_SEATS] = n
+    for p in range(min(hands.shape[0], MAX_PLAYERS)):
+        st[HAND + p] = canonical_jokers(hands[p])
+    for i in range(n):
+        st[SEAT + i] = seats[i]
         st[POS + seats[i]] = i
     st[TURN] = first
     st[OWNER] = first
@@ -70,7 +107,7 @@ def is_active(st: np.ndarray, p: int) -> bool:
 @njit(cache=True)
 def n_active(st: np.ndarray) -> int:
     k = 0
-    for p in range(N_PLAYERS):
+    for p in range(MAX_PLAYERS):
         if st[HAND + p] != 0:
             k += 1
     return k
@@ -80,8 +117,9 @@ def n_active(st: np.ndarray) -> int:
 def next_player(st: np.ndarray, p: int, skip_passed: bool) -> int:
     """The next active (and, if asked, unpassed) player after ``p`` in seat order, or -1."""
     seat = st[POS + p]
-    for step in range(1, N_PLAYERS + 1):
-        q = st[SEAT + (seat + step) % N_PLAYERS]
+    n = st[N_SEATS]
+    for step in range(1, n + 1):
+        q = st[SEAT + (seat + step) % n]
         if q == p or st[HAND + q] == 0:
             continue
         if skip_passed and (st[PASSED] >> q) & 1:
@@ -115,9 +153,9 @@ def _clear(st: np.ndarray, leader: int) -> None:
 @njit(cache=True)
 def _finish_rest(st: np.ndarray, shuffle: bool) -> None:
     """End the game: the players still holding cards take the remaining places."""
-    rest = np.empty(N_PLAYERS, dtype=np.int64)
+    rest = np.empty(MAX_PLAYERS, dtype=np.int64)
     k = 0
-    for p in range(N_PLAYERS):
+    for p in range(MAX_PLAYERS):
         if st[HAND + p] != 0:
             rest[k] = p
             k += 1
@@ -134,7 +172,7 @@ def _finish_rest(st: np.ndarray, shuffle: bool) -> None:
 @njit(cache=True)
 def _waiting(st: np.ndarray, owner: int) -> bool:
     """Is anyone still to answer the field?  The owner answers too with OWNER_ANSWERS."""
-    for q in range(N_PLAYERS):
+    for q in range(MAX_PLAYERS):
         if (st[HAND + q] != 0 and not (st[PASSED] >> q) & 1
                 and (q != owner or st[OWNER_ANSWERS] != 0)):
             return True
@@ -183,7 +221,7 @@ def apply_play(st: np.ndarray, cards: int, info: int) -> None:
     p = st[TURN]
     before = st[FIELD_INFO]
     before_kind = kind_of(before)
-    hand = st[HAND + p] & ~cards
+    hand = take_cards(st[HAND + p], cards)
     st[HAND + p] = hand
     st[FAILS] = 0
     kind = kind_of(info)
@@ -230,6 +268,21 @@ def has_joker(hand: int) -> bool:
 
 
 @njit(cache=True)
+def holds(hand: int, cards: int) -> bool:
+    """Does ``hand`` hold ``cards`` (jokers by count)?"""
+    return ((hand & cards & ~JOKER_BITS) == (cards & ~JOKER_BITS)
+            and popcount(hand & JOKER_BITS) >= popcount(cards & JOKER_BITS))
+
+
+@njit(cache=True)
+def place_value(st: np.ndarray, place: int) -> int:
+    """What finishing ``place`` (0 = first) is worth in a playout: players - place (5..1 at
+    five players: the uecda points).  Place scoring of every preset is this plus a constant
+    (``points=()``: players-1 ... 0), which no comparison of moves depends on."""
+    return st[N_SEATS] - place
+
+
+@njit(cache=True)
 def replay(st: np.ndarray, players: np.ndarray, cards: np.ndarray, infos: np.ndarray) -> bool:
     """Apply a recorded sequence of actions; False if it does not fit the state."""
     for t in range(players.shape[0]):
@@ -239,7 +292,7 @@ def replay(st: np.ndarray, players: np.ndarray, cards: np.ndarray, infos: np.nda
         if infos[t] == 0:
             apply_pass(st)
         else:
-            if (st[HAND + p] & cards[t]) != cards[t]:
+            if not holds(st[HAND + p], cards[t]):
                 return False
             apply_play(st, cards[t], infos[t])
     return True

@@ -37,19 +37,32 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bits import JOKER_BIT, REAL_CARDS, cards_above, highest_bit, lowest_bit, nibble, popcount
+from .bits import (
+    JOKER_BIT,
+    JOKER_BITS,
+    REAL_CARDS,
+    cards_above,
+    highest_bit,
+    lowest_bit,
+    nibble,
+    popcount,
+)
 from .models import MODEL_POLICY, move_chance
 from .state import (
     FIELD_INFO,
     HAND,
     LOCK,
-    N_PLAYERS,
+    MAX_PLAYERS,
     REV,
     STATE_SIZE,
     TURN,
+    add_cards,
     apply_pass,
     apply_play,
+    canonical_jokers,
+    holds,
     new_state,
+    take_cards,
 )
 
 MODE_NEITHER, MODE_UPPER, MODE_LOWER = 0, 1, 2
@@ -91,7 +104,7 @@ def count_above(mask: int, key: int) -> int:
     r = key >> 2
     s = 3 - (key & 3)
     ties = ((np.int64(1) << np.int64(s)) - np.int64(1)) << np.int64(4 * r)
-    return popcount(mask & (cards_above(r) | JOKER_BIT | ties))
+    return popcount(mask & (cards_above(r) | JOKER_BITS | ties))
 
 
 @njit(cache=True)
@@ -112,13 +125,13 @@ def pair_weight(upper_all: int, lower_all: int, n: int) -> int:
     ``n`` strongest cards to an upper class holding ``upper_all``, the upper returning any
     ``n`` cards (all returns equally likely).  Both masks include cards played since."""
     a1 = max_key(lower_all)
-    rest = lower_all & ~key_card(a1)
+    rest = take_cards(lower_all, key_card(a1))
     a2 = max_key(rest)
     size = popcount(lower_all)
     if n == 1:
         # returned a1: a2 is the lower's best kept card; otherwise a1 is
         return (count_above(upper_all, a2) + 1) + (size - 1) * count_above(upper_all, a1)
-    a3 = max_key(rest & ~key_card(a2))
+    a3 = max_key(take_cards(rest, key_card(a2)))
     return (_choose2(count_above(upper_all, a3) + 2)
             + (size - 2) * _choose2(count_above(upper_all, a2) + 1)
             + _choose2(size - 1) * _choose2(count_above(upper_all, a1)))
@@ -139,13 +152,13 @@ def lowest_return_weight(upper_all: int, lower_all: int, n: int) -> int:
     e = popcount(below)
     a1 = max_key(lower_all)
     in1 = 1 if key_card(a1) & below else 0
-    a2 = max_key(lower_all & ~key_card(a1))
+    a2 = max_key(take_cards(lower_all, key_card(a1)))
     if n == 1:
         # returned a card other than a1 (a1 is the best kept), or a1 itself (a2 is; or the
         # upper handed a1 straight back)
         return (e - in1) * count_above(upper_all, a1) + in1 * (count_above(upper_all, a2) + 1)
     in2 = 1 if key_card(a2) & below else 0
-    a3 = max_key(lower_all & ~key_card(a1) & ~key_card(a2))
+    a3 = max_key(take_cards(take_cards(lower_all, key_card(a1)), key_card(a2)))
     return (_choose2(e - in1) * _choose2(count_above(upper_all, a1))
             + in1 * (e - 1 - in2) * _choose2(count_above(upper_all, a2))
             + in1 * in2 * _choose2(count_above(upper_all, a3)))
@@ -166,14 +179,14 @@ def exchange_weight(hands: np.ndarray, played: np.ndarray, pairs: np.ndarray) ->
         u, lo, n, mode = pairs[i, 0], pairs[i, 1], pairs[i, 2], pairs[i, 3]
         if mode == MODE_LOWER:
             continue
-        lower_all = hands[lo] | played[lo]
+        lower_all = add_cards(hands[lo], played[lo])
         if mode == MODE_UPPER:
-            kept = lower_all & ~pairs[i, 5]
+            kept = take_cards(lower_all, pairs[i, 5])
             w *= _choose(count_above(pairs[i, 4], max_key(kept)), n)
         elif mode == MODE_NEITHER_LOWEST:
-            w *= lowest_return_weight(hands[u] | played[u], lower_all, n)
+            w *= lowest_return_weight(add_cards(hands[u], played[u]), lower_all, n)
         else:
-            w *= pair_weight(hands[u] | played[u], lower_all, n)
+            w *= pair_weight(add_cards(hands[u], played[u]), lower_all, n)
         if w == 0.0:
             return 0.0
     return w
@@ -188,7 +201,7 @@ def deal_world(me: int, my_hand: int, unknown: int, counts: np.ndarray, fixed: n
     (only when the history missed some plays) are treated as gone.
     """
     free = unknown
-    for q in range(N_PLAYERS):
+    for q in range(MAX_PLAYERS):
         free &= ~fixed[q]
     k = 0
     m = free
@@ -200,7 +213,7 @@ def deal_world(me: int, my_hand: int, unknown: int, counts: np.ndarray, fixed: n
         j = np.random.randint(0, i + 1)
         pool[i], pool[j] = pool[j], pool[i]
     pos = 0
-    for q in range(N_PLAYERS):
+    for q in range(MAX_PLAYERS):
         if q == me:
             out[q] = my_hand
             continue
@@ -211,7 +224,7 @@ def deal_world(me: int, my_hand: int, unknown: int, counts: np.ndarray, fixed: n
         for _ in range(need):
             hand |= pool[pos]
             pos += 1
-        out[q] = hand
+        out[q] = canonical_jokers(hand)  # the pool may deal bit 61 alone
     return True
 
 
@@ -227,9 +240,9 @@ def play_log_likelihood(hands: np.ndarray, played: np.ndarray, seats: np.ndarray
     The game is replayed from its start (hands = world hands plus the cards played since);
     returns NaN if the history does not replay (then it carries no evidence).
     """
-    start = np.empty(N_PLAYERS, dtype=np.int64)
-    for q in range(N_PLAYERS):
-        start[q] = hands[q] | played[q]
+    start = np.empty(MAX_PLAYERS, dtype=np.int64)
+    for q in range(MAX_PLAYERS):
+        start[q] = add_cards(hands[q], played[q])
     st = new_state(start, seats, first, owner_answers)
     n_hist = hist_player.shape[0]
     from_opp = 0
@@ -252,7 +265,7 @@ def play_log_likelihood(hands: np.ndarray, played: np.ndarray, seats: np.ndarray
         if hist_info[t] == 0:
             apply_pass(st)
         else:
-            if (st[HAND + p] & cards) != cards:
+            if not holds(st[HAND + p], cards):
                 return np.nan
             apply_play(st, cards, hist_info[t])
     return total
@@ -292,7 +305,7 @@ def sample_worlds(me: int, my_hand: int, unknown: int, counts: np.ndarray, fixed
     at least a quarter of ``count`` proposals stay effective, so a sharp opponent model
     cannot collapse the sample onto a handful of worlds.
     """
-    cand = np.empty((proposals, N_PLAYERS), dtype=np.int64)
+    cand = np.empty((proposals, MAX_PLAYERS), dtype=np.int64)
     log_ex = np.full(proposals, -np.inf)
     log_play = np.zeros(proposals)
     pool = np.empty(64, dtype=np.int64)
@@ -301,7 +314,7 @@ def sample_worlds(me: int, my_hand: int, unknown: int, counts: np.ndarray, fixed
     table = np.zeros((0, 6), dtype=np.int64)
     listed = False
     st = np.zeros(STATE_SIZE, dtype=np.int64)
-    per_player = np.zeros(N_PLAYERS)
+    per_player = np.zeros(MAX_PLAYERS)
     k = 0
     for _ in range(proposals * 4):
         if k == proposals:
@@ -360,7 +373,7 @@ def models_are_local(models: np.ndarray, me: int) -> bool:
     """Does every opponent's model look only at its own hand (not the playout policy, whose
     win check looks at the others')?  Then one player's likelihood needs only its own hand
     and the public facts of :func:`action_table`."""
-    for q in range(N_PLAYERS):  # noqa: SIM110 - Numba compiles loops, not all(genexpr)
+    for q in range(MAX_PLAYERS):  # noqa: SIM110 - Numba compiles loops, not all(genexpr)
         if q != me and models[q] == MODEL_POLICY:
             return False
     return True
@@ -391,17 +404,17 @@ def action_table(hands: np.ndarray, played: np.ndarray, seats: np.ndarray, first
     The public course of the game does not depend on who holds the hidden cards, so one
     world (``hands``) replays it for all.  Rows stop where the history does not replay.
     """
-    start = np.empty(N_PLAYERS, dtype=np.int64)
-    for q in range(N_PLAYERS):
-        start[q] = hands[q] | played[q]
+    start = np.empty(MAX_PLAYERS, dtype=np.int64)
+    for q in range(MAX_PLAYERS):
+        start[q] = add_cards(hands[q], played[q])
     st = new_state(start, seats, first, owner_answers)
     rows = np.zeros((hist_player.shape[0], 6), dtype=np.int64)
-    before = np.zeros(N_PLAYERS, dtype=np.int64)
+    before = np.zeros(MAX_PLAYERS, dtype=np.int64)
     k = 0
     for t in range(hist_player.shape[0]):
         p = hist_player[t]
         cards = hist_cards[t]
-        if st[TURN] != p or (st[HAND + p] & cards) != cards:
+        if st[TURN] != p or not holds(st[HAND + p], cards):
             break
         if p != me:
             rows[k, 0] = p
@@ -411,7 +424,7 @@ def action_table(hands: np.ndarray, played: np.ndarray, seats: np.ndarray, first
             rows[k, 4] = st[LOCK]
             rows[k, 5] = before[p]
             k += 1
-        before[p] |= cards
+        before[p] = add_cards(before[p], cards)
         if hist_info[t] == 0:
             apply_pass(st)
         else:
@@ -430,7 +443,7 @@ def player_log_chance(p: int, start_hand: int, model: int, eps: float, table: np
     for j in range(table.shape[0]):
         if table[j, 0] != p:
             continue
-        st[HAND + p] = start_hand & ~table[j, 5]
+        st[HAND + p] = take_cards(start_hand, table[j, 5])
         st[FIELD_INFO] = table[j, 2]
         st[REV] = table[j, 3]
         st[LOCK] = table[j, 4]
@@ -445,10 +458,10 @@ def opponents_log_chance(hands: np.ndarray, played: np.ndarray, me: int, models:
     """:func:`player_log_chance` of every opponent in a world, each by its own model;
     ``per_player[q]`` gets each one's share, the sum is returned."""
     total = 0.0
-    for q in range(N_PLAYERS):
+    for q in range(MAX_PLAYERS):
         per_player[q] = 0.0
         if q != me:
-            per_player[q] = player_log_chance(q, hands[q] | played[q], models[q],
+            per_player[q] = player_log_chance(q, add_cards(hands[q], played[q]), models[q],
                                               eps[models[q]], table, prm, st, bufc, bufi)
             total += per_player[q]
     return total
@@ -470,9 +483,9 @@ def refine_worlds(worlds: np.ndarray, me: int, fixed: np.ndarray, played: np.nda
     players' own likelihood terms, which are all that is rescored.  With a guessed model (the
     playout policy, whose choices look at the other hands too) the worlds are left as they
     are and 0 is returned: its tempered weights are as far as it is trusted."""
-    opponents = np.empty(N_PLAYERS, dtype=np.int64)
+    opponents = np.empty(MAX_PLAYERS, dtype=np.int64)
     k = 0
-    for q in range(N_PLAYERS):
+    for q in range(seats.shape[0]):
         if q != me:
             opponents[k] = q
             k += 1
@@ -481,7 +494,7 @@ def refine_worlds(worlds: np.ndarray, me: int, fixed: np.ndarray, played: np.nda
     table = action_table(worlds[0], played, seats, first, owner_answers, hist_player,
                          hist_cards, hist_info, me)
     st = np.zeros(STATE_SIZE, dtype=np.int64)
-    ll = np.zeros(N_PLAYERS)
+    ll = np.zeros(MAX_PLAYERS)
     accepted = 0
     tried = 0
     for i in range(worlds.shape[0]):
@@ -499,15 +512,18 @@ def refine_worlds(worlds: np.ndarray, me: int, fixed: np.ndarray, played: np.nda
             free2 = hands[q2] & ~fixed[q2]
             if free1 == 0 or free2 == 0:
                 continue
-            swap = (_nth_bit(free1, np.random.randint(0, popcount(free1)))
-                    | _nth_bit(free2, np.random.randint(0, popcount(free2))))
-            hands[q1] ^= swap
-            hands[q2] ^= swap
+            c1 = _nth_bit(free1, np.random.randint(0, popcount(free1)))
+            c2 = _nth_bit(free2, np.random.randint(0, popcount(free2)))
+            if c1 & JOKER_BITS and c2 & JOKER_BITS:
+                continue  # a joker for a joker changes nothing
+            h1, h2 = hands[q1], hands[q2]
+            hands[q1] = add_cards(take_cards(h1, c1), c2)  # jokers by count
+            hands[q2] = add_cards(take_cards(h2, c2), c1)
             tried += 1
-            ll1 = player_log_chance(q1, hands[q1] | played[q1], models[q1], eps[models[q1]],
-                                    table, prm, st, bufc, bufi)
-            ll2 = player_log_chance(q2, hands[q2] | played[q2], models[q2], eps[models[q2]],
-                                    table, prm, st, bufc, bufi)
+            ll1 = player_log_chance(q1, add_cards(hands[q1], played[q1]), models[q1],
+                                    eps[models[q1]], table, prm, st, bufc, bufi)
+            ll2 = player_log_chance(q2, add_cards(hands[q2], played[q2]), models[q2],
+                                    eps[models[q2]], table, prm, st, bufc, bufi)
             new = (_log_exchange(hands, played, pairs) + ll.sum() - ll[q1] - ll[q2] + ll1
                    + ll2)
             if new - cur >= 0.0 or np.random.random() < np.exp(new - cur):
@@ -516,6 +532,6 @@ def refine_worlds(worlds: np.ndarray, me: int, fixed: np.ndarray, played: np.nda
                 ll[q2] = ll2
                 accepted += 1
             else:
-                hands[q1] ^= swap
-                hands[q2] ^= swap
+                hands[q1] = h1
+                hands[q2] = h2
     return accepted / tried if tried else 0.0
