@@ -41,15 +41,16 @@ def test_the_strong_bot_at_uecda_is_mc_with_that_budget() -> None:
 
 
 def test_the_stand_in_note_names_what_mc_lacks() -> None:
-    unsimulated = ruleset_from("uecda", ["eleven_back=true"])
+    unsimulated = ruleset_from("uecda", ["five_skip=true"])
     strong = level_for("strong", unsimulated)
     assert strong.bot == "weakest"
     assert (strong.note.startswith("mc does not simulate the uecda")
-            and "(eleven_back=True)" in strong.note)
+            and "(five_skip=True)" in strong.note)
 
 
 def test_the_strong_level_is_mc_at_other_table_sizes_and_two_jokers() -> None:
-    for extra in (["players=3"], ["players=4", "jokers=2"], ["players=6", "points="]):
+    for extra in (["players=3"], ["players=4", "jokers=2"], ["players=6", "points="],
+                  ["eleven_back=true", "miyako_ochi=true"]):
         assert level_for("strong", ruleset_from("uecda", extra)).bot == "mc"
 
 

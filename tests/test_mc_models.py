@@ -211,7 +211,7 @@ def test_play_rank_orders_the_legal_plays_weakest_first(deck: list[int], size: i
     buf_i = np.zeros(MAX_MOVES, dtype=np.int64)
     from daihinmin.players.mc.movegen import generate
 
-    n = generate(hands[0], 0, int(rev), 0, False, buf_c, buf_i)
+    n = generate(hands[0], 0, int(rev), 0, False, buf_c, buf_i, 0)
     plays = [(int(buf_c[i]), int(buf_i[i])) for i in range(n)]
     cards, info = plays[pick % n]
     rank, count = play_rank(state, 0, cards, info, buf_c, buf_i)

@@ -17,7 +17,7 @@ from daihinmin.players.mc.moves import MAX_MOVES
 from daihinmin.rules.game import GameState
 from daihinmin.rules.match import MatchState
 from daihinmin.rules.movegen import all_plays
-from daihinmin.rules.ruleset import UECDA, RuleSet
+from daihinmin.rules.ruleset import UECDA, WEB, ForbiddenPlays, LaterLead, RuleSet
 from daihinmin.values.cards import CardSet
 from daihinmin.values.moves import PASS, Move
 from hypothesis import HealthCheck, given, settings
@@ -29,9 +29,29 @@ RULES_2013 = UECDA.with_rules(owner_answers=False)
 PLAYER_COUNTS = (3, 4, 5, 6)
 
 
-def table_rules(players: int = 5, jokers: int = 1, answers: bool = True) -> RuleSet:
-    """The uecda play rules at another player count and joker count."""
-    return UECDA.with_rules(players=players, jokers=jokers, owner_answers=answers, points=())
+#: Each toggle of the rules word (players.mc.rulebits) alone, and all of the web preset's.
+TOGGLES: dict[str, dict[str, object]] = {
+    "no_edge_jokers": {"sequence_edge_jokers": False},
+    "sequences_never_revolt": {"revolution_sequence_min": 0},
+    "sequences_revolt_at_4": {"revolution_sequence_min": 4},
+    "no_eight_cut_by_joker": {"eight_cut_by_joker": False},
+    "eleven_back": {"eleven_back": True},
+    "eleven_back_no_joker_effects": {"eleven_back": True, "joker_effects": False},
+    "no_lock_by_joker": {"lock_joker_starts": False},
+    "leader_must_play": {"leader_may_pass": False},
+    "miyako_ochi": {"miyako_ochi": True},
+    "web": {"sequence_edge_jokers": False, "revolution_sequence_min": 0,
+            "eight_cut_by_joker": False, "joker_effects": False, "lock_joker_starts": False,
+            "eleven_back": True, "miyako_ochi": True, "forbidden_plays": ForbiddenPlays.WEB,
+            "later_lead": LaterLead.LAST_PLACE, "leader_may_pass": False},
+}
+
+
+def table_rules(players: int = 5, jokers: int = 1, answers: bool = True,
+                toggles: dict[str, object] | None = None) -> RuleSet:
+    """The uecda play rules at another player count and joker count, with toggles."""
+    return UECDA.with_rules(players=players, jokers=jokers, owner_answers=answers, points=(),
+                            **(toggles or {}))
 
 
 pytestmark = pytest.mark.usefixtures("mc_compiled")  # conftest.py: compiled once a session
@@ -42,7 +62,7 @@ def sim_plays(game: GameState, canonical: bool = False) -> set[tuple[int, int]]:
     oc = np.zeros(MAX_MOVES, dtype=np.int64)
     oi = np.zeros(MAX_MOVES, dtype=np.int64)
     n = generate(st_arr[game.turn], st_arr[S.FIELD_INFO], st_arr[S.REV], st_arr[S.LOCK],
-                 canonical, oc, oi)
+                 canonical, oc, oi, st_arr[S.RULES])
     out = {(int(oc[i]), int(oi[i])) for i in range(n)}
     assert len(out) == n, "the generator listed a move twice"
     return out
@@ -92,14 +112,17 @@ def test_random_games_match_engine(seed: int, answers: bool, data: st.DataObject
     play_whole_game(UECDA if answers else RULES_2013, seed, data)
 
 
-def play_whole_game(rules: RuleSet, seed: int, data: st.DataObject) -> None:
-    match = MatchState(rules, seed=seed, games=1)
-    game = match.setup_game().start()
+def play_whole_game(rules: RuleSet, seed: int, data: st.DataObject, games: int = 1) -> None:
+    """``games`` games of a match (later ones: exchange, later leads, miyako-ochi)."""
+    match = MatchState(rules, seed=seed, games=games)
     rng = random.Random(seed)
-    while not game.over:
-        check_position(game, 2, rng)
-        moves = game.legal_moves()
-        game.step(moves[data.draw(st.integers(0, len(moves) - 1), label="move")])
+    while not match.finished:
+        game = match.setup_game().start()
+        while not game.over:
+            check_position(game, 2, rng)
+            moves = game.legal_moves()
+            game.step(moves[data.draw(st.integers(0, len(moves) - 1), label="move")])
+        match.finish_game(game)
 
 
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
@@ -115,8 +138,10 @@ def test_whole_games_at_every_table_size_match_engine(players: int, jokers: int,
 
 
 @st.composite
-def positions(draw: st.DrawFn, players: int = 5, jokers: int = 1) -> GameState:
-    """Arbitrary mid-trick positions: hands, a field, lock, revolution, passes, owner."""
+def positions(draw: st.DrawFn, players: int = 5, jokers: int = 1,
+              toggles: dict[str, object] | None = None) -> GameState:
+    """Arbitrary mid-trick positions: hands, a field, lock, revolution (and 11-back),
+    passes, owner, the previous game's classes."""
     n = players
     deck = draw(st.permutations(DECK if jokers == 1 else DECK2))
     n_out = draw(st.integers(0, n - 2))
@@ -131,7 +156,7 @@ def positions(draw: st.DrawFn, players: int = 5, jokers: int = 1) -> GameState:
     active = [p for p in range(n) if hands[p]]
     turn = draw(st.sampled_from(active))
     answers = draw(st.booleans())  # the devkit's trick clear: the owner may be to move
-    rules = table_rules(n, jokers, answers)
+    rules = table_rules(n, jokers, answers, toggles)
     field: Move | None = None
     lock = revolution = False
     revolution = draw(st.booleans())
@@ -145,9 +170,12 @@ def positions(draw: st.DrawFn, players: int = 5, jokers: int = 1) -> GameState:
             passed |= 1 << p
     seats = tuple(draw(st.permutations(range(n))))
     finished = [p for p in order[:n_out]]
+    eleven_back = rules.eleven_back and field is not None and draw(st.booleans())
+    prev_classes = tuple(draw(st.permutations(range(n)))) if draw(st.booleans()) else None
     return GameState(rules=rules, hands=hands, seats=seats, turn=turn, rng=random.Random(0),
                      field=field, owner=owner, passed=passed, revolution=revolution, lock=lock,
-                     finished=finished, failures=draw(st.integers(0, 19)))
+                     finished=finished, failures=draw(st.integers(0, 19)),
+                     eleven_back=eleven_back, prev_classes=prev_classes)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -167,6 +195,57 @@ def any_table_positions(draw: st.DrawFn) -> GameState:
 def test_positions_at_every_table_size_match_engine(game: GameState, seed: int) -> None:
     """3-6 players, one or two jokers: the same legal plays and the same next states."""
     check_position(game, 6, random.Random(seed))
+
+
+@pytest.mark.parametrize("toggle", sorted(TOGGLES))
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), seed=st.integers(0, 1000))
+def test_each_simulated_toggle_matches_engine_in_arbitrary_positions(
+        toggle: str, data: st.DataObject, seed: int) -> None:
+    """Every toggle of the rules word, alone and as the web preset sets them: the same
+    legal plays and next states at 3-6 players, one or two jokers."""
+    players = data.draw(st.sampled_from(PLAYER_COUNTS), label="players")
+    jokers = data.draw(st.sampled_from([1, 2]), label="jokers")
+    game = data.draw(positions(players, jokers, TOGGLES[toggle]), label="position")
+    check_position(game, 6, random.Random(seed))
+
+
+@pytest.mark.parametrize("toggle", sorted(TOGGLES))
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), data=st.data())
+def test_each_simulated_toggle_matches_engine_in_whole_matches(
+        toggle: str, seed: int, data: st.DataObject) -> None:
+    """Three-game matches with each toggle (at four players, both jokers): every position
+    of every game agrees, exchanges, later leads and miyako-ochi included."""
+    play_whole_game(table_rules(4, 2, False, TOGGLES[toggle]), seed, data, games=3)
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), data=st.data())
+def test_web_matches_match_engine(seed: int, data: st.DataObject) -> None:
+    """The web preset itself, three games a match."""
+    play_whole_game(WEB, seed, data, games=3)
+
+
+def test_eleven_back_miyako_ochi_and_joker_locks_match_engine() -> None:
+    """Hand-picked: a J turns the order for the trick and the clear turns it back (a joker
+    standing as J only with joker effects); only a real 8 cuts; a joker never starts a lock;
+    the old daifugo drops to last when someone else goes out first; a leader must play."""
+    web4 = table_rules(4, 2, False, TOGGLES["web"])
+    cases = [
+        ("SJ", "H5 H6", Move.parse("D9"), False),
+        ("S9 ST JK", "H5 H6", Move.parse("D3 D4 D5"), False),
+        ("S7 S9 JK", "H5", Move.parse("D3 D4 D5"), False),
+        ("H7 JK", "H5", Move.parse("D6 JK@S6"), False),
+        ("S4", "H5 H6", None, True),
+    ]
+    for mine, other, field, prev in cases:
+        hands = [CardSet.parse(mine), CardSet.parse(other), CardSet.parse("C3 C4"),
+                 CardSet.parse("DA")]
+        game = GameState(rules=web4, hands=hands, seats=(0, 1, 2, 3), turn=0,
+                         rng=random.Random(0), field=field, owner=1,
+                         prev_classes=(1, 0, 2, 3) if prev else None)
+        check_position(game, 99, random.Random(0))
 
 
 def test_two_joker_plays_match_engine() -> None:

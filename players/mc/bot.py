@@ -44,6 +44,7 @@ from .observe import (
     simulator_supports,
 )
 from .rollout import policy_params
+from .rulebits import rules_word
 from .search import ArmStats, Budget, Workspace, search_exchange, search_play
 from .state import (
     HAND,
@@ -214,7 +215,8 @@ class MCBot(Bot):
         worlds, ess = self._sample(kn)
         stats = search_exchange(self.ws, worlds, kn.seats, kn.owner_answers, kn.me, lower,
                                 cand, self.models, self.prm, self._remaining(start),
-                                self.c_explore, self.min_visits)
+                                self.c_explore, self.min_visits, kn.rules_word, kn.prev_top,
+                                kn.leader)
         self._record("exchange", stats, start, ess, [str(mask_cards(int(m))) for m in cand])
         return mask_cards(int(cand[stats.best()]))
 
@@ -287,14 +289,14 @@ class MCBot(Bot):
                                 kn.hist_cards, kn.hist_info, self.models, self.prm,
                                 self.world_eps, self.beta,
                                 self.window if kn.complete else 0, max(proposals, self.worlds),
-                                out, self.ws.bufc, self.ws.bufi)
+                                out, self.ws.bufc, self.ws.bufi, kn.rules_word, kn.prev_top)
             if ess > 0:
                 if self.refine_steps > 0 and kn.complete and len(kn.hist_player):
                     refine_worlds(out, kn.me, fixed, kn.played, pairs, kn.seats, kn.first,
                                   kn.owner_answers, kn.hist_player, kn.hist_cards,
                                   kn.hist_info, self.models,
                                   self.prm, self.refine_eps, self.refine_steps, self.ws.bufc,
-                                  self.ws.bufi)
+                                  self.ws.bufi, kn.rules_word, kn.prev_top)
                 return out, float(ess)
             if attempt == 0:  # the inferred facts contradict the counts: keep the counts only
                 log.warning("mc: no world fits the inferred card facts; ignoring them")
@@ -320,7 +322,7 @@ class MCBot(Bot):
         chances = action_log_chances(start, kn.seats, kn.first, kn.owner_answers,
                                      kn.hist_player, kn.hist_cards, kn.hist_info, self.prm,
                                      self.judge_eps, self.ws.bufc,
-                                     self.ws.bufi, order)
+                                     self.ws.bufi, order, kn.rules_word, kn.prev_top)
         self._learn_returns(kn, start)
         if np.isnan(chances).any():
             return
@@ -425,8 +427,8 @@ def _candidates(my_hand: int, view: GameView,
     oc = np.zeros(MAX_MOVES, dtype=np.int64)
     oi = np.zeros(MAX_MOVES, dtype=np.int64)
     field_info = encode_move(view.field)[1] if view.field is not None else 0
-    n = generate(my_hand, field_info, int(view.revolution), int(view.lock), canonical, oc,
-                 oi)
+    n = generate(my_hand, field_info, int(view.reversed), int(view.lock), canonical, oc, oi,
+                 rules_word(view.rules))
     cards, infos = list(oc[:n]), list(oi[:n])
     if view.field is not None:
         cards.append(0)

@@ -26,7 +26,8 @@ from .bits import (
 )
 from .movegen import generate
 from .moves import K_GROUP, K_JOKER, K_SEQUENCE, K_SINGLE, high_of, kind_of, low_of, size_of
-from .state import HAND, MAX_PLAYERS, cuts, revolts, take_cards
+from .rulebits import NO_EDGE_JOKERS
+from .state import HAND, MAX_PLAYERS, RULES, cuts, order_flips, take_cards
 
 
 @njit(cache=True)
@@ -81,7 +82,8 @@ T_MAX, T_MIN, T_JOKER, T_S3 = 0, 1, 2, 3
 T_GROUP = 4  # 4 + r: the largest group any other player can make at rank column r
 T_HANDS = 18  # 18..22: the other players' hands (for sequences), their number at T_COUNT
 T_COUNT = 23
-THREATS_SIZE = 24
+T_RULES = 24  # the rules word of the state
+THREATS_SIZE = 25
 
 
 @njit(cache=True)
@@ -109,16 +111,18 @@ def threats(st: np.ndarray, p: int, out: np.ndarray) -> None:
         out[T_HANDS + k] = hand
         k += 1
     out[T_COUNT] = k
+    out[T_RULES] = st[RULES]
 
 
 @njit(cache=True)
-def unbeatable(t: np.ndarray, info: int, rev_after: int) -> bool:
-    """No other player (summarised in ``t``) can answer the play ``info``; an 8-cut always
-    counts as unbeatable, since it clears the trick at once."""
+def unbeatable(t: np.ndarray, cards: int, info: int, rev_after: int) -> bool:
+    """No other player (summarised in ``t``) can answer the play ``(cards, info)`` in the
+    order ``rev_after``; an 8-cut always counts as unbeatable, since it clears the trick at
+    once."""
     kind = kind_of(info)
     if kind == K_JOKER:
         return t[T_S3] == 0
-    if cuts(info):
+    if cuts(cards, info, t[T_RULES]):
         return True
     r = low_of(info)
     if kind == K_SINGLE:
@@ -139,8 +143,8 @@ def unbeatable(t: np.ndarray, info: int, rev_after: int) -> bool:
 
 
 @njit(cache=True)
-def is_one_play(hand: int) -> bool:
-    """Can the whole hand be led as a single play?"""
+def is_one_play(hand: int, rw: int) -> bool:
+    """Can the whole hand be led as a single play (under the rules word ``rw``)?"""
     n = popcount(hand)
     if n <= 1:
         return n == 1
@@ -152,7 +156,7 @@ def is_one_play(hand: int) -> bool:
     high_card = highest_bit(real)
     if (low_card >> 2) == (high_card >> 2):
         return n <= 5  # one rank, the jokers (if any) join the group
-    if n < 3:
+    if n < 3 or (n > 13 and rw & NO_EDGE_JOKERS):
         return False
     suit = low_card & 3
     if (real & ~SUIT_ROWS[suit]) != 0:
@@ -168,15 +172,17 @@ def _control_step(t: np.ndarray, hand: int, rev: int, bufc: np.ndarray, bufi: np
     """One level of :func:`control_win`: ``level`` more unbeatable plays may follow."""
     oc = bufc[offset:]
     oi = bufi[offset:]
-    n = generate(hand, 0, rev, 0, True, oc, oi)
+    rw = t[T_RULES]
+    n = generate(hand, 0, rev, 0, True, oc, oi, rw)
     for i in range(n):
         c = oc[i]
         info = oi[i]
-        rev_after = rev ^ (1 if (kind_of(info) != K_JOKER and revolts(info)) else 0)
-        if not unbeatable(t, info, rev_after):
+        rv, eb = order_flips(c, info, rw)
+        if not unbeatable(t, c, info, rev ^ rv ^ eb):  # answers follow an 11-back too
             continue
+        rev_after = rev ^ rv  # the next lead: the 11-back ended with the trick
         rest = take_cards(hand, c)
-        if is_one_play(rest):
+        if is_one_play(rest, rw):
             return True
         if level > 0 and _control_deeper(t, rest, rev_after, bufc, bufi, offset + n, level - 1):
             return True
@@ -189,15 +195,17 @@ def _control_deeper(t: np.ndarray, hand: int, rev: int, bufc: np.ndarray, bufi: 
     # Written out level by level: Numba cannot cache recursive functions.
     oc = bufc[offset:]
     oi = bufi[offset:]
-    n = generate(hand, 0, rev, 0, True, oc, oi)
+    rw = t[T_RULES]
+    n = generate(hand, 0, rev, 0, True, oc, oi, rw)
     for i in range(n):
         c = oc[i]
         info = oi[i]
-        rev_after = rev ^ (1 if (kind_of(info) != K_JOKER and revolts(info)) else 0)
-        if not unbeatable(t, info, rev_after):
+        rv, eb = order_flips(c, info, rw)
+        if not unbeatable(t, c, info, rev ^ rv ^ eb):  # answers follow an 11-back too
             continue
+        rev_after = rev ^ rv  # the next lead: the 11-back ended with the trick
         rest = take_cards(hand, c)
-        if is_one_play(rest):
+        if is_one_play(rest, rw):
             return True
         if level > 0 and _control_last(t, rest, rev_after, bufc, bufi, offset + n):
             return True
@@ -209,12 +217,13 @@ def _control_last(t: np.ndarray, hand: int, rev: int, bufc: np.ndarray, bufi: np
                   offset: int) -> bool:
     oc = bufc[offset:]
     oi = bufi[offset:]
-    n = generate(hand, 0, rev, 0, True, oc, oi)
+    rw = t[T_RULES]
+    n = generate(hand, 0, rev, 0, True, oc, oi, rw)
     for i in range(n):
         c = oc[i]
         info = oi[i]
-        rev_after = rev ^ (1 if (kind_of(info) != K_JOKER and revolts(info)) else 0)
-        if unbeatable(t, info, rev_after) and is_one_play(take_cards(hand, c)):
+        rv, eb = order_flips(c, info, rw)
+        if unbeatable(t, c, info, rev ^ rv ^ eb) and is_one_play(take_cards(hand, c), rw):
             return True
     return False
 
@@ -228,7 +237,7 @@ def control_win(t: np.ndarray, hand: int, rev: int, depth: int, bufc: np.ndarray
     """A player leading with ``hand`` against the others summarised in ``t``
     (:func:`threats`): can it finish by at most ``depth`` (<= 3) unbeatable plays and one
     last play?  ``bufc``/``bufi`` from ``offset`` on are scratch space."""
-    if is_one_play(hand):
+    if is_one_play(hand, t[T_RULES]):
         return True
     if depth <= 0:
         return False

@@ -9,13 +9,17 @@ from daihinmin.values.moves import LONE_JOKER, PASS, Move, MoveKind
 
 from . import moves as mv
 from .bits import JOKER_BIT
+from .rulebits import rules_word
 from .state import (
+    BOTTOM,
+    ELEVEN,
     FAILS,
     FIELD_CARDS,
     FIELD_INFO,
     HAND,
     LOCK,
     MAX_PLAYERS,
+    N_BOTTOM,
     N_OUT,
     N_SEATS,
     OUT,
@@ -24,7 +28,9 @@ from .state import (
     OWNER_ANSWERS,
     PASSED,
     POS,
+    PREV_TOP,
     REV,
+    RULES,
     SEAT,
     STATE_SIZE,
     TURN,
@@ -95,11 +101,17 @@ def decode_move(cards: int, info: int) -> Move:
 def state_from_game(game: GameState) -> np.ndarray:
     """The Numba state array of an engine state (``uecda`` play rules, 3..6 players)."""
     n = game.n_players
-    if (not 1 <= n <= MAX_PLAYERS or game.bottom or game.direction != 1 or game.eleven_back
-            or game.choices or game.pending_revolutions or game.geki):
-        raise UnsupportedPositionError("the simulator models the uecda play rules only")
+    if (not 1 <= n <= MAX_PLAYERS or game.direction != 1 or game.choices
+            or game.pending_revolutions or game.geki):
+        raise UnsupportedPositionError("the simulator does not model this position")
     st = np.zeros(STATE_SIZE, dtype=np.int64)
     st[N_SEATS] = n
+    st[RULES] = rules_word(game.rules)
+    prev = game.prev_classes
+    st[PREV_TOP] = prev.index(0) if prev is not None and 0 in prev else -1
+    st[N_BOTTOM] = len(game.bottom)
+    for i, p in enumerate(game.bottom):
+        st[BOTTOM + i] = p
     for p in range(n):
         st[HAND + p] = hand_mask(game.hands[p])
     for i, p in enumerate(game.seats):
@@ -111,7 +123,8 @@ def state_from_game(game: GameState) -> np.ndarray:
     st[OWNER] = game.owner
     st[OWNER_ANSWERS] = int(game.rules.owner_answers)
     st[PASSED] = game.passed
-    st[REV] = int(game.revolution)
+    st[REV] = int(game.revolution != game.eleven_back)  # the order answers follow
+    st[ELEVEN] = int(game.eleven_back)
     st[LOCK] = int(game.lock)
     st[FAILS] = game.failures
     st[OVER] = int(game.over)

@@ -27,6 +27,7 @@ from .state import (
     OWNER_ANSWERS,
     PASSED,
     REV,
+    RULES,
     STATE_SIZE,
     TURN,
     apply_pass,
@@ -104,7 +105,7 @@ def _expand(st: np.ndarray, me: int, depth: int, bufc: np.ndarray, bufi: np.ndar
     field = st[FIELD_INFO]
     offset = depth * MAX_MOVES
     n = generate(hand, field, st[REV], st[LOCK], False, bufc[offset:offset + MAX_MOVES],
-                 bufi[offset:offset + MAX_MOVES])
+                 bufi[offset:offset + MAX_MOVES], st[RULES])
     for i in range(n):
         if bufc[offset + i] == hand:
             return 1 if p == me else 0

@@ -39,6 +39,7 @@ from .moves import (
     suits_of,
     with_second_joker,
 )
+from .rulebits import NO_EDGE_JOKERS
 
 GROUP_MAX = 5  # uecda: a group holds at most five cards (four suits and a joker)
 
@@ -181,8 +182,10 @@ def _emit_sequence(cards: int, length: int, low: int, high: int, s: int, cols: i
 
 @njit(cache=True)
 def _sequences(hand: int, size: int, field_info: int, rev: int, lock: int, canonical: bool,
-               oc: np.ndarray, oi: np.ndarray, n: int) -> int:
-    """Sequences of ``size`` cards (0: any length >= 3) stronger than the field."""
+               oc: np.ndarray, oi: np.ndarray, n: int, rw: int) -> int:
+    """Sequences of ``size`` cards (0: any length >= 3) stronger than the field; jokers may
+    stand below the 3 and above the 2 (columns 0 and 14) unless the rules word says not."""
+    first_col, last_col = (1, 13) if rw & NO_EDGE_JOKERS else (0, 14)
     jokers = popcount(hand & JOKER_BITS)
     req = suits_of(field_info) if (lock and field_info != 0) else -1
     f_low = low_of(field_info)
@@ -194,10 +197,10 @@ def _sequences(hand: int, size: int, field_info: int, rev: int, lock: int, canon
         if ranks == 0:
             continue
         row_cards = hand & SUIT_ROWS[s] & REAL_CARDS
-        for low in range(0, 13):
+        for low in range(first_col, last_col - 1):
             high_min = low + 2 if size == 0 else low + size - 1
-            high_max = 14 if size == 0 else low + size - 1
-            if high_max > 14:
+            high_max = last_col if size == 0 else low + size - 1
+            if high_max > last_col:
                 break
             for high in range(low + 2, high_max + 1):
                 window = ((np.int64(1) << np.int64(high + 1)) - np.int64(1)) ^ (
@@ -248,8 +251,9 @@ def _sequences(hand: int, size: int, field_info: int, rev: int, lock: int, canon
 
 @njit(cache=True)
 def generate(hand: int, field_info: int, rev: int, lock: int, canonical: bool,
-             oc: np.ndarray, oi: np.ndarray) -> int:
-    """Write the legal plays (not the pass) into ``oc``/``oi``; return how many."""
+             oc: np.ndarray, oi: np.ndarray, rw: int) -> int:
+    """Write the legal plays (not the pass) into ``oc``/``oi``; return how many.  ``rev``:
+    the order answers follow (revolution and 11-back), ``rw``: the rules word."""
     kind = kind_of(field_info)
     n = 0
     if field_info == 0:
@@ -259,7 +263,7 @@ def generate(hand: int, field_info: int, rev: int, lock: int, canonical: bool,
             oi[n] = LONE_JOKER_INFO
             n += 1
         n = _groups(hand, 0, 0, rev, 0, canonical, oc, oi, n)
-        n = _sequences(hand, 0, 0, rev, 0, canonical, oc, oi, n)
+        n = _sequences(hand, 0, 0, rev, 0, canonical, oc, oi, n, rw)
     elif kind == K_JOKER:
         if hand & S3_BIT:
             oc[0] = S3_BIT
@@ -274,5 +278,6 @@ def generate(hand: int, field_info: int, rev: int, lock: int, canonical: bool,
     elif kind == K_GROUP:
         n = _groups(hand, size_of(field_info), field_info, rev, lock, canonical, oc, oi, n)
     elif kind == K_SEQUENCE:
-        n = _sequences(hand, size_of(field_info), field_info, rev, lock, canonical, oc, oi, n)
+        n = _sequences(hand, size_of(field_info), field_info, rev, lock, canonical, oc, oi, n,
+                       rw)
     return n

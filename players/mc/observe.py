@@ -8,12 +8,14 @@ from itertools import pairwise
 
 import numpy as np
 from daihinmin.contract.view import GameView
-from daihinmin.rules.ruleset import UECDA, RuleSet
+from daihinmin.rules.ruleset import UECDA, FirstLead, ForbiddenFinish, LaterLead, RuleSet
 from daihinmin.values.cards import CardSet
 
 from .bits import D3_BIT, REAL_CARDS
 from .convert import encode_move, hand_mask, joker_mask
+from .rulebits import WORD_VALUES, rules_word
 from .state import (
+    ELEVEN,
     FIELD_CARDS,
     FIELD_INFO,
     HAND,
@@ -50,7 +52,12 @@ def _plays_value(rules: RuleSet, name: str) -> bool:
         return value in (1, 2)
     if name == "points":  # a playout scores players - place: any evenly spaced points
         return _evenly_spaced(rules)
-    return name in _SIMULATED or value == getattr(UECDA, name)
+    if name == "forbidden_plays":  # the list is read only when finishes are forbidden
+        return rules.forbidden_finish is ForbiddenFinish.OFF or value == UECDA.forbidden_plays
+    if name == "later_lead":
+        return value in (LaterLead.DIAMOND3, LaterLead.LAST_PLACE)
+    return (name in _SIMULATED or value == getattr(UECDA, name)
+            or value in WORD_VALUES.get(name, ()))
 
 
 def _evenly_spaced(rules: RuleSet) -> bool:
@@ -62,11 +69,12 @@ def _evenly_spaced(rules: RuleSet) -> bool:
 def simulator_gaps(rules: RuleSet) -> list[str]:
     """The rule fields whose values in ``rules`` the Numba simulator does not play (it plays
     the uecda play rules, with either trick clear, for 3 to 6 players, with one or two
-    jokers, and place points evenly spaced), as ``field=value``; [] when it plays them all.
+    jokers, place points evenly spaced, and the toggles of the rules word,
+    :mod:`~daihinmin.players.mc.rulebits`), as ``field=value``; [] when it plays them all.
 
-    >>> from daihinmin.rules.ruleset import WEB
-    >>> simulator_gaps(UECDA), simulator_gaps(WEB)[:3]
-    ([], ['sequence_edge_jokers=False', 'revolution_sequence_min=0', 'eight_cut_by_joker=False'])
+    >>> from daihinmin.rules.ruleset import APP, WEB
+    >>> simulator_gaps(UECDA), simulator_gaps(WEB), simulator_gaps(APP)[:2]
+    ([], [], ['group_max=4', 'sequence_order=above_low'])
     >>> simulator_gaps(UECDA.with_rules(players=4, jokers=2, points=()))
     []
     """
@@ -101,6 +109,29 @@ class Knowledge:
     hist_cards: np.ndarray
     hist_info: np.ndarray
     complete: bool  # the history accounts for every card that left a hand
+    rules_word: int = 0  # the toggles the simulator plays (rulebits)
+    prev_top: int = -1  # the previous game's daifugo, -1 in a first game
+    leader: int = -1  # who leads the game by the rules (-1: the holder of the ♦3)
+
+
+def _later_game(view: GameView) -> bool:
+    """Does this game follow another (classes from it), so that later_lead applies?"""
+    classes = tuple(view.classes)
+    return any(classes) and sorted(classes) == list(range(len(view.counts)))
+
+
+def _table_facts(view: GameView) -> tuple[int, int, int, bool]:
+    """(rules word, previous daifugo, rule leader, does the ♦3 holder lead) of the game."""
+    rules = view.rules
+    later = _later_game(view)
+    classes = tuple(view.classes)
+    prev_top = classes.index(0) if later else -1
+    leader = -1
+    if later and rules.later_lead is LaterLead.LAST_PLACE:
+        leader = classes.index(len(classes) - 1)
+    d3_leads = (rules.later_lead is LaterLead.DIAMOND3 if later
+                else rules.first_lead is FirstLead.DIAMOND3)
+    return rules_word(rules), prev_top, leader, d3_leads
 
 
 def deck_size(rules: RuleSet) -> int:
@@ -176,14 +207,15 @@ def knowledge_from_view(view: GameView, lowest_returners: Collection[int] = ()) 
         first = view.history[0].player if complete else -1
     else:
         first = view.turn_player if view.turn_player >= 0 else -1
-    if first >= 0 and first != me and unknown & int(D3_BIT):
+    word, prev_top, leader, d3_leads = _table_facts(view)
+    if d3_leads and first >= 0 and first != me and unknown & int(D3_BIT):
         fixed[first] |= D3_BIT
     pairs = _pair_rows(view, me, my_hand, played, unknown, fixed, view.exchange_given,
                        lowest_returners)
     return Knowledge(me, my_hand, unknown, counts, fixed, played, pairs,
                      np.array(view.seats, dtype=np.int64), first, view.rules.owner_answers,
                      np.array(players, dtype=np.int64), np.array(cards, dtype=np.int64),
-                     np.array(infos, dtype=np.int64), complete)
+                     np.array(infos, dtype=np.int64), complete, word, prev_top, leader)
 
 
 def exchange_knowledge(view: GameView, lower: int, count: int) -> Knowledge:
@@ -205,9 +237,10 @@ def exchange_knowledge(view: GameView, lower: int, count: int) -> Knowledge:
             rows.append((upper, low, n, MODE_NEITHER, 0, 0))
     pairs = np.array(rows, dtype=np.int64).reshape(len(rows), 6)
     empty = np.zeros(0, dtype=np.int64)
+    word, prev_top, leader, _ = _table_facts(view)
     return Knowledge(me, my_hand, unknown, counts, fixed, played, pairs,
                      np.array(view.seats, dtype=np.int64), -1, view.rules.owner_answers,
-                     empty, empty, empty, True)
+                     empty, empty, empty, True, word, prev_top, leader)
 
 
 def public_state(view: GameView, kn: Knowledge, hands: np.ndarray) -> np.ndarray:
@@ -220,7 +253,8 @@ def public_state(view: GameView, kn: Knowledge, hands: np.ndarray) -> np.ndarray
     if kn.first >= 0:
         start = np.array([add_cards(int(hands[q]), int(kn.played[q]))
                           for q in range(MAX_PLAYERS)], dtype=np.int64)
-        st = new_state(start, kn.seats, kn.first, kn.owner_answers)
+        st = new_state(start, kn.seats, kn.first, kn.owner_answers, kn.rules_word,
+                       kn.prev_top)
         if replay(st, kn.hist_player, kn.hist_cards, kn.hist_info) and _fits(st, view, kn):
             return st
     return _state_from_view(view, kn, hands)
@@ -230,17 +264,19 @@ def _fits(st: np.ndarray, view: GameView, kn: Knowledge) -> bool:
     field_c, field_i = encode_move(view.field) if view.field is not None else (0, 0)
     return (int(st[TURN]) == kn.me and int(st[FIELD_INFO]) == field_i
             and int(st[FIELD_CARDS]) == field_c and bool(st[LOCK]) == view.lock
-            and bool(st[REV]) == view.revolution
+            and bool(st[REV]) == (view.revolution != view.eleven_back)
             and all(int(st[HAND + q]).bit_count() == view.counts[q]
                     for q in range(len(view.counts))))
 
 
 def _state_from_view(view: GameView, kn: Knowledge, hands: np.ndarray) -> np.ndarray:
-    st = new_state(np.asarray(hands, dtype=np.int64), kn.seats, kn.me, kn.owner_answers)
+    st = new_state(np.asarray(hands, dtype=np.int64), kn.seats, kn.me, kn.owner_answers,
+                   kn.rules_word, kn.prev_top)
     if view.field is not None:
         st[FIELD_CARDS], st[FIELD_INFO] = encode_move(view.field)
     st[LOCK] = int(view.lock)
-    st[REV] = int(view.revolution)
+    st[REV] = int(view.revolution != view.eleven_back)  # the order answers follow
+    st[ELEVEN] = int(view.eleven_back)
     st[PASSED] = getattr(view, "passed", 0)  # newer views carry the trick's passes
     owner = getattr(view, "field_owner", None)
     if owner is None:

@@ -95,8 +95,10 @@ def exchange_batch(worlds: np.ndarray, seats: np.ndarray, owner_answers: bool, m
                    count: int, models: np.ndarray, prm: np.ndarray, c_explore: float,
                    min_visits: int,
                    bufc: np.ndarray, bufi: np.ndarray,
-                   solver: tuple) -> None:  # type: ignore[type-arg]
-    """``count`` playouts from the game start of candidate returns ``cand`` (card masks)."""
+                   solver: tuple,  # type: ignore[type-arg]
+                   rules_word: int = 0, prev_top: int = -1, leader: int = -1) -> None:
+    """``count`` playouts from the game start of candidate returns ``cand`` (card masks);
+    ``leader`` leads the game (-1: the holder of the ♦3)."""
     n_worlds = worlds.shape[0]
     hands = np.empty(MAX_PLAYERS, dtype=np.int64)
     for _ in range(count):
@@ -104,11 +106,11 @@ def exchange_batch(worlds: np.ndarray, seats: np.ndarray, owner_answers: bool, m
         hands[:] = worlds[visits[a] % n_worlds]
         hands[me] = take_cards(hands[me], cand[a])
         hands[lower] = add_cards(hands[lower], cand[a])
-        first = 0
+        first = leader if leader >= 0 else 0
         for q in range(MAX_PLAYERS):
-            if hands[q] & D3_BIT:
+            if leader < 0 and hands[q] & D3_BIT:
                 first = q
-        st = new_state(hands, seats, first, owner_answers)
+        st = new_state(hands, seats, first, owner_answers, rules_word, prev_top)
         v = playout(st, me, models, prm, bufc, bufi, solver)
         sums[a] += v
         squares[a] += v * v
@@ -238,13 +240,14 @@ def search_play(ws: Workspace, bases: np.ndarray, cand_c: np.ndarray, cand_i: np
 
 def search_exchange(ws: Workspace, worlds: np.ndarray, seats: np.ndarray, owner_answers: bool,
                     me: int, lower: int, cand: np.ndarray, models: np.ndarray, prm: np.ndarray,
-                    budget: Budget, c_explore: float, min_visits: int) -> ArmStats:
+                    budget: Budget, c_explore: float, min_visits: int, rules_word: int = 0,
+                    prev_top: int = -1, leader: int = -1) -> ArmStats:
     s = ws.solver
 
     def batch(stats: ArmStats, count: int) -> None:
         exchange_batch(worlds, seats, owner_answers, me, lower, cand, stats.sums, stats.squares,
                        stats.visits, count, models, prm, c_explore, min_visits, ws.bufc, ws.bufi,
-                       s.arrays())
+                       s.arrays(), rules_word, prev_top, leader)
 
     return run_bandit(len(cand), budget, batch, len(seats))
 

@@ -233,7 +233,8 @@ def play_log_likelihood(hands: np.ndarray, played: np.ndarray, seats: np.ndarray
                         owner_answers: bool, hist_player: np.ndarray, hist_cards: np.ndarray,
                         hist_info: np.ndarray,
                         me: int, models: np.ndarray, prm: np.ndarray, eps: np.ndarray,
-                        window: int, bufc: np.ndarray, bufi: np.ndarray) -> float:
+                        window: int, bufc: np.ndarray, bufi: np.ndarray, rules_word: int = 0,
+                        prev_top: int = -1) -> float:
     """Log-chance of the opponents' last ``window`` actions in a world, each opponent by its
     model (``eps[model]``: the share of uniform choice mixed into that model).
 
@@ -243,7 +244,7 @@ def play_log_likelihood(hands: np.ndarray, played: np.ndarray, seats: np.ndarray
     start = np.empty(MAX_PLAYERS, dtype=np.int64)
     for q in range(MAX_PLAYERS):
         start[q] = add_cards(hands[q], played[q])
-    st = new_state(start, seats, first, owner_answers)
+    st = new_state(start, seats, first, owner_answers, rules_word, prev_top)
     n_hist = hist_player.shape[0]
     from_opp = 0
     for t in range(n_hist):
@@ -297,7 +298,7 @@ def sample_worlds(me: int, my_hand: int, unknown: int, counts: np.ndarray, fixed
                   hist_info: np.ndarray, models: np.ndarray, prm: np.ndarray, eps: np.ndarray,
                   beta: float,
                   window: int, proposals: int, out: np.ndarray, bufc: np.ndarray,
-                  bufi: np.ndarray) -> float:
+                  bufi: np.ndarray, rules_word: int = 0, prev_top: int = -1) -> float:
     """Fill ``out`` (count x 5 hands) with worlds; return the effective sample size of the
     proposals (0 when no proposal fitted the hard facts; ``out`` is then untouched).
 
@@ -324,7 +325,7 @@ def sample_worlds(me: int, my_hand: int, unknown: int, counts: np.ndarray, fixed
         if use_history and local and not listed:
             # the public course of the game is the same in every world: list it once
             table = action_table(cand[k], played, seats, first, owner_answers, hist_player,
-                                 hist_cards, hist_info, me)
+                                 hist_cards, hist_info, me, rules_word, prev_top)
             table = table[max(0, table.shape[0] - window):]
             listed = True
         w = exchange_weight(cand[k], played, pairs)
@@ -336,7 +337,7 @@ def sample_worlds(me: int, my_hand: int, unknown: int, counts: np.ndarray, fixed
             elif use_history:
                 ll = play_log_likelihood(cand[k], played, seats, first, owner_answers,
                                          hist_player, hist_cards, hist_info, me, models, prm,
-                                         eps, window, bufc, bufi)
+                                         eps, window, bufc, bufi, rules_word, prev_top)
                 log_play[k] = 0.0 if np.isnan(ll) else ll
         k += 1
     if k == 0:
@@ -397,7 +398,7 @@ def _log_exchange(hands: np.ndarray, played: np.ndarray, pairs: np.ndarray) -> f
 def action_table(hands: np.ndarray, played: np.ndarray, seats: np.ndarray, first: int,
                  owner_answers: bool, hist_player: np.ndarray, hist_cards: np.ndarray,
                  hist_info: np.ndarray,
-                 me: int) -> np.ndarray:
+                 me: int, rules_word: int = 0, prev_top: int = -1) -> np.ndarray:
     """The opponents' actions with the public facts each was taken on, one row each:
     (player, cards, field info, revolution, lock, cards the player had played before).
 
@@ -407,7 +408,7 @@ def action_table(hands: np.ndarray, played: np.ndarray, seats: np.ndarray, first
     start = np.empty(MAX_PLAYERS, dtype=np.int64)
     for q in range(MAX_PLAYERS):
         start[q] = add_cards(hands[q], played[q])
-    st = new_state(start, seats, first, owner_answers)
+    st = new_state(start, seats, first, owner_answers, rules_word, prev_top)
     rows = np.zeros((hist_player.shape[0], 6), dtype=np.int64)
     before = np.zeros(MAX_PLAYERS, dtype=np.int64)
     k = 0
@@ -472,7 +473,8 @@ def refine_worlds(worlds: np.ndarray, me: int, fixed: np.ndarray, played: np.nda
                   pairs: np.ndarray, seats: np.ndarray, first: int, owner_answers: bool,
                   hist_player: np.ndarray, hist_cards: np.ndarray, hist_info: np.ndarray,
                   models: np.ndarray, prm: np.ndarray, eps: np.ndarray, steps: int,
-                  bufc: np.ndarray, bufi: np.ndarray) -> float:
+                  bufc: np.ndarray, bufi: np.ndarray, rules_word: int = 0,
+                  prev_top: int = -1) -> float:
     """Move each world towards the worlds that explain the whole history: ``steps``
     Metropolis steps, each swapping one card between two opponents (cards whose holder is
     known stay put), accepted by the exchange weight times the untempered likelihood of every
@@ -492,7 +494,7 @@ def refine_worlds(worlds: np.ndarray, me: int, fixed: np.ndarray, played: np.nda
     if k < 2 or steps <= 0 or worlds.shape[0] == 0 or not models_are_local(models, me):
         return 0.0
     table = action_table(worlds[0], played, seats, first, owner_answers, hist_player,
-                         hist_cards, hist_info, me)
+                         hist_cards, hist_info, me, rules_word, prev_top)
     st = np.zeros(STATE_SIZE, dtype=np.int64)
     ll = np.zeros(MAX_PLAYERS)
     accepted = 0
