@@ -23,13 +23,23 @@ from daihinmin.players.mc.models import (
 from daihinmin.players.mc.models import weakness as weakness_of
 from daihinmin.players.mc.moves import MAX_MOVES
 from daihinmin.players.mc.rollout import DEFAULT_PARAMS
+from daihinmin.players.mc.rulebits import rules_word
 from daihinmin.players.mc.sample_model import sample_move
-from daihinmin.players.mc.state import FIELD_CARDS, FIELD_INFO, LOCK, REV, TURN, new_state
+from daihinmin.players.mc.state import (
+    ELEVEN,
+    FIELD_CARDS,
+    FIELD_INFO,
+    LOCK,
+    MAX_PLAYERS,
+    REV,
+    TURN,
+    new_state,
+)
 from daihinmin.players.registry import make_bot
 from daihinmin.players.util import weakness
 from daihinmin.players.weakest_bot import WeakestBot
 from daihinmin.rules.movegen import all_plays
-from daihinmin.rules.ruleset import UECDA
+from daihinmin.rules.ruleset import UECDA, WEB, RuleSet
 from daihinmin.tools.local_match import play_local_match
 from daihinmin.tools.mc_bench import sample_positions
 from daihinmin.values.cards import CardSet
@@ -41,13 +51,14 @@ pytestmark = pytest.mark.usefixtures("mc_compiled")  # conftest.py: compiled onc
 
 
 def view_state(view) -> np.ndarray:  # type: ignore[no-untyped-def]
-    hands = np.zeros(5, dtype=np.int64)
+    hands = np.zeros(MAX_PLAYERS, dtype=np.int64)
     hands[view.player] = hand_mask(view.hand)
     st = new_state(hands, np.array(view.seats, dtype=np.int64), view.player,
-                   view.rules.owner_answers)
+                   view.rules.owner_answers, rules_word(view.rules))
     if view.field is not None:
         st[FIELD_CARDS], st[FIELD_INFO] = encode_move(view.field)
-    st[REV], st[LOCK], st[TURN] = int(view.revolution), int(view.lock), view.player
+    st[REV], st[LOCK], st[TURN] = int(view.reversed), int(view.lock), view.player
+    st[ELEVEN] = int(view.eleven_back)
     return st
 
 
@@ -65,10 +76,13 @@ def test_weakest_model_plays_like_the_weakest_bot() -> None:
             assert got.hand_cards() == expected.hand_cards(), (str(view.hand), view.field)
 
 
-def test_sample_model_plays_like_the_default_bot_in_played_positions() -> None:
+@pytest.mark.parametrize("rules", [UECDA, WEB], ids=["uecda", "web"])
+def test_sample_model_plays_like_the_default_bot_in_played_positions(rules: RuleSet) -> None:
+    """At web too: the client's move where the rules allow it, else what the bot does
+    instead (a pass, or the sample strategy's lead where a leader must play)."""
     buf_c = np.zeros(MAX_MOVES, dtype=np.int64)
     buf_i = np.zeros(MAX_MOVES, dtype=np.int64)
-    for view in sample_positions(120, seed=5):
+    for view in sample_positions(120, seed=5, rules=rules):
         expected = DefaultBot().play(view)
         i = choose_as(MODEL_SAMPLE, view_state(view), view.player, DEFAULT_PARAMS, buf_c, buf_i)
         got = decode_move(buf_c[i], buf_i[i]) if i >= 0 else None

@@ -22,13 +22,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bits import JOKER_BIT
+from .bits import JOKER_BIT, JOKER_BITS, popcount
 from .movegen import generate
 from .moves import K_GROUP, K_JOKER, K_SEQUENCE, high_of, kind_of, low_of, size_of
 from .rollout import choose, model_chance
 from .rulebits import LEADER_MUST_PLAY
 from .sample_model import sample_move
 from .state import (
+    ELEVEN,
     FIELD_INFO,
     HAND,
     LOCK,
@@ -125,13 +126,33 @@ def choose_as(model: int, st: np.ndarray, p: int, prm: np.ndarray, bufc: np.ndar
     if model == MODEL_UNIFORM:
         return uniform_choice(st, p, bufc, bufi)
     if model == MODEL_SAMPLE:
-        cards, info = sample_move(st[HAND + p], st[FIELD_INFO], st[REV], st[REV], st[LOCK])
+        return sample_choice(st, p, bufc, bufi)
+    return choose(st, p, prm, bufc, bufi)
+
+
+@njit(cache=True)
+def sample_choice(st: np.ndarray, p: int, bufc: np.ndarray, bufi: np.ndarray) -> int:
+    """The sample client's move (index into the buffers, or -1 to pass), as the bundled
+    ``default`` bot makes it under any rules: the client reads only the revolution (not an
+    11-back); a move the rules do not allow is a pass, or, where a leader must play, the
+    sample strategy's lead (``players.default_bot``)."""
+    hand = st[HAND + p]
+    revolution = st[REV] ^ st[ELEVEN]
+    cards, info = sample_move(hand, st[FIELD_INFO], revolution, revolution, st[LOCK])
+    if st[RULES] == 0 and popcount(hand & JOKER_BITS) < 2:  # uecda: always a legal move
         if info == 0:
             return -1
         bufc[0] = cards
         bufi[0] = info
         return 0
-    return choose(st, p, prm, bufc, bufi)
+    n = generate(hand, st[FIELD_INFO], st[REV], st[LOCK], False, bufc, bufi, st[RULES])
+    if info != 0:
+        for i in range(n):
+            if bufc[i] == cards and bufi[i] == info:
+                return i
+    if pass_option(st, n):
+        return -1
+    return _weakest_of(st, n, bufc, bufi)
 
 
 @njit(cache=True)
@@ -149,7 +170,8 @@ def move_chance(model: int, st: np.ndarray, p: int, prm: np.ndarray, cards: int,
                  st[RULES])
     if model == MODEL_SAMPLE:
         # the field was read in this order too (the bitboard state keeps no older one)
-        chosen, _ = sample_move(st[HAND + p], st[FIELD_INFO], st[REV], st[REV], st[LOCK])
+        i = sample_choice(st, p, bufc, bufi)
+        chosen = 0 if i < 0 else bufc[i]
     else:
         i = _weakest_of(st, n, bufc, bufi)
         chosen = 0 if i < 0 else bufc[i]  # 0: the pass
