@@ -10,7 +10,7 @@ from daihinmin.driver.record import GameRecord
 from daihinmin.local.runner import play_local_match
 from daihinmin.players.mc.bot import MCBot, RevealError
 from daihinmin.players.mc.convert import hand_mask
-from daihinmin.players.mc.state import HAND, N_PLAYERS
+from daihinmin.players.mc.state import HAND
 from daihinmin.players.registry import make_bot
 from daihinmin.rules.game import GameState
 from daihinmin.rules.ruleset import UECDA, ruleset_from
@@ -74,7 +74,7 @@ def test_other_rules_fall_back_to_a_legal_move() -> None:
 def test_other_rules_are_refused_by_name_once(caplog: pytest.LogCaptureFixture) -> None:
     """mc says which rules it does not simulate, once, and never searches them."""
     view = sample_positions(1, seed=3)[0]
-    rules = ruleset_from("uecda", ["eleven_back=yes", "jokers=2"])
+    rules = ruleset_from("uecda", ["five_skip=yes", "jokers=2"])
     other = GameView(**{**{f: getattr(view, f) for f in view.__dataclass_fields__},
                         "rules": rules})
     bot = MCBot(time_ms=0, playouts=10)
@@ -83,7 +83,7 @@ def test_other_rules_are_refused_by_name_once(caplog: pytest.LogCaptureFixture) 
             assert bot.play(other) in other.legal_moves()
     told = [r.getMessage() for r in caplog.records]
     assert len(told) == 1
-    assert "jokers=2" in told[0] and "eleven_back=True" in told[0]
+    assert "(five_skip=True)" in told[0]  # only the gap: two jokers are simulated
     assert not bot.decisions  # the weakest legal move, not a search
 
 
@@ -113,7 +113,7 @@ def test_revealed_hands_are_the_worlds_searched() -> None:
         steps[0] += len(record.turns)
 
     mc.on_search = lambda base, me, cc, ci, stats: searched.append(
-        ([int(x) for x in base[HAND:HAND + N_PLAYERS]], seen["true"]))
+        ([int(x) for x in base[HAND:HAND + UECDA.players]], seen["true"]))
     bots = [mc] + [make_bot("default") for _ in range(4)]
     play_local_match(UECDA, seed=21, games=2, bots=bots, on_game=on_game,
                      before_play=before_play)

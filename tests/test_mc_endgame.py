@@ -21,7 +21,8 @@ from daihinmin.players.mc.endgame import UNKNOWN, SolverScratch, solve_two
 from daihinmin.players.mc.rollout import BUFFER
 from daihinmin.rules.game import GameState
 from daihinmin.rules.movegen import all_plays
-from daihinmin.rules.ruleset import UECDA
+from daihinmin.rules.plays import RANK_J, eight_cuts, rank_count, revolts
+from daihinmin.rules.ruleset import UECDA, WEB, RuleSet
 from daihinmin.values.cards import CardSet
 from daihinmin.values.moves import LONE_JOKER, Move
 from hypothesis import HealthCheck, assume, given, settings
@@ -123,7 +124,7 @@ def test_one_play_hands() -> None:
                            ("S3 S5 JK", True), ("S3 S5", False), ("S3 S6 JK", False),
                            ("S3 H4 D5", False), ("JK", True), ("S3 H3 D3 C3 JK", True),
                            ("SQ SK SA S2 JK", True)]:
-        assert is_one_play(hand_mask(CardSet.parse(text))) == expected, text
+        assert is_one_play(hand_mask(CardSet.parse(text)), 0) == expected, text
 
 
 def test_control_win_sees_cut_then_last_card() -> None:
@@ -140,34 +141,41 @@ def test_control_win_sees_cut_then_last_card() -> None:
     assert not control_win(t, hand_mask(CardSet.parse("S9 D3")), 0, 2, buf_c, buf_i, 0)
 
 
+@pytest.mark.parametrize("rules", [UECDA, WEB], ids=["uecda", "web"])
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(deck=st.permutations(DECK), sizes=st.lists(st.integers(0, 8), min_size=5, max_size=5),
-       rev=st.booleans())
-def test_unbeatable_matches_the_engine(deck: list[int], sizes: list[int], rev: bool) -> None:
-    """A play is unbeatable exactly when no other player has a legal answer (or it cuts)."""
+@given(data=st.data(), rev=st.booleans())
+def test_unbeatable_matches_the_engine(rules: RuleSet, data: st.DataObject, rev: bool) -> None:
+    """A play is unbeatable exactly when no other player has a legal answer (or it cuts),
+    in the order the answers follow (revolution, and at web the 11-back a J starts)."""
+    n = rules.players
+    deck = data.draw(st.permutations(DECK if rules.jokers == 1 else [*DECK, 61]))
+    sizes = data.draw(st.lists(st.integers(0, 8), min_size=n, max_size=n))
     sizes[0] = max(sizes[0], 1)
     hands, pos = [], 0
     for size in sizes:
         hands.append(CardSet.of(deck[pos:pos + size]))
         pos += size
-    game = GameState(rules=UECDA, hands=hands, seats=(0, 1, 2, 3, 4), turn=0,
+    seats = tuple(range(n))
+    game = GameState(rules=rules, hands=hands, seats=seats, turn=0,
                      rng=random.Random(0), owner=0, revolution=rev)
+    sim = state_from_game(game)
     t = np.zeros(THREATS_SIZE, dtype=np.int64)
-    threats(state_from_game(game), 0, t)
-    for move in all_plays(hands[0], UECDA):
-        info = encode_move(move)[1]
-        rev_after = int(rev) ^ int(move.size >= (4 if move.kind.name == "GROUP" else 5)
-                                   and move.kind.name in ("GROUP", "SEQUENCE"))
+    threats(sim, 0, t)
+    for move in all_plays(hands[0], rules):
+        cards, info = encode_move(move)
+        turned = move.kind.name != "JOKER" and revolts(move, rules)
+        eleven = rules.eleven_back and rank_count(move, RANK_J, rules) > 0
         answers = False
-        for q in range(1, 5):
+        for q in range(1, n):
             if not hands[q]:
                 continue
-            probe = GameState(rules=UECDA, hands=hands, seats=(0, 1, 2, 3, 4), turn=q,
+            probe = GameState(rules=rules, hands=hands, seats=seats, turn=q,
                               rng=random.Random(0), field=move, owner=0,
-                              revolution=bool(rev_after))
+                              revolution=rev != turned, eleven_back=eleven)
             answers = answers or bool(probe.legal_plays())
-        cut = move.kind.name != "JOKER" and move.low <= 6 <= move.high
-        assert unbeatable(t, info, rev_after) == (cut or not answers), str(move)
+        cut = eight_cuts(move, rules)
+        order = int(rev) ^ int(turned) ^ int(eleven)
+        assert unbeatable(t, cards, info, order) == (cut or not answers), str(move)
 
 
 def lead_view(hands: list[CardSet], me: int, finished: int) -> GameView:

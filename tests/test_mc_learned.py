@@ -45,7 +45,7 @@ def state_of(hands: list[str], field: str | None = None) -> np.ndarray:
 def rows_of(st: np.ndarray) -> tuple[np.ndarray, list[str]]:
     bufc = np.zeros(MAX_MOVES, dtype=np.int64)
     bufi = np.zeros(MAX_MOVES, dtype=np.int64)
-    n = generate(st[0], st[FIELD_INFO], 0, 0, True, bufc, bufi)
+    n = generate(st[0], st[FIELD_INFO], 0, 0, True, bufc, bufi, 0)
     rows = np.zeros((n + 1, N_FEATURES))
     used = move_features(st, 0, bufc, bufi, n, rows)
     names = [" ".join(x for x in (str(CardSet(int(bufc[i]) & REAL)),

@@ -24,13 +24,23 @@ from daihinmin.players.mc.models import (
 from daihinmin.players.mc.models import weakness as weakness_of
 from daihinmin.players.mc.moves import MAX_MOVES
 from daihinmin.players.mc.rollout import DEFAULT_PARAMS
+from daihinmin.players.mc.rulebits import rules_word
 from daihinmin.players.mc.sample_model import sample_move
-from daihinmin.players.mc.state import FIELD_CARDS, FIELD_INFO, LOCK, REV, TURN, new_state
+from daihinmin.players.mc.state import (
+    ELEVEN,
+    FIELD_CARDS,
+    FIELD_INFO,
+    LOCK,
+    MAX_PLAYERS,
+    REV,
+    TURN,
+    new_state,
+)
 from daihinmin.players.registry import make_bot
 from daihinmin.players.util import weakness
 from daihinmin.players.weakest_bot import WeakestBot
 from daihinmin.rules.movegen import all_plays
-from daihinmin.rules.ruleset import UECDA
+from daihinmin.rules.ruleset import UECDA, WEB, RuleSet
 from daihinmin.tools.mc_bench import sample_positions
 from daihinmin.values.cards import CardSet
 from daihinmin.values.moves import PASS, Move
@@ -41,13 +51,14 @@ pytestmark = pytest.mark.usefixtures("mc_compiled")  # conftest.py: compiled onc
 
 
 def view_state(view) -> np.ndarray:  # type: ignore[no-untyped-def]
-    hands = np.zeros(5, dtype=np.int64)
+    hands = np.zeros(MAX_PLAYERS, dtype=np.int64)
     hands[view.player] = hand_mask(view.hand)
     st = new_state(hands, np.array(view.seats, dtype=np.int64), view.player,
-                   view.rules.owner_answers)
+                   view.rules.owner_answers, rules_word(view.rules))
     if view.field is not None:
         st[FIELD_CARDS], st[FIELD_INFO] = encode_move(view.field)
-    st[REV], st[LOCK], st[TURN] = int(view.revolution), int(view.lock), view.player
+    st[REV], st[LOCK], st[TURN] = int(view.reversed), int(view.lock), view.player
+    st[ELEVEN] = int(view.eleven_back)
     return st
 
 
@@ -65,10 +76,13 @@ def test_weakest_model_plays_like_the_weakest_bot() -> None:
             assert got.hand_cards() == expected.hand_cards(), (str(view.hand), view.field)
 
 
-def test_sample_model_plays_like_the_default_bot_in_played_positions() -> None:
+@pytest.mark.parametrize("rules", [UECDA, WEB], ids=["uecda", "web"])
+def test_sample_model_plays_like_the_default_bot_in_played_positions(rules: RuleSet) -> None:
+    """At web too: the client's move where the rules allow it, else what the bot does
+    instead (a pass, or the sample strategy's lead where a leader must play)."""
     buf_c = np.zeros(MAX_MOVES, dtype=np.int64)
     buf_i = np.zeros(MAX_MOVES, dtype=np.int64)
-    for view in sample_positions(120, seed=5):
+    for view in sample_positions(120, seed=5, rules=rules):
         expected = DefaultBot().play(view)
         i = choose_as(MODEL_SAMPLE, view_state(view), view.player, DEFAULT_PARAMS, buf_c, buf_i)
         got = decode_move(buf_c[i], buf_i[i]) if i >= 0 else None
@@ -124,7 +138,7 @@ def test_opponent_models_are_learned_from_finished_games() -> None:
     bots = [mc, make_bot("default"), make_bot("random", seed=2), make_bot("weakest"),
             make_bot("random", seed=3)]
     play_local_match(UECDA, seed=9, games=2, bots=bots)
-    assert list(mc.models) == [MODEL_POLICY, MODEL_SAMPLE, MODEL_UNIFORM, MODEL_WEAKEST,
+    assert list(mc.models[:5]) == [MODEL_POLICY, MODEL_SAMPLE, MODEL_UNIFORM, MODEL_WEAKEST,
                                MODEL_UNIFORM]
     mc.on_match_start(0)
     assert not mc.models.any()
@@ -182,7 +196,7 @@ def test_unknown_bots_are_simulated_by_the_playout_policy() -> None:
     play_local_match(UECDA, seed=9, games=6, bots=bots,
                      on_game=lambda _: seen.append([int(m) for m in mc.models]))
     assert all(models[2] != MODEL_UNIFORM and models[4] != MODEL_UNIFORM for models in seen)
-    assert list(mc.models) == [MODEL_POLICY, MODEL_POLICY, MODEL_POLICY, MODEL_UNIFORM,
+    assert list(mc.models[:5]) == [MODEL_POLICY, MODEL_POLICY, MODEL_POLICY, MODEL_UNIFORM,
                                MODEL_POLICY]
     uniform_lead = mc.evidence[:, MODEL_UNIFORM] - mc.evidence[:, MODEL_POLICY]
     assert uniform_lead[2] > MODEL_MARGIN and uniform_lead[4] > MODEL_MARGIN  # the trap
@@ -211,7 +225,7 @@ def test_play_rank_orders_the_legal_plays_weakest_first(deck: list[int], size: i
     buf_i = np.zeros(MAX_MOVES, dtype=np.int64)
     from daihinmin.players.mc.movegen import generate
 
-    n = generate(hands[0], 0, int(rev), 0, False, buf_c, buf_i)
+    n = generate(hands[0], 0, int(rev), 0, False, buf_c, buf_i, 0)
     plays = [(int(buf_c[i]), int(buf_i[i])) for i in range(n)]
     cards, info = plays[pick % n]
     rank, count = play_rank(state, 0, cards, info, buf_c, buf_i)

@@ -16,7 +16,7 @@ from daihinmin.players.mc.convert import hand_mask
 from daihinmin.players.mc.models import MODEL_POLICY, MODEL_UNIFORM, MODEL_WEAKEST
 from daihinmin.players.mc.observe import Knowledge, exchange_pairs, knowledge_from_view
 from daihinmin.players.mc.rollout import BUFFER, DEFAULT_PARAMS
-from daihinmin.players.mc.state import N_PLAYERS, STATE_SIZE, new_state
+from daihinmin.players.mc.state import MAX_PLAYERS, STATE_SIZE, TURN, new_state
 from daihinmin.players.mc.worlds import (
     MODE_NEITHER,
     MODE_NEITHER_LOWEST,
@@ -38,7 +38,8 @@ from daihinmin.rules.deal import strongest
 from daihinmin.rules.ruleset import UECDA
 from daihinmin.values.cards import CardSet
 
-MODELS = np.zeros(N_PLAYERS, dtype=np.int64)  # everyone plays by the playout policy
+N_PLAYERS = UECDA.players
+MODELS = np.zeros(MAX_PLAYERS, dtype=np.int64)  # everyone plays by the playout policy
 EPS = np.array([0.3, 0.05, 0.0])
 
 
@@ -79,7 +80,7 @@ def sample(view: GameView, count: int = 64, window: int = 40,
            kn: Knowledge | None = None) -> np.ndarray:
     """``count`` worlds for ``view`` (from ``kn`` when given, else from the view alone)."""
     kn = kn if kn is not None else knowledge_from_view(view)
-    out = np.zeros((count, N_PLAYERS), dtype=np.int64)
+    out = np.zeros((count, MAX_PLAYERS), dtype=np.int64)
     buf_c, buf_i = np.zeros(BUFFER, dtype=np.int64), np.zeros(BUFFER, dtype=np.int64)
     ess = sample_worlds(kn.me, kn.my_hand, kn.unknown, kn.counts, kn.fixed, kn.played,
                         kn.pairs, kn.seats, kn.first, kn.owner_answers, kn.hist_player,
@@ -96,7 +97,7 @@ def assert_consistent(view: GameView, kn: Knowledge, world: np.ndarray) -> None:
     assert world[view.player] == kn.my_hand
     union = 0
     all_played = int(np.bitwise_or.reduce(kn.played))
-    for q in range(N_PLAYERS):
+    for q in range(len(view.counts)):
         assert int(world[q]).bit_count() == view.counts[q]
         assert int(world[q]) & all_played == 0
         assert union & int(world[q]) == 0
@@ -176,7 +177,7 @@ def test_refined_worlds_stay_consistent_and_explain_the_plays_better(
     """Metropolis swaps keep every hard fact and, against players known to follow the sample
     strategy, make the observed actions more likely on average."""
     bots, _truths = recorded
-    models = np.full(N_PLAYERS, MODEL_WEAKEST, dtype=np.int64)
+    models = np.full(MAX_PLAYERS, MODEL_WEAKEST, dtype=np.int64)
     buf_c, buf_i = np.zeros(BUFFER, dtype=np.int64), np.zeros(BUFFER, dtype=np.int64)
     before = after = 0.0
     refined = 0
@@ -205,7 +206,7 @@ def test_refinement_leaves_worlds_alone_with_a_guessed_model(recorded) -> None: 
     kn = knowledge_from_view(view)
     worlds = sample(view, count=16)
     before = worlds.copy()
-    models = np.full(N_PLAYERS, MODEL_WEAKEST, dtype=np.int64)
+    models = np.full(MAX_PLAYERS, MODEL_WEAKEST, dtype=np.int64)
     models[(kn.me + 1) % N_PLAYERS] = MODEL_POLICY
     buf_c, buf_i = np.zeros(BUFFER, dtype=np.int64), np.zeros(BUFFER, dtype=np.int64)
     rate = refine_worlds(worlds, kn.me, kn.fixed, kn.played, kn.pairs, kn.seats, kn.first,
@@ -221,7 +222,7 @@ def test_per_player_chances_add_up_to_the_replayed_likelihood(
     """The local path of the refinement scores each player from the public action table;
     summed, that is the likelihood of replaying the whole game."""
     bots, _truths = recorded
-    models = np.full(N_PLAYERS, MODEL_WEAKEST, dtype=np.int64)
+    models = np.full(MAX_PLAYERS, MODEL_WEAKEST, dtype=np.int64)
     buf_c, buf_i = np.zeros(BUFFER, dtype=np.int64), np.zeros(BUFFER, dtype=np.int64)
     st = np.zeros(STATE_SIZE, dtype=np.int64)
     compared = 0
@@ -260,10 +261,10 @@ def exact_case() -> tuple[dict[str, object], dict[tuple[int, ...], float]]:
     exact posterior over its 180 deals."""
     my_hand = hand_mask(CardSet.parse("S3 H4 D5"))
     unknown_cards = CardSet.parse("C3 D4 S9 HJ DK S2 JK")
-    fixed = np.zeros(N_PLAYERS, dtype=np.int64)
+    fixed = np.zeros(MAX_PLAYERS, dtype=np.int64)
     fixed[3] = hand_mask(CardSet.parse("C3"))
     played = np.array([hand_mask(CardSet.parse(t)) for t in
-                       ("S4 S5", "H7 D8 SQ", "C6 D6 H9", "S7", "H3 D3 C4")], dtype=np.int64)
+                       ("S4 S5", "H7 D8 SQ", "C6 D6 H9", "S7", "H3 D3 C4", "")], dtype=np.int64)
     deal = my_hand | int(played[0]) | hand_mask(CardSet.parse("HA CA"))
     pairs = np.array([[1, 2, 1, MODE_NEITHER, 0, 0],
                       [0, 4, 2, MODE_UPPER, deal, hand_mask(CardSet.parse("HA CA"))]],
@@ -272,12 +273,12 @@ def exact_case() -> tuple[dict[str, object], dict[tuple[int, ...], float]]:
     free_masks = [hand_mask(CardSet.of([c])) for c in free]
     target: dict[tuple[int, ...], float] = {}
     for perm in set(itertools.permutations([1, 1, 2, 2, 3, 4])):
-        hands = np.zeros(N_PLAYERS, dtype=np.int64)
+        hands = np.zeros(MAX_PLAYERS, dtype=np.int64)
         hands[0] = my_hand
         hands[3] = fixed[3]
         for owner, m in zip(perm, free_masks, strict=True):
             hands[owner] |= m
-        assert [int(h).bit_count() for h in hands[1:]] == [2, 2, 2, 1]
+        assert [int(h).bit_count() for h in hands[1:]] == [2, 2, 2, 1, 0]
         target[tuple(hands)] = exchange_weight(hands, played, pairs)
     assert len(target) == 180
     total = sum(target.values())
@@ -285,7 +286,7 @@ def exact_case() -> tuple[dict[str, object], dict[tuple[int, ...], float]]:
     uniform_gap = 0.5 * sum(abs(p - 1 / 180) for p in probs.values())
     assert uniform_gap > 0.15  # so a sampler ignoring the exchange facts would fail below
     case = {"me": 0, "my_hand": my_hand, "unknown": hand_mask(unknown_cards),
-            "counts": np.array([3, 2, 2, 2, 1], dtype=np.int64), "fixed": fixed,
+            "counts": np.array([3, 2, 2, 2, 1, 0], dtype=np.int64), "fixed": fixed,
             "played": played, "pairs": pairs}
     return case, probs
 
@@ -315,7 +316,7 @@ def test_distribution_matches_exact_enumeration() -> None:
     seed_numba(1234)
     seen: Counter[tuple[int, ...]] = Counter()
     buf_c, buf_i = np.zeros(BUFFER, dtype=np.int64), np.zeros(BUFFER, dtype=np.int64)
-    out = np.zeros((100, N_PLAYERS), dtype=np.int64)
+    out = np.zeros((100, MAX_PLAYERS), dtype=np.int64)
     for _ in range(200):
         sample_worlds(c["me"], c["my_hand"], c["unknown"], c["counts"], c["fixed"], c["played"],
                       c["pairs"], SEATS, -1, True, EMPTY, EMPTY, EMPTY, MODELS, DEFAULT_PARAMS, EPS,
@@ -335,11 +336,11 @@ def test_refinement_converges_to_the_exact_posterior(model: int) -> None:
 
     seed_numba(99)
     pool = np.zeros(64, dtype=np.int64)
-    worlds = np.zeros((20_000, N_PLAYERS), dtype=np.int64)
+    worlds = np.zeros((20_000, MAX_PLAYERS), dtype=np.int64)
     for w in worlds:
         assert deal_world(c["me"], c["my_hand"], c["unknown"], c["counts"], c["fixed"], w, pool)
     buf_c, buf_i = np.zeros(BUFFER, dtype=np.int64), np.zeros(BUFFER, dtype=np.int64)
-    models = np.full(N_PLAYERS, model, dtype=np.int64)
+    models = np.full(MAX_PLAYERS, model, dtype=np.int64)
     rate = refine_worlds(worlds, c["me"], c["fixed"], c["played"], c["pairs"], SEATS, -1, True,
                          EMPTY, EMPTY, EMPTY, models, DEFAULT_PARAMS, EPS, 60, buf_c, buf_i)
     assert 0.0 < rate < 1.0
@@ -365,7 +366,7 @@ def test_play_likelihood_prefers_worlds_that_explain_a_pass() -> None:
     hist_player = np.array([0, 1], dtype=np.int64)
     hist_cards = np.array([c, 0], dtype=np.int64)
     hist_info = np.array([i, 0], dtype=np.int64)
-    played = np.zeros(N_PLAYERS, dtype=np.int64)
+    played = np.zeros(MAX_PLAYERS, dtype=np.int64)
     played[0] = s5
     buf_c, buf_i = np.zeros(BUFFER, dtype=np.int64), np.zeros(BUFFER, dtype=np.int64)
 
@@ -377,7 +378,7 @@ def test_play_likelihood_prefers_worlds_that_explain_a_pass() -> None:
 
     assert loglik(unable) == pytest.approx(0.0)
     assert loglik(able) < math.log(0.5)
-    assert new_state(np.array(base), seats, 0, True)[7] == 0
+    assert new_state(np.array(base), seats, 0, True)[TURN] == 0
 
 
 def _exchanges(universe: CardSet, up_size: int, n: int,

@@ -90,7 +90,7 @@ def test_settings_follow_the_presets() -> None:
         table_games({"preset": "web", "games": 4})
     assert level_bot("intermediate", PRESETS["web"]) == "default"
     assert level_bot("advanced", PRESETS["uecda"]) == "mc"
-    assert level_bot("advanced", PRESETS["web"]) == "weakest"  # players/levels.py
+    assert level_bot("advanced", PRESETS["web"]) == "mc"  # players/levels.py
     assert level_bot("advanced", PRESETS["app"]) == "weakest"
     with pytest.raises(RuleConfigError):
         level_bot("grandmaster", PRESETS["web"])

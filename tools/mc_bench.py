@@ -13,8 +13,7 @@ from daihinmin.local.runner import play_local_match
 from daihinmin.players.default_bot import DefaultBot
 from daihinmin.players.mc.bench import BenchResult, playout_rate
 from daihinmin.players.mc.bot import MCBot
-from daihinmin.players.mc.state import N_PLAYERS
-from daihinmin.rules.ruleset import UECDA
+from daihinmin.rules.ruleset import UECDA, RuleSet
 from daihinmin.values.moves import Move
 
 
@@ -31,24 +30,25 @@ class ViewRecorder(DefaultBot):
         return super().play(view)
 
 
-def sample_positions(count: int, seed: int) -> list[GameView]:
-    """``count`` decision points from games between default players (games 2+ have an
-    exchange, so its facts are in the views)."""
-    bots = [ViewRecorder() for _ in range(N_PLAYERS)]
+def sample_positions(count: int, seed: int, rules: RuleSet = UECDA) -> list[GameView]:
+    """``count`` decision points from games between default players under ``rules`` (games
+    2+ have an exchange, so its facts are in the views)."""
+    bots = [ViewRecorder() for _ in range(rules.players)]
     games = 2
     views: list[GameView] = []
     while len(views) < count:
         for b in bots:
             b.views.clear()
-        play_local_match(UECDA, seed=seed, games=games, bots=bots)
+        play_local_match(rules, seed=seed, games=games, bots=bots)
         views = [v for pair in zip(*(b.views for b in bots), strict=False) for v in pair]
         games += 2
     step = len(views) / count
     return [views[int(i * step)] for i in range(count)]
 
 
-def run_bench(decisions: int = 40, time_ms: float = 250.0, seed: int = 1) -> BenchResult:
-    views = sample_positions(decisions, seed)
+def run_bench(decisions: int = 40, time_ms: float = 250.0, seed: int = 1,
+              rules: RuleSet = UECDA) -> BenchResult:
+    views = sample_positions(decisions, seed, rules)
     bot = MCBot(time_ms=time_ms, seed=seed)
     rate = playout_rate(bot, views[: max(4, decisions // 4)])
     times, playouts = [], []

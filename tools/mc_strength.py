@@ -46,16 +46,18 @@ class JobResult:
     playouts: list[int] = field(default_factory=list)
 
 
-def run_job(args: tuple[int, int, str, dict[str, Any], bool, str | None]) -> JobResult:
-    games, seed, opponent, options, oracle, log_path = args
+def run_job(args: tuple[int, int, str, dict[str, Any], bool, str, str | None]) -> JobResult:
+    games, seed, opponent, options, oracle, preset, log_path = args
     from daihinmin.driver.record import GameRecord
     from daihinmin.local.runner import play_local_match
     from daihinmin.players.mc.bot import MCBot
     from daihinmin.players.registry import make_bot
     from daihinmin.rules.game import GameState
+    from daihinmin.rules.ruleset import ruleset_from
 
+    rules = ruleset_from(preset)
     mc = MCBot(seed=seed, **options)
-    bots = [mc] + [make_bot(opponent, seed=seed * 10 + i) for i in range(1, 5)]
+    bots = [mc] + [make_bot(opponent, seed=seed * 10 + i) for i in range(1, rules.players)]
     out = JobResult()
 
     def on_game(record: GameRecord) -> None:
@@ -70,19 +72,19 @@ def run_job(args: tuple[int, int, str, dict[str, Any], bool, str | None]) -> Job
 
     before_play = reveal_to_mc if oracle else None
     if log_path is None:
-        play_local_match(UECDA, seed=seed, games=games, bots=bots, on_game=on_game,
+        play_local_match(rules, seed=seed, games=games, bots=bots, on_game=on_game,
                          before_play=before_play)
     else:
         from daihinmin.local.match_log import LocalMatchLog
 
-        names = ["mc"] + [f"{opponent}-{i}" for i in range(1, 5)]
-        with LocalMatchLog.open(Path(log_path), UECDA, seed, games, names) as log:
+        names = ["mc"] + [f"{opponent}-{i}" for i in range(1, rules.players)]
+        with LocalMatchLog.open(Path(log_path), rules, seed, games, names) as log:
 
             def log_game(record: GameRecord) -> None:
                 log.game(record)
                 on_game(record)
 
-            log.finish(play_local_match(UECDA, seed=seed, games=games, bots=bots,
+            log.finish(play_local_match(rules, seed=seed, games=games, bots=bots,
                                         on_game=log_game, before_play=before_play))
     out.decision_ms = [d.elapsed_ms for d in mc.decisions if d.kind == "play"]
     out.playouts = [d.playouts for d in mc.decisions if d.kind == "play"]
@@ -135,22 +137,44 @@ def firsts_by_start_class(start_classes: list[int],
     return out
 
 
+def share_interval(hits: int, n: int) -> list[float]:
+    """95% Wilson interval of a share ``hits / n``."""
+    if n == 0:
+        return [0.0, 1.0]
+    z = 1.96
+    p = hits / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return [round(centre - half, 3), round(centre + half, 3)]
+
+
 def summarise(results: list[JobResult], opponent: str, wall: float,
-              oracle: bool = False) -> dict[str, Any]:  # JSON
+              oracle: bool = False, preset: str = "uecda",
+              players: int = 5) -> dict[str, Any]:  # JSON
     points = [p for r in results for p in r.points]
     places = [p for r in results for p in r.places]
+    ranks = [p + 1 for p in places]  # 1 = first
+    mean_place = statistics.fmean(ranks)
+    place_half = (1.96 * statistics.stdev(ranks) / math.sqrt(len(ranks))
+                  if len(ranks) > 1 else 0.0)
     ms = [t for r in results for t in r.decision_ms]
     playouts = [float(p) for r in results for p in r.playouts]
     mean = statistics.fmean(points)
     half = 1.96 * statistics.stdev(points) / math.sqrt(len(points)) if len(points) > 1 else 0.0
     return {
+        "rules": preset,
         "opponent": opponent,
         "oracle": oracle,
         "games": len(points),
+        "first_share": round(places.count(0) / len(places), 3),
+        "first_share_ci95": share_interval(places.count(0), len(places)),
+        "mean_place": round(mean_place, 3),  # 1 = first
+        "mean_place_ci95": [round(mean_place - place_half, 3),
+                            round(mean_place + place_half, 3)],
         "mean_points": round(mean, 3),
         "ci95": [round(mean - half, 3), round(mean + half, 3)],
         "ci95_blocks": [round(x, 3) for x in block_interval([r.points for r in results])],
-        "places": [places.count(k) for k in range(5)],  # 1st .. 5th
+        "places": [places.count(k) for k in range(players)],  # 1st .. last
         "firsts_by_start_class": firsts_by_start_class(
             [c for r in results for c in r.start_classes], places),
         "decisions": len(ms),
@@ -165,7 +189,9 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     p = argparse.ArgumentParser(prog=prog, description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--games", type=int, default=500)
-    p.add_argument("--opponent", default="default", help="registered player for the four others")
+    p.add_argument("--opponent", default="default", help="registered player for the others")
+    p.add_argument("--rules", default="uecda",
+                   help="preset the games are played at (its default player count)")
     p.add_argument("--jobs", type=int, default=1, help="matches run side by side")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--time-ms", type=float, default=250.0)
@@ -182,6 +208,9 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     jobs = max(1, args.jobs)
     options: dict[str, Any] = {"time_ms": args.time_ms, "playouts": args.playouts}
     options.update(parse_options(args.opt))
+    from daihinmin.rules.ruleset import ruleset_from
+
+    players = ruleset_from(args.rules).players
     shares = [n for n in split_count(args.games, jobs) if n]
     logs: list[str | None] = [None] * len(shares)
     if args.log_dir is not None:
@@ -194,20 +223,24 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
         except OutputRefusedError as exc:
             print(f"mc_strength: {exc}", file=sys.stderr)
             return OUTPUT_REFUSED
-    tasks = [(n, args.seed + 1000 * j, args.opponent, options, args.oracle, logs[j])
-             for j, n in enumerate(shares)]
+    tasks = [(n, args.seed + 1000 * j, args.opponent, options, args.oracle, args.rules,
+              logs[j]) for j, n in enumerate(shares)]
     start = time.perf_counter()
     results = run_parallel(run_job, tasks, jobs)
-    summary = summarise(results, args.opponent, time.perf_counter() - start, args.oracle)
+    summary = summarise(results, args.opponent, time.perf_counter() - start, args.oracle,
+                        args.rules, players)
     if args.json:
         print(json.dumps(summary))
     else:
         lo, hi = summary["ci95"]
         blo, bhi = summary["ci95_blocks"]
         seeing = " (seeing the true hands)" if args.oracle else ""
-        print(f"mc{seeing} vs 4x {args.opponent}: {summary['games']} games, mean "
+        print(f"mc{seeing} vs {players - 1}x {args.opponent} at {args.rules}: "
+              f"{summary['games']} games, mean "
               f"{summary['mean_points']} points (95% CI {lo}..{hi} as independent games, "
-              f"{blo}..{bhi} by {BLOCK_GAMES}-game blocks), places 1st..5th "
+              f"{blo}..{bhi} by {BLOCK_GAMES}-game blocks), first in "
+              f"{summary['first_share']} {summary['first_share_ci95']}, mean place "
+              f"{summary['mean_place']} {summary['mean_place_ci95']}, places 1st..last "
               f"{summary['places']}; {summary['decisions']} decisions, median "
               f"{summary['decision_ms_median']} ms, p99 {summary['decision_ms_p99']} ms, "
               f"median {summary['playouts_per_decision_median']} playouts; "

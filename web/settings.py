@@ -8,7 +8,7 @@ command line, so a browser game has exactly the rules a ``serve``/``match`` run 
 >>> rules.players, rules.eleven_back, rules.exchange_pairs()
 (3, False, [(0, 2, 1)])
 >>> level_bot("advanced", ruleset_from("uecda")), level_bot("advanced", rules)
-('mc', 'weakest')
+('mc', 'mc')
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """Bit tricks for card masks inside Numba code.
 
 Cards use the layout of :mod:`daihinmin.values.cards`: the card in suit row ``s`` and rank
-column ``r`` (1 = 3 ... 13 = 2) is bit ``4 * r + s``; the (single) joker is bit 60.  Every mask
+column ``r`` (1 = 3 ... 13 = 2) is bit ``4 * r + s``; the jokers are bits 60 and 61 (one
+joker is always bit 60).  Every mask
 is an ``int64`` (bit 63 is never used, so shifts stay well defined).
 """
 
@@ -22,9 +23,13 @@ else:
     int64 = np.int64
 
 JOKER_BIT = int64(1) << int64(60)
+JOKER2_BIT = int64(1) << int64(61)
+JOKER_BITS = JOKER_BIT | JOKER2_BIT
 #: Every real card (rank columns 1..13).
 REAL_CARDS = ((int64(1) << int64(56)) - int64(1)) ^ int64(15)
 ALL_CARDS = REAL_CARDS | JOKER_BIT
+#: The deck of a rule set with two jokers.
+ALL_CARDS_2 = REAL_CARDS | JOKER_BITS
 #: Bits of one suit row across all rank columns 0..14.
 SUIT_ROWS = np.array([sum(1 << (4 * r + s) for r in range(15)) for s in range(4)],
                      dtype=np.int64)

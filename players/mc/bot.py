@@ -44,8 +44,17 @@ from .observe import (
     simulator_supports,
 )
 from .rollout import policy_params
+from .rulebits import rules_word
 from .search import ArmStats, Budget, Workspace, search_exchange, search_play
-from .state import HAND, N_PLAYERS, STATE_SIZE, apply_move, n_active, seed_numba
+from .state import (
+    HAND,
+    MAX_PLAYERS,
+    STATE_SIZE,
+    add_cards,
+    apply_move,
+    n_active,
+    seed_numba,
+)
 from .weights import load_weights
 from .worlds import (
     MODE_NEITHER,
@@ -149,13 +158,13 @@ class MCBot(Bot):
         self.judge_eps = np.array([self.eps, JUDGE_EPS, 0.0, JUDGE_EPS])
         self.refine_steps = int(refine_steps)
         self.refine_eps = np.array([self.eps, float(refine_eps), 0.0, float(refine_eps)])
-        self.evidence = np.zeros((N_PLAYERS, N_MODELS))
+        self.evidence = np.zeros((MAX_PLAYERS, N_MODELS))
         # per player: how far its plays keep to the weakest-first order (models.order_z)
-        self.order = np.zeros((N_PLAYERS, 2))
-        self.models = np.zeros(N_PLAYERS, dtype=np.int64)
+        self.order = np.zeros((MAX_PLAYERS, 2))
+        self.models = np.zeros(MAX_PLAYERS, dtype=np.int64)
         # log-evidence, per upper class, that it returns its weakest cards in the exchange
         # rather than any cards; above MODEL_MARGIN the sampler relies on it
-        self.return_evidence = np.zeros(N_PLAYERS)
+        self.return_evidence = np.zeros(MAX_PLAYERS)
         self.rng = np.random.default_rng(seed)
         self.ws = Workspace()
         self.last: Decision | None = None
@@ -176,8 +185,11 @@ class MCBot(Bot):
         ones: an oracle, to measure what the hidden cards cost. Never used in real play.
 
         The next :meth:`play` raises :class:`RevealError` if my own hand differs."""
-        self._revealed = (None if hands is None
-                          else np.array([hand_mask(h) for h in hands], dtype=np.int64))
+        if hands is None:
+            self._revealed = None
+            return
+        self._revealed = np.zeros(MAX_PLAYERS, dtype=np.int64)
+        self._revealed[:len(hands)] = [hand_mask(h) for h in hands]
 
     # --- Bot interface ----------------------------------------------------------------
     def on_match_start(self, player: int) -> None:
@@ -203,7 +215,8 @@ class MCBot(Bot):
         worlds, ess = self._sample(kn)
         stats = search_exchange(self.ws, worlds, kn.seats, kn.owner_answers, kn.me, lower,
                                 cand, self.models, self.prm, self._remaining(start),
-                                self.c_explore, self.min_visits)
+                                self.c_explore, self.min_visits, kn.rules_word, kn.prev_top,
+                                kn.leader)
         self._record("exchange", stats, start, ess, [str(mask_cards(int(m))) for m in cand])
         return mask_cards(int(cand[stats.best()]))
 
@@ -264,7 +277,7 @@ class MCBot(Bot):
                       min_for_z=b.min_for_z)
 
     def _sample(self, kn: Knowledge) -> tuple[np.ndarray, float]:
-        out = np.zeros((self.worlds, N_PLAYERS), dtype=np.int64)
+        out = np.zeros((self.worlds, MAX_PLAYERS), dtype=np.int64)
         fixed, pairs = kn.fixed, kn.pairs
         # a learned model is trusted fully and scored cheaply; a guessed one (the playout
         # policy) replays the whole game per proposal, and its tempered weights are all of it
@@ -276,14 +289,14 @@ class MCBot(Bot):
                                 kn.hist_cards, kn.hist_info, self.models, self.prm,
                                 self.world_eps, self.beta,
                                 self.window if kn.complete else 0, max(proposals, self.worlds),
-                                out, self.ws.bufc, self.ws.bufi)
+                                out, self.ws.bufc, self.ws.bufi, kn.rules_word, kn.prev_top)
             if ess > 0:
                 if self.refine_steps > 0 and kn.complete and len(kn.hist_player):
                     refine_worlds(out, kn.me, fixed, kn.played, pairs, kn.seats, kn.first,
                                   kn.owner_answers, kn.hist_player, kn.hist_cards,
                                   kn.hist_info, self.models,
                                   self.prm, self.refine_eps, self.refine_steps, self.ws.bufc,
-                                  self.ws.bufi)
+                                  self.ws.bufi, kn.rules_word, kn.prev_top)
                 return out, float(ess)
             if attempt == 0:  # the inferred facts contradict the counts: keep the counts only
                 log.warning("mc: no world fits the inferred card facts; ignoring them")
@@ -297,23 +310,24 @@ class MCBot(Bot):
         if not kn.complete or kn.first < 0 or not len(kn.hist_player):
             return
         start = kn.played.copy()
-        start[kn.me] |= kn.my_hand
+        start[kn.me] = add_cards(int(start[kn.me]), kn.my_hand)
         leftover = kn.unknown
-        holders = [q for q in range(N_PLAYERS) if q != kn.me and view.counts[q] > 0]
+        n = len(view.counts)
+        holders = [q for q in range(n) if q != kn.me and view.counts[q] > 0]
         if len(holders) > 1:
             return  # the game ended early (pass limit): some hands stay unknown
         if holders:
-            start[holders[0]] |= leftover
-        order = np.zeros((N_PLAYERS, 2))
+            start[holders[0]] = add_cards(int(start[holders[0]]), leftover)
+        order = np.zeros((MAX_PLAYERS, 2))
         chances = action_log_chances(start, kn.seats, kn.first, kn.owner_answers,
                                      kn.hist_player, kn.hist_cards, kn.hist_info, self.prm,
                                      self.judge_eps, self.ws.bufc,
-                                     self.ws.bufi, order)
+                                     self.ws.bufi, order, kn.rules_word, kn.prev_top)
         self._learn_returns(kn, start)
         if np.isnan(chances).any():
             return
         self.order += order
-        for q in range(N_PLAYERS):
+        for q in range(n):
             if q == kn.me:
                 continue
             self.evidence[q] += chances[q]
@@ -357,7 +371,7 @@ class MCBot(Bot):
 
     def _lowest_returners(self) -> list[int]:
         """The players known (from finished games) to return their weakest cards."""
-        return [q for q in range(N_PLAYERS) if self.return_evidence[q] > MODEL_MARGIN]
+        return [q for q in range(MAX_PLAYERS) if self.return_evidence[q] > MODEL_MARGIN]
 
     def _winning_candidate(self, base: np.ndarray, me: int, cand_c: np.ndarray,
                            cand_i: np.ndarray) -> int:
@@ -389,7 +403,7 @@ class MCBot(Bot):
 
 
 def _revealed_worlds(kn: Knowledge, hands: np.ndarray) -> tuple[np.ndarray, float]:
-    if len(hands) != N_PLAYERS or hands[kn.me] != kn.my_hand:
+    if hands[kn.me] != kn.my_hand:
         raise RevealError("the revealed hands do not include my hand as I hold it")
     return np.repeat(hands[None, :], ORACLE_WORLDS, axis=0), float(ORACLE_WORLDS)
 
@@ -398,7 +412,7 @@ def world_states(view: GameView, kn: Knowledge, worlds: np.ndarray) -> np.ndarra
     """One simulator state per world: the public facts are the same in all of them."""
     base = public_state(view, kn, worlds[0])
     bases = np.repeat(base[None, :], len(worlds), axis=0)
-    bases[:, HAND:HAND + N_PLAYERS] = worlds
+    bases[:, HAND:HAND + MAX_PLAYERS] = worlds
     return bases
 
 
@@ -413,8 +427,8 @@ def _candidates(my_hand: int, view: GameView,
     oc = np.zeros(MAX_MOVES, dtype=np.int64)
     oi = np.zeros(MAX_MOVES, dtype=np.int64)
     field_info = encode_move(view.field)[1] if view.field is not None else 0
-    n = generate(my_hand, field_info, int(view.revolution), int(view.lock), canonical, oc,
-                 oi)
+    n = generate(my_hand, field_info, int(view.reversed), int(view.lock), canonical, oc, oi,
+                 rules_word(view.rules))
     cards, infos = list(oc[:n]), list(oi[:n])
     if view.field is not None:
         cards.append(0)

@@ -12,7 +12,7 @@ import numpy as np
 from numba import njit
 
 from .bits import (
-    JOKER_BIT,
+    JOKER_BITS,
     REAL_CARDS,
     S3_BIT,
     SUIT_ROWS,
@@ -27,14 +27,16 @@ from .bits import (
 )
 from .movegen import generate
 from .moves import K_GROUP, K_JOKER, K_SEQUENCE, K_SINGLE, high_of, kind_of, low_of, size_of
-from .state import HAND, N_PLAYERS, cuts, revolts
+from .rulebits import NO_EDGE_JOKERS
+from .state import HAND, MAX_PLAYERS, RULES, cuts, order_flips, take_cards
 
 
 @njit(cache=True)
 def can_answer(hand: int, info: int, rev: int) -> bool:
     """Does ``hand`` hold a play over the field ``info`` (lock ignored)?"""
     kind = kind_of(info)
-    joker = (hand & JOKER_BIT) != 0
+    jk = popcount(hand & JOKER_BITS)
+    joker = jk > 0
     if kind == K_JOKER:
         return (hand & S3_BIT) != 0
     if kind == K_SINGLE:
@@ -46,18 +48,17 @@ def can_answer(hand: int, info: int, rev: int) -> bool:
     if kind == K_GROUP:
         k = size_of(info)
         r = low_of(info)
-        jk = 1 if joker else 0
         if rev:
             lo, hi = 1, r - 1
         else:
             lo, hi = r + 1, 13
-        for q in range(lo, hi + 1):  # noqa: SIM110 - Numba compiles loops, not any(genexpr)
-            if popcount(nibble(hand, q)) + jk >= k:
+        for q in range(lo, hi + 1):
+            held = popcount(nibble(hand, q))
+            if held > 0 and held + jk >= k:  # a group needs a real card
                 return True
         return False
     if kind == K_SEQUENCE:
         k = size_of(info)
-        jk = 1 if joker else 0
         if rev:
             lo_min, lo_max = 0, low_of(info) - k
         else:
@@ -80,9 +81,10 @@ def can_answer(hand: int, info: int, rev: int) -> bool:
 # A summary of what the other players could answer (see :func:`threats`).
 T_MAX, T_MIN, T_JOKER, T_S3 = 0, 1, 2, 3
 T_GROUP = 4  # 4 + r: the largest group any other player can make at rank column r
-T_HANDS = 18  # 18..21: the other players' hands (for sequences), their number at T_COUNT
-T_COUNT = 22
-THREATS_SIZE = 23
+T_HANDS = 18  # 18..22: the other players' hands (for sequences), their number at T_COUNT
+T_COUNT = 23
+T_RULES = 24  # the rules word of the state
+THREATS_SIZE = 25
 
 
 @njit(cache=True)
@@ -91,16 +93,16 @@ def threats(st: np.ndarray, p: int, out: np.ndarray) -> None:
     out[:] = 0
     out[T_MIN] = 14
     k = 0
-    for q in range(N_PLAYERS):
+    for q in range(MAX_PLAYERS):
         hand = st[HAND + q]
         if q == p or hand == 0:
             continue
         real = hand & REAL_CARDS
-        joker = 1 if hand & JOKER_BIT else 0
+        joker = popcount(hand & JOKER_BITS)
         if real:
             out[T_MAX] = max(out[T_MAX], highest_bit(real) >> 2)
             out[T_MIN] = min(out[T_MIN], lowest_bit(real) >> 2)
-        out[T_JOKER] |= joker
+        out[T_JOKER] = max(out[T_JOKER], joker)
         if hand & S3_BIT:
             out[T_S3] = 1
         for r in range(1, 14):
@@ -110,16 +112,18 @@ def threats(st: np.ndarray, p: int, out: np.ndarray) -> None:
         out[T_HANDS + k] = hand
         k += 1
     out[T_COUNT] = k
+    out[T_RULES] = st[RULES]
 
 
 @njit(cache=True)
-def unbeatable(t: np.ndarray, info: int, rev_after: int) -> bool:
-    """No other player (summarised in ``t``) can answer the play ``info``; an 8-cut always
-    counts as unbeatable, since it clears the trick at once."""
+def unbeatable(t: np.ndarray, cards: int, info: int, rev_after: int) -> bool:
+    """No other player (summarised in ``t``) can answer the play ``(cards, info)`` in the
+    order ``rev_after``; an 8-cut always counts as unbeatable, since it clears the trick at
+    once."""
     kind = kind_of(info)
     if kind == K_JOKER:
         return t[T_S3] == 0
-    if cuts(info):
+    if cuts(cards, info, t[T_RULES]):
         return True
     r = low_of(info)
     if kind == K_SINGLE:
@@ -140,18 +144,20 @@ def unbeatable(t: np.ndarray, info: int, rev_after: int) -> bool:
 
 
 @njit(cache=True)
-def is_one_play(hand: int) -> bool:
-    """Can the whole hand be led as a single play?"""
+def is_one_play(hand: int, rw: int) -> bool:
+    """Can the whole hand be led as a single play (under the rules word ``rw``)?"""
     n = popcount(hand)
     if n <= 1:
         return n == 1
     real = hand & REAL_CARDS
-    jk = 1 if (hand & JOKER_BIT) != 0 else 0
+    if real == 0:
+        return False  # two jokers alone: two plays (no joker pair under these rules)
+    jk = popcount(hand & JOKER_BITS)
     low_card = lowest_bit(real)
     high_card = highest_bit(real)
     if (low_card >> 2) == (high_card >> 2):
-        return n <= 5  # one rank, the joker (if any) joins the group
-    if n < 3:
+        return n <= 5  # one rank, the jokers (if any) join the group
+    if n < 3 or (n > 13 and rw & NO_EDGE_JOKERS):
         return False
     suit = low_card & 3
     if (real & ~SUIT_ROWS[suit]) != 0:
@@ -167,15 +173,17 @@ def _control_step(t: np.ndarray, hand: int, rev: int, bufc: np.ndarray, bufi: np
     """One level of :func:`control_win`: ``level`` more unbeatable plays may follow."""
     oc = bufc[offset:]
     oi = bufi[offset:]
-    n = generate(hand, 0, rev, 0, True, oc, oi)
+    rw = t[T_RULES]
+    n = generate(hand, 0, rev, 0, True, oc, oi, rw)
     for i in range(n):
         c = oc[i]
         info = oi[i]
-        rev_after = rev ^ (1 if (kind_of(info) != K_JOKER and revolts(info)) else 0)
-        if not unbeatable(t, info, rev_after):
+        rv, eb = order_flips(c, info, rw)
+        if not unbeatable(t, c, info, rev ^ rv ^ eb):  # answers follow an 11-back too
             continue
-        rest = hand & ~c
-        if is_one_play(rest):
+        rev_after = rev ^ rv  # the next lead: the 11-back ended with the trick
+        rest = take_cards(hand, c)
+        if is_one_play(rest, rw):
             return True
         if level > 0 and _control_deeper(t, rest, rev_after, bufc, bufi, offset + n, level - 1):
             return True
@@ -188,15 +196,17 @@ def _control_deeper(t: np.ndarray, hand: int, rev: int, bufc: np.ndarray, bufi: 
     # Written out level by level: Numba cannot cache recursive functions.
     oc = bufc[offset:]
     oi = bufi[offset:]
-    n = generate(hand, 0, rev, 0, True, oc, oi)
+    rw = t[T_RULES]
+    n = generate(hand, 0, rev, 0, True, oc, oi, rw)
     for i in range(n):
         c = oc[i]
         info = oi[i]
-        rev_after = rev ^ (1 if (kind_of(info) != K_JOKER and revolts(info)) else 0)
-        if not unbeatable(t, info, rev_after):
+        rv, eb = order_flips(c, info, rw)
+        if not unbeatable(t, c, info, rev ^ rv ^ eb):  # answers follow an 11-back too
             continue
-        rest = hand & ~c
-        if is_one_play(rest):
+        rev_after = rev ^ rv  # the next lead: the 11-back ended with the trick
+        rest = take_cards(hand, c)
+        if is_one_play(rest, rw):
             return True
         if level > 0 and _control_last(t, rest, rev_after, bufc, bufi, offset + n):
             return True
@@ -208,12 +218,13 @@ def _control_last(t: np.ndarray, hand: int, rev: int, bufc: np.ndarray, bufi: np
                   offset: int) -> bool:
     oc = bufc[offset:]
     oi = bufi[offset:]
-    n = generate(hand, 0, rev, 0, True, oc, oi)
+    rw = t[T_RULES]
+    n = generate(hand, 0, rev, 0, True, oc, oi, rw)
     for i in range(n):
         c = oc[i]
         info = oi[i]
-        rev_after = rev ^ (1 if (kind_of(info) != K_JOKER and revolts(info)) else 0)
-        if unbeatable(t, info, rev_after) and is_one_play(hand & ~c):
+        rv, eb = order_flips(c, info, rw)
+        if unbeatable(t, c, info, rev ^ rv ^ eb) and is_one_play(take_cards(hand, c), rw):
             return True
     return False
 
@@ -227,7 +238,7 @@ def control_win(t: np.ndarray, hand: int, rev: int, depth: int, bufc: np.ndarray
     """A player leading with ``hand`` against the others summarised in ``t``
     (:func:`threats`): can it finish by at most ``depth`` (<= 3) unbeatable plays and one
     last play?  ``bufc``/``bufi`` from ``offset`` on are scratch space."""
-    if is_one_play(hand):
+    if is_one_play(hand, t[T_RULES]):
         return True
     if depth <= 0:
         return False

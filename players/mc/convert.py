@@ -9,21 +9,28 @@ from daihinmin.values.moves import LONE_JOKER, PASS, Move, MoveKind
 
 from . import moves as mv
 from .bits import JOKER_BIT
+from .rulebits import rules_word
 from .state import (
+    BOTTOM,
+    ELEVEN,
     FAILS,
     FIELD_CARDS,
     FIELD_INFO,
     HAND,
     LOCK,
+    MAX_PLAYERS,
+    N_BOTTOM,
     N_OUT,
-    N_PLAYERS,
+    N_SEATS,
     OUT,
     OVER,
     OWNER,
     OWNER_ANSWERS,
     PASSED,
     POS,
+    PREV_TOP,
     REV,
+    RULES,
     SEAT,
     STATE_SIZE,
     TURN,
@@ -31,14 +38,17 @@ from .state import (
 
 
 class UnsupportedPositionError(ValueError):
-    """The position uses something the Numba simulator does not model (e.g. two jokers)."""
+    """The position uses something the Numba simulator does not model (e.g. seven players)."""
 
 
 def hand_mask(cards: CardSet) -> int:
-    """A hand as a Numba mask: real cards as they are, any joker as bit 60."""
-    if cards.jokers > 1:
-        raise UnsupportedPositionError("the simulator models one joker")
-    return (cards.mask & ~JOKER_BITS) | (int(JOKER_BIT) if cards.jokers else 0)
+    """A hand as a Numba mask: the card set's own mask (jokers on bit 60, then 61)."""
+    return cards.mask
+
+
+def joker_mask(jokers: int) -> int:
+    """The joker bits of ``jokers`` jokers (0..2), as a hand holds them."""
+    return JOKER_BITS if jokers >= 2 else int(JOKER_BIT) if jokers else 0
 
 
 def mask_cards(mask: int) -> CardSet:
@@ -52,14 +62,14 @@ def encode_move(move: Move) -> tuple[int, int]:
         return 0, 0
     if kind is MoveKind.JOKER:
         return int(JOKER_BIT), mv.LONE_JOKER_INFO
-    if len(move.joker_cells) > 1:
-        raise UnsupportedPositionError("the simulator models one joker")
-    cards = move.cards.mask
-    jrow, jcol = mv.NO_JOKER_ROW, 0
-    if move.joker_cells:
-        jrow, jcol = move.joker_cells[0]
-        cards |= int(JOKER_BIT)
+    cells = move.joker_cells
+    if len(cells) > 2 or kind is MoveKind.STAIRS or (kind is MoveKind.GROUP and not move.cards):
+        raise UnsupportedPositionError(f"the simulator does not model the play {move}")
+    cards = move.cards.mask | joker_mask(len(cells))
+    jrow, jcol = cells[0] if cells else (mv.NO_JOKER_ROW, 0)
     info = mv.pack(int(kind), move.size, move.low, move.high, move.suits, jrow, jcol)
+    if len(cells) == 2:
+        info = mv.with_second_joker(info, *cells[1])
     return int(cards), int(info)
 
 
@@ -71,27 +81,38 @@ def decode_move(cards: int, info: int) -> Move:
         return PASS
     if kind == mv.K_JOKER:
         return LONE_JOKER
-    real = CardSet(cards & ~int(JOKER_BIT))
-    jrow = (info >> 21) & 7
-    jcol = (info >> 24) & 15
-    has_joker = bool(cards & int(JOKER_BIT))
+    real = CardSet(cards & ~JOKER_BITS)
+    cells = []
+    if cards & JOKER_BITS:
+        cells.append(((info >> 21) & 7, (info >> 24) & 15))
+        if (info >> 28) & 7:  # the second joker's row, plus one
+            cells.append((((info >> 28) & 7) - 1, (info >> 31) & 15))
     if kind == mv.K_SINGLE:
         (c,) = tuple(real)
         return Move.single(c)
     low = (info >> 8) & 15
     if kind == mv.K_GROUP:
-        return Move.group(low, real.suits_of_rank(low), (jrow,) if has_joker else ())
+        return Move.group(low, real.suits_of_rank(low), tuple(row for row, _ in cells))
     size = (info >> 3) & 15
-    suit = jrow if has_joker else next(iter(real)) & 3
-    return Move.sequence(suit, low, size, (jcol,) if has_joker else ())
+    suit = cells[0][0] if cells else next(iter(real)) & 3
+    return Move.sequence(suit, low, size, tuple(col for _, col in cells))
 
 
 def state_from_game(game: GameState) -> np.ndarray:
-    """The Numba state array of an engine state (``uecda`` rules, one joker)."""
-    if game.n_players != N_PLAYERS or game.bottom or game.direction != 1 or game.eleven_back:
-        raise UnsupportedPositionError("the simulator models the uecda rules only")
+    """The Numba state array of an engine state (``uecda`` play rules, 3..6 players)."""
+    n = game.n_players
+    if (not 1 <= n <= MAX_PLAYERS or game.direction != 1 or game.choices
+            or game.pending_revolutions or game.geki):
+        raise UnsupportedPositionError("the simulator does not model this position")
     st = np.zeros(STATE_SIZE, dtype=np.int64)
-    for p in range(N_PLAYERS):
+    st[N_SEATS] = n
+    st[RULES] = rules_word(game.rules)
+    prev = game.prev_classes
+    st[PREV_TOP] = prev.index(0) if prev is not None and 0 in prev else -1
+    st[N_BOTTOM] = len(game.bottom)
+    for i, p in enumerate(game.bottom):
+        st[BOTTOM + i] = p
+    for p in range(n):
         st[HAND + p] = hand_mask(game.hands[p])
     for i, p in enumerate(game.seats):
         st[SEAT + i] = p
@@ -102,7 +123,8 @@ def state_from_game(game: GameState) -> np.ndarray:
     st[OWNER] = game.owner
     st[OWNER_ANSWERS] = int(game.rules.owner_answers)
     st[PASSED] = game.passed
-    st[REV] = int(game.revolution)
+    st[REV] = int(game.revolution != game.eleven_back)  # the order answers follow
+    st[ELEVEN] = int(game.eleven_back)
     st[LOCK] = int(game.lock)
     st[FAILS] = game.failures
     st[OVER] = int(game.over)

@@ -21,13 +21,14 @@ from .state import (
     FIELD_INFO,
     HAND,
     LOCK,
+    MAX_PLAYERS,
     N_OUT,
-    N_PLAYERS,
     OVER,
     OWNER,
     OWNER_ANSWERS,
     PASSED,
     REV,
+    RULES,
     STATE_SIZE,
     TURN,
     apply_pass,
@@ -55,7 +56,7 @@ def _mix(h: int, v: int) -> int:
 @njit(cache=True)
 def position_key(st: np.ndarray, me: int) -> int:
     h = int64(me + 1)
-    for p in range(N_PLAYERS):
+    for p in range(MAX_PLAYERS):
         h = _mix(h, st[HAND + p])
     h = _mix(h, st[FIELD_CARDS])
     h = _mix(h, st[FIELD_INFO])
@@ -105,7 +106,7 @@ def _expand(st: np.ndarray, me: int, depth: int, bufc: np.ndarray, bufi: np.ndar
     field = st[FIELD_INFO]
     offset = depth * MAX_MOVES
     n = generate(hand, field, st[REV], st[LOCK], False, bufc[offset:offset + MAX_MOVES],
-                 bufi[offset:offset + MAX_MOVES])
+                 bufi[offset:offset + MAX_MOVES], st[RULES])
     for i in range(n):
         if bufc[offset + i] == hand:
             return 1 if p == me else 0

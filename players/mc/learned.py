@@ -18,11 +18,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bits import JOKER_BIT, nibble, popcount, rank_presence
+from .bits import JOKER_BIT, JOKER_BITS, nibble, popcount, rank_presence
 from .control import THREATS_SIZE, threats, unbeatable
 from .moves import K_JOKER, K_SEQUENCE, kind_of, low_of, size_of, suits_of
 from .rollout import plays_or_forced, run_cards, strength
-from .state import FIELD_INFO, HAND, LOCK, REV, cuts, n_active, revolts
+from .state import FIELD_INFO, HAND, LOCK, REV, RULES, cuts, n_active, order_flips, take_cards
 from .weights import N_FEATURES
 
 # Feature indices (one row per candidate).
@@ -66,8 +66,8 @@ def hand_weakness(hand: int, rev: int) -> float:
 
 @njit(cache=True)
 def ranks_left(hand: int) -> int:
-    """Distinct ranks in ``hand``, the joker counting as one more."""
-    return popcount(rank_presence(hand)) + (1 if hand & JOKER_BIT else 0)
+    """Distinct ranks in ``hand``, each joker counting as one more."""
+    return popcount(rank_presence(hand)) + popcount(hand & JOKER_BITS)
 
 
 @njit(cache=True)
@@ -81,8 +81,10 @@ def play_features(st: np.ndarray, p: int, c: int, info: int, t: np.ndarray, in_r
     row[:] = 0.0
     kind = kind_of(info)
     s = strength(info, rev) / 13.0
-    rev_after = rev ^ (1 if (kind != K_JOKER and revolts(info)) else 0)
-    rest = hand & ~c
+    rw = st[RULES]
+    rv, eb = order_flips(c, info, rw)
+    rev_after = rev ^ rv ^ eb  # the order the answers follow
+    rest = take_cards(hand, c)
     if field == 0:
         row[F_STRENGTH_LEAD] = s
         row[F_EXTRA_LEAD] = size_of(info) - 1
@@ -101,12 +103,12 @@ def play_features(st: np.ndarray, p: int, c: int, info: int, t: np.ndarray, in_r
         row[F_RUN] = popcount(c & in_runs)
     if kind == K_SEQUENCE:
         row[F_SEQUENCE] = 1.0
-    if kind != K_JOKER and cuts(info):
+    if kind != K_JOKER and cuts(c, info, rw):
         row[F_CUT] = 1.0
-    if kind != K_JOKER and revolts(info):
+    if rv:
         row[F_REVOLT] = 1.0
         row[F_REVOLT_WEAK] = hand_weakness(rest, rev)
-    if unbeatable(t, info, rev_after):
+    if unbeatable(t, c, info, rev_after):
         if field == 0:
             row[F_CONTROL_LEAD] = 1.0
         else:

@@ -22,17 +22,20 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bits import JOKER_BIT
+from .bits import JOKER_BIT, JOKER_BITS, popcount
 from .movegen import generate
 from .moves import K_GROUP, K_JOKER, K_SEQUENCE, high_of, kind_of, low_of, size_of
 from .rollout import choose, model_chance
+from .rulebits import LEADER_MUST_PLAY
 from .sample_model import sample_move
 from .state import (
+    ELEVEN,
     FIELD_INFO,
     HAND,
     LOCK,
-    N_PLAYERS,
+    MAX_PLAYERS,
     REV,
+    RULES,
     TURN,
     apply_pass,
     apply_play,
@@ -57,7 +60,8 @@ def weakness(info: int, rev: int) -> int:
 @njit(cache=True)
 def weakest_choice(st: np.ndarray, p: int, bufc: np.ndarray, bufi: np.ndarray) -> int:
     """The sample strategy's play (index into the buffers) or -1 to pass."""
-    n = generate(st[HAND + p], st[FIELD_INFO], st[REV], st[LOCK], False, bufc, bufi)
+    n = generate(st[HAND + p], st[FIELD_INFO], st[REV], st[LOCK], False, bufc, bufi,
+                 st[RULES])
     return _weakest_of(st, n, bufc, bufi)
 
 
@@ -100,9 +104,17 @@ def _weakest_of(st: np.ndarray, n: int, bufc: np.ndarray, bufi: np.ndarray) -> i
 @njit(cache=True)
 def uniform_choice(st: np.ndarray, p: int, bufc: np.ndarray, bufi: np.ndarray) -> int:
     """A uniformly random legal move: an index, or -1 for the pass."""
-    n = generate(st[HAND + p], st[FIELD_INFO], st[REV], st[LOCK], False, bufc, bufi)
-    i = np.random.randint(0, n + 1)
+    n = generate(st[HAND + p], st[FIELD_INFO], st[REV], st[LOCK], False, bufc, bufi,
+                 st[RULES])
+    i = np.random.randint(0, n + pass_option(st, n))
     return -1 if i == n else i
+
+
+@njit(cache=True)
+def pass_option(st: np.ndarray, n: int) -> int:
+    """1 if the player to move (with ``n`` legal plays) may pass, else 0: a leader may not
+    under ``leader_may_pass=False`` while it has a play."""
+    return 0 if st[FIELD_INFO] == 0 and st[RULES] & LEADER_MUST_PLAY and n > 0 else 1
 
 
 @njit(cache=True)
@@ -114,13 +126,33 @@ def choose_as(model: int, st: np.ndarray, p: int, prm: np.ndarray, bufc: np.ndar
     if model == MODEL_UNIFORM:
         return uniform_choice(st, p, bufc, bufi)
     if model == MODEL_SAMPLE:
-        cards, info = sample_move(st[HAND + p], st[FIELD_INFO], st[REV], st[REV], st[LOCK])
+        return sample_choice(st, p, bufc, bufi)
+    return choose(st, p, prm, bufc, bufi)
+
+
+@njit(cache=True)
+def sample_choice(st: np.ndarray, p: int, bufc: np.ndarray, bufi: np.ndarray) -> int:
+    """The sample client's move (index into the buffers, or -1 to pass), as the bundled
+    ``default`` bot makes it under any rules: the client reads only the revolution (not an
+    11-back); a move the rules do not allow is a pass, or, where a leader must play, the
+    sample strategy's lead (``players.default_bot``)."""
+    hand = st[HAND + p]
+    revolution = st[REV] ^ st[ELEVEN]
+    cards, info = sample_move(hand, st[FIELD_INFO], revolution, revolution, st[LOCK])
+    if st[RULES] == 0 and popcount(hand & JOKER_BITS) < 2:  # uecda: always a legal move
         if info == 0:
             return -1
         bufc[0] = cards
         bufi[0] = info
         return 0
-    return choose(st, p, prm, bufc, bufi)
+    n = generate(hand, st[FIELD_INFO], st[REV], st[LOCK], False, bufc, bufi, st[RULES])
+    if info != 0:
+        for i in range(n):
+            if bufc[i] == cards and bufi[i] == info:
+                return i
+    if pass_option(st, n):
+        return -1
+    return _weakest_of(st, n, bufc, bufi)
 
 
 @njit(cache=True)
@@ -131,16 +163,19 @@ def move_chance(model: int, st: np.ndarray, p: int, prm: np.ndarray, cards: int,
     if model == MODEL_POLICY:
         return model_chance(st, p, prm, cards, eps, bufc, bufi)
     if model == MODEL_UNIFORM:
-        n = generate(st[HAND + p], st[FIELD_INFO], st[REV], st[LOCK], False, bufc, bufi)
-        return 1.0 / (n + 1)
-    n = generate(st[HAND + p], st[FIELD_INFO], st[REV], st[LOCK], False, bufc, bufi)
+        n = generate(st[HAND + p], st[FIELD_INFO], st[REV], st[LOCK], False, bufc, bufi,
+                     st[RULES])
+        return 1.0 / (n + pass_option(st, n))
+    n = generate(st[HAND + p], st[FIELD_INFO], st[REV], st[LOCK], False, bufc, bufi,
+                 st[RULES])
     if model == MODEL_SAMPLE:
         # the field was read in this order too (the bitboard state keeps no older one)
-        chosen, _ = sample_move(st[HAND + p], st[FIELD_INFO], st[REV], st[REV], st[LOCK])
+        i = sample_choice(st, p, bufc, bufi)
+        chosen = 0 if i < 0 else bufc[i]
     else:
         i = _weakest_of(st, n, bufc, bufi)
         chosen = 0 if i < 0 else bufc[i]  # 0: the pass
-    return (1.0 - eps) * (1.0 if chosen == cards else 0.0) + eps / (n + 1)
+    return (1.0 - eps) * (1.0 if chosen == cards else 0.0) + eps / (n + pass_option(st, n))
 
 
 @njit(cache=True)
@@ -148,7 +183,8 @@ def play_rank(st: np.ndarray, p: int, cards: int, info: int, bufc: np.ndarray,
               bufi: np.ndarray) -> tuple[int, int]:
     """(rank, n): where the play ``(cards, info)`` of ``p`` stands among its ``n`` legal plays
     ordered weakest first (ties in generation order); rank -1 if it is not among them."""
-    n = generate(st[HAND + p], st[FIELD_INFO], st[REV], st[LOCK], False, bufc, bufi)
+    n = generate(st[HAND + p], st[FIELD_INFO], st[REV], st[LOCK], False, bufc, bufi,
+                 st[RULES])
     j = -1
     for i in range(n):
         if bufc[i] == cards and bufi[i] == info:
@@ -169,7 +205,8 @@ def play_rank(st: np.ndarray, p: int, cards: int, info: int, bufc: np.ndarray,
 def action_log_chances(start: np.ndarray, seats: np.ndarray, first: int, owner_answers: bool,
                        hist_player: np.ndarray, hist_cards: np.ndarray, hist_info: np.ndarray,
                        prm: np.ndarray, eps: np.ndarray, bufc: np.ndarray,
-                       bufi: np.ndarray, order: np.ndarray) -> np.ndarray:
+                       bufi: np.ndarray, order: np.ndarray, rules_word: int = 0,
+                       prev_top: int = -1) -> np.ndarray:
     """Replay a whole game from its starting hands; return, per player and model, the sum of
     the log-chances of that player's actions (NaN everywhere if the game does not replay).
 
@@ -177,8 +214,8 @@ def action_log_chances(start: np.ndarray, seats: np.ndarray, first: int, owner_a
     choose from) of the play's rank among the legal plays, weakest first, less the mean rank
     of a uniform choice, and the variance of that rank under a uniform choice: a random
     player's sum stays within a few standard deviations of 0 (see :func:`order_z`)."""
-    out = np.zeros((N_PLAYERS, N_MODELS))
-    st = new_state(start, seats, first, owner_answers)
+    out = np.zeros((MAX_PLAYERS, N_MODELS))
+    st = new_state(start, seats, first, owner_answers, rules_word, prev_top)
     for t in range(hist_player.shape[0]):
         p = hist_player[t]
         if st[TURN] != p:

@@ -1,11 +1,12 @@
-"""Legal-move generation on bitboards for the ``uecda`` rules (one joker).
+"""Legal-move generation on bitboards for the ``uecda`` play rules (one or two jokers).
 
 ``generate`` writes every play the mover may make on the current field into two buffers.
 With ``canonical=False`` it lists exactly the plays of :func:`daihinmin.rules.movegen.all_plays`
 that the reference judge accepts (every joker placement is its own move).  With
-``canonical=True`` it keeps one placement per set of cards: a joker in a group takes the
-lowest free suit row (or, under a lock, the row the lock demands), and a joker never stands in
-for a card the sequence already holds.  The pass is not listed.
+``canonical=True`` it keeps one placement per set of cards: jokers in a group take the
+lowest free suit rows (or, under a lock, the rows the lock demands), and a joker never stands
+in for a card the sequence already holds.  The pass is not listed.  How many jokers the
+mover may use is how many its hand holds (bits 60 and 61).
 """
 
 from __future__ import annotations
@@ -13,7 +14,17 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bits import JOKER_BIT, REAL_CARDS, S3_BIT, SUIT_ROWS, int64, lowest_bit, popcount, suit_ranks
+from .bits import (
+    JOKER_BIT,
+    JOKER_BITS,
+    REAL_CARDS,
+    S3_BIT,
+    SUIT_ROWS,
+    int64,
+    lowest_bit,
+    popcount,
+    suit_ranks,
+)
 from .moves import (
     K_GROUP,
     K_JOKER,
@@ -27,7 +38,11 @@ from .moves import (
     pack,
     size_of,
     suits_of,
+    with_second_joker,
 )
+from .rulebits import NO_EDGE_JOKERS
+
+GROUP_MAX = 5  # uecda: a group holds at most five cards (four suits and a joker)
 
 
 @njit(cache=True)
@@ -60,10 +75,15 @@ def _singles(hand: int, field_info: int, rev: int, lock: int, oc: np.ndarray, oi
 
 
 @njit(cache=True)
+def _joker_cards(jokers: int) -> int:
+    return JOKER_BITS if jokers == 2 else JOKER_BIT
+
+
+@njit(cache=True)
 def _groups(hand: int, size: int, field_info: int, rev: int, lock: int, canonical: bool,
             oc: np.ndarray, oi: np.ndarray, n: int) -> int:
     """Groups of ``size`` cards (0: any size 2..5) stronger than the field."""
-    has_joker = (hand & JOKER_BIT) != 0
+    jokers = popcount(hand & JOKER_BITS)
     req = suits_of(field_info) if (lock and field_info != 0) else -1
     field_low = low_of(field_info)
     for r in range(1, 14):
@@ -82,31 +102,92 @@ def _groups(hand: int, size: int, field_info: int, rev: int, lock: int, canonica
                 oc[n] = cards
                 oi[n] = pack(K_GROUP, nr, r, r, sub, NO_JOKER_ROW, 0)
                 n += 1
-            if has_joker and (size == 0 or nr + 1 == size):
-                free = 15 & ~sub
-                if free == 0:
-                    free = 16  # all four suits held: the joker stands in row 4
-                while free:
-                    row = lowest_bit(free)
-                    free &= free - 1
-                    suits = sub | (1 << row)
-                    if req >= 0 and suits != req:
+            free = 15 & ~sub
+            n_free = popcount(free)
+            for j in range(1, jokers + 1):
+                total = nr + j
+                if total > GROUP_MAX or (size != 0 and total != size):
+                    continue
+                jc = cards | _joker_cards(j)
+                if j > n_free:  # every suit row filled: the last joker stands in row 4
+                    if j != n_free + 1:
                         continue
-                    if n < oc.shape[0]:
-                        oc[n] = cards | JOKER_BIT
-                        oi[n] = pack(K_GROUP, nr + 1, r, r, suits, row, r)
+                    suits = sub | free | 16
+                    if (req < 0 or suits == req) and n < oc.shape[0]:
+                        row = lowest_bit(free | 16)
+                        oc[n] = jc
+                        info = pack(K_GROUP, total, r, r, suits, row, r)
+                        if j == 2:
+                            info = with_second_joker(info, 4, r)
+                        oi[n] = info
                         n += 1
-                    if canonical:
-                        break
+                    continue
+                if j == 1:
+                    rows = free
+                    while rows:
+                        row = lowest_bit(rows)
+                        rows &= rows - 1
+                        suits = sub | (1 << row)
+                        if req >= 0 and suits != req:
+                            continue
+                        if n < oc.shape[0]:
+                            oc[n] = jc
+                            oi[n] = pack(K_GROUP, total, r, r, suits, row, r)
+                            n += 1
+                        if canonical:
+                            break
+                    continue
+                done = False
+                first_rows = free
+                while first_rows and not done:
+                    row = lowest_bit(first_rows)
+                    first_rows &= first_rows - 1
+                    rows = first_rows
+                    while rows:
+                        row2 = lowest_bit(rows)
+                        rows &= rows - 1
+                        suits = sub | (1 << row) | (1 << row2)
+                        if req >= 0 and suits != req:
+                            continue
+                        if n < oc.shape[0]:
+                            oc[n] = jc
+                            oi[n] = with_second_joker(pack(K_GROUP, total, r, r, suits, row, r),
+                                                      row2, r)
+                            n += 1
+                        if canonical:
+                            done = True
+                            break
             sub = (sub - 1) & held
     return n
 
 
 @njit(cache=True)
+def _emit_sequence(cards: int, length: int, low: int, high: int, s: int, cols: int,
+                   oc: np.ndarray, oi: np.ndarray, n: int) -> int:
+    """One run with jokers at the rank columns of ``cols`` (a bitmask, at most two)."""
+    if n >= oc.shape[0]:
+        return n
+    n_jokers = popcount(cols)
+    if n_jokers == 0:
+        oc[n] = cards
+        oi[n] = pack(K_SEQUENCE, length, low, high, 1 << s, NO_JOKER_ROW, 0)
+        return n + 1
+    col = lowest_bit(cols)
+    info = pack(K_SEQUENCE, length, low, high, 1 << s, s, col)
+    if n_jokers == 2:
+        info = with_second_joker(info, s, lowest_bit(cols & (cols - 1)))
+    oc[n] = cards | _joker_cards(n_jokers)
+    oi[n] = info
+    return n + 1
+
+
+@njit(cache=True)
 def _sequences(hand: int, size: int, field_info: int, rev: int, lock: int, canonical: bool,
-               oc: np.ndarray, oi: np.ndarray, n: int) -> int:
-    """Sequences of ``size`` cards (0: any length >= 3) stronger than the field."""
-    jokers = 1 if (hand & JOKER_BIT) != 0 else 0
+               oc: np.ndarray, oi: np.ndarray, n: int, rw: int) -> int:
+    """Sequences of ``size`` cards (0: any length >= 3) stronger than the field; jokers may
+    stand below the 3 and above the 2 (columns 0 and 14) unless the rules word says not."""
+    first_col, last_col = (1, 13) if rw & NO_EDGE_JOKERS else (0, 14)
+    jokers = popcount(hand & JOKER_BITS)
     req = suits_of(field_info) if (lock and field_info != 0) else -1
     f_low = low_of(field_info)
     f_high = high_of(field_info)
@@ -117,10 +198,10 @@ def _sequences(hand: int, size: int, field_info: int, rev: int, lock: int, canon
         if ranks == 0:
             continue
         row_cards = hand & SUIT_ROWS[s] & REAL_CARDS
-        for low in range(0, 13):
+        for low in range(first_col, last_col - 1):
             high_min = low + 2 if size == 0 else low + size - 1
-            high_max = 14 if size == 0 else low + size - 1
-            if high_max > 14:
+            high_max = last_col if size == 0 else low + size - 1
+            if high_max > last_col:
                 break
             for high in range(low + 2, high_max + 1):
                 window = ((int64(1) << int64(high + 1)) - int64(1)) ^ (
@@ -141,33 +222,39 @@ def _sequences(hand: int, size: int, field_info: int, rev: int, lock: int, canon
                 span = ((int64(1) << int64(4 * high + 4)) - int64(1)) ^ (
                     (int64(1) << int64(4 * low)) - int64(1))
                 cards = row_cards & span
-                if n_missing == 1:
-                    col = lowest_bit(missing)
-                    if n < oc.shape[0]:
-                        oc[n] = cards | JOKER_BIT
-                        oi[n] = pack(K_SEQUENCE, length, low, high, 1 << s, s, col)
-                        n += 1
+                n = _emit_sequence(cards, length, low, high, s, missing, oc, oi, n)
+                spare = jokers - n_missing
+                if canonical or spare == 0:
                     continue
-                if n < oc.shape[0]:
-                    oc[n] = cards
-                    oi[n] = pack(K_SEQUENCE, length, low, high, 1 << s, NO_JOKER_ROW, 0)
-                    n += 1
-                if jokers and not canonical:
-                    held = window
-                    while held:
-                        col = lowest_bit(held)
-                        held &= held - 1
-                        if n < oc.shape[0]:
-                            oc[n] = (cards & ~(int64(1) << int64(4 * col + s))) | JOKER_BIT
-                            oi[n] = pack(K_SEQUENCE, length, low, high, 1 << s, s, col)
-                            n += 1
+                # jokers standing in for held cards: one, or (with two spare) two of them
+                held = window & ranks
+                n_held = popcount(held)
+                first = held
+                while first:
+                    col = lowest_bit(first)
+                    first &= first - 1
+                    if n_held > 1:
+                        one = int64(1) << int64(col)
+                        n = _emit_sequence(cards & ~(int64(1) << int64(4 * col + s)),
+                                           length, low, high, s, missing | one, oc, oi, n)
+                    if spare < 2 or n_held < 3:
+                        continue
+                    rest = first
+                    while rest:
+                        col2 = lowest_bit(rest)
+                        rest &= rest - 1
+                        two = (int64(1) << int64(col)) | (int64(1) << int64(col2))
+                        out = cards & ~(int64(1) << int64(4 * col + s)) & ~(
+                            int64(1) << int64(4 * col2 + s))
+                        n = _emit_sequence(out, length, low, high, s, two, oc, oi, n)
     return n
 
 
 @njit(cache=True)
 def generate(hand: int, field_info: int, rev: int, lock: int, canonical: bool,
-             oc: np.ndarray, oi: np.ndarray) -> int:
-    """Write the legal plays (not the pass) into ``oc``/``oi``; return how many."""
+             oc: np.ndarray, oi: np.ndarray, rw: int) -> int:
+    """Write the legal plays (not the pass) into ``oc``/``oi``; return how many.  ``rev``:
+    the order answers follow (revolution and 11-back), ``rw``: the rules word."""
     kind = kind_of(field_info)
     n = 0
     if field_info == 0:
@@ -177,7 +264,7 @@ def generate(hand: int, field_info: int, rev: int, lock: int, canonical: bool,
             oi[n] = LONE_JOKER_INFO
             n += 1
         n = _groups(hand, 0, 0, rev, 0, canonical, oc, oi, n)
-        n = _sequences(hand, 0, 0, rev, 0, canonical, oc, oi, n)
+        n = _sequences(hand, 0, 0, rev, 0, canonical, oc, oi, n, rw)
     elif kind == K_JOKER:
         if hand & S3_BIT:
             oc[0] = S3_BIT
@@ -192,5 +279,6 @@ def generate(hand: int, field_info: int, rev: int, lock: int, canonical: bool,
     elif kind == K_GROUP:
         n = _groups(hand, size_of(field_info), field_info, rev, lock, canonical, oc, oi, n)
     elif kind == K_SEQUENCE:
-        n = _sequences(hand, size_of(field_info), field_info, rev, lock, canonical, oc, oi, n)
+        n = _sequences(hand, size_of(field_info), field_info, rev, lock, canonical, oc, oi, n,
+                       rw)
     return n

@@ -1,9 +1,10 @@
 """Moves inside Numba code: a card mask plus one packed ``int64`` of shape facts.
 
 A move is ``(cards, info)``.  ``cards`` holds the real cards that leave the hand and bit 60
-when the joker is used.  ``info`` packs the kind (the reference server's codes), size, lowest
-and highest rank column, the suit bitmask (row 4 = 16) and the joker's table cell.  The empty
-field and the pass are ``info == 0``.
+when a joker is used (bits 60 and 61 when two are).  ``info`` packs the kind (the reference
+server's codes), size, lowest and highest rank column, the suit bitmask (row 4 = 16) and the
+table cell of each joker (the second joker's row is stored plus one, 0 = none, so one-joker
+moves pack as they always did).  The empty field and the pass are ``info == 0``.
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ from .bits import int64
 
 K_PASS, K_SINGLE, K_GROUP, K_SEQUENCE, K_JOKER = 0, 1, 2, 3, 4
 NO_JOKER_ROW = 7
-#: Capacity of a move buffer (a 14-card hand with the joker has fewer than 700 plays).
-MAX_MOVES = 1024
+#: Capacity of a move buffer: every joker placement of an 18-card hand (three players) with
+#: both jokers, e.g. all 13 spades and 3 hearts: 2,192 plays.
+MAX_MOVES = 4096
 
 
 @njit(cache=True)
@@ -61,3 +63,20 @@ def joker_col_of(info: int) -> int:
 
 
 LONE_JOKER_INFO = int(pack(K_JOKER, 1, 14, 14, 0, NO_JOKER_ROW, 0))
+
+
+@njit(cache=True)
+def with_second_joker(info: int, row: int, col: int) -> int:
+    """``info`` with a second joker in cell (``row``, ``col``) (after the first in order)."""
+    return info | (int64(row + 1) << 28) | (int64(col) << 31)
+
+
+@njit(cache=True)
+def joker2_row_of(info: int) -> int:
+    """Row of the second joker, or -1 when the move holds at most one."""
+    return ((info >> 28) & 7) - 1
+
+
+@njit(cache=True)
+def joker2_col_of(info: int) -> int:
+    return (info >> 31) & 15

@@ -4,26 +4,30 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass, fields
+from itertools import pairwise
 
 import numpy as np
 from daihinmin.contract.view import GameView
-from daihinmin.rules.ruleset import UECDA, RuleSet
+from daihinmin.rules.ruleset import UECDA, FirstLead, ForbiddenFinish, LaterLead, RuleSet
 from daihinmin.values.cards import CardSet
 
-from .bits import ALL_CARDS, D3_BIT
-from .convert import encode_move, hand_mask
+from .bits import D3_BIT, REAL_CARDS
+from .convert import encode_move, hand_mask, joker_mask
+from .rulebits import WORD_VALUES, rules_word
 from .state import (
+    ELEVEN,
     FIELD_CARDS,
     FIELD_INFO,
     HAND,
     LOCK,
+    MAX_PLAYERS,
     N_OUT,
-    N_PLAYERS,
     OUT,
     OWNER,
     PASSED,
     REV,
     TURN,
+    add_cards,
     new_state,
     replay,
 )
@@ -34,22 +38,48 @@ from .worlds import MODE_LOWER, MODE_NEITHER, MODE_NEITHER_LOWEST, MODE_UPPER
 _MATCH_ONLY = frozenset({"name", "min_players", "max_players", "seat_change_period",
                          "class_reset_period", "exchange", "pass_limit", "exchange_counts_3p",
                          "titles_3p"})
-# Play-rule toggles the simulator plays either way (the state array carries them).
+# Play-rule toggles the simulator plays either way (the state array carries them), and
+# fields it plays at every value it checks in _plays_value.
 _SIMULATED = frozenset({"owner_answers"})
+
+
+def _plays_value(rules: RuleSet, name: str) -> bool:
+    """Does the simulator play ``rules``' value of the field ``name`` exactly?"""
+    value = getattr(rules, name)
+    if name == "players":
+        return 3 <= value <= MAX_PLAYERS
+    if name == "jokers":
+        return value in (1, 2)
+    if name == "points":  # a playout scores players - place: any evenly spaced points
+        return _evenly_spaced(rules)
+    if name == "forbidden_plays":  # the list is read only when finishes are forbidden
+        return rules.forbidden_finish is ForbiddenFinish.OFF or value == UECDA.forbidden_plays
+    if name == "later_lead":
+        return value in (LaterLead.DIAMOND3, LaterLead.LAST_PLACE)
+    return (name in _SIMULATED or value == getattr(UECDA, name)
+            or value in WORD_VALUES.get(name, ()))
+
+
+def _evenly_spaced(rules: RuleSet) -> bool:
+    points = [rules.points_for_place(place) for place in range(rules.players)]
+    steps = {a - b for a, b in pairwise(points)}
+    return len(steps) == 1 and steps.pop() > 0
 
 
 def simulator_gaps(rules: RuleSet) -> list[str]:
     """The rule fields whose values in ``rules`` the Numba simulator does not play (it plays
-    the uecda play rules, with either trick clear), as ``field=value``; [] when it plays
-    them all.
+    the uecda play rules, with either trick clear, for 3 to 6 players, with one or two
+    jokers, place points evenly spaced, and the toggles of the rules word,
+    :mod:`~daihinmin.players.mc.rulebits`), as ``field=value``; [] when it plays them all.
 
-    >>> from daihinmin.rules.ruleset import WEB
-    >>> simulator_gaps(UECDA), simulator_gaps(WEB)[:3]
-    ([], ['players=4', 'jokers=2', 'sequence_edge_jokers=False'])
+    >>> from daihinmin.rules.ruleset import APP, WEB
+    >>> simulator_gaps(UECDA), simulator_gaps(WEB), simulator_gaps(APP)[:2]
+    ([], [], ['group_max=4', 'sequence_order=above_low'])
+    >>> simulator_gaps(UECDA.with_rules(players=4, jokers=2, points=()))
+    []
     """
     return [f"{f.name}={_shown(getattr(rules, f.name))}" for f in fields(rules)
-            if f.name not in _MATCH_ONLY | _SIMULATED
-            and getattr(rules, f.name) != getattr(UECDA, f.name)]
+            if f.name not in _MATCH_ONLY and not _plays_value(rules, f.name)]
 
 
 def _shown(value: object) -> str:
@@ -79,12 +109,54 @@ class Knowledge:
     hist_cards: np.ndarray
     hist_info: np.ndarray
     complete: bool  # the history accounts for every card that left a hand
+    rules_word: int = 0  # the toggles the simulator plays (rulebits)
+    prev_top: int = -1  # the previous game's daifugo, -1 in a first game
+    leader: int = -1  # who leads the game by the rules (-1: the holder of the ♦3)
+
+
+def _later_game(view: GameView) -> bool:
+    """Does this game follow another (classes from it), so that later_lead applies?"""
+    classes = tuple(view.classes)
+    return any(classes) and sorted(classes) == list(range(len(view.counts)))
+
+
+def _table_facts(view: GameView) -> tuple[int, int, int, bool]:
+    """(rules word, previous daifugo, rule leader, does the ♦3 holder lead) of the game."""
+    rules = view.rules
+    later = _later_game(view)
+    classes = tuple(view.classes)
+    prev_top = classes.index(0) if later else -1
+    leader = -1
+    if later and rules.later_lead is LaterLead.LAST_PLACE:
+        leader = classes.index(len(classes) - 1)
+    d3_leads = (rules.later_lead is LaterLead.DIAMOND3 if later
+                else rules.first_lead is FirstLead.DIAMOND3)
+    return rules_word(rules), prev_top, leader, d3_leads
+
+
+def deck_size(rules: RuleSet) -> int:
+    """Cards in the deck: the 52 and the rules' jokers."""
+    return 52 + rules.jokers
+
+
+def unknown_cards(rules: RuleSet, gone: int) -> int:
+    """The deck's cards not in ``gone`` (a mask, jokers by count), jokers on bit 60 first."""
+    jokers = max(rules.jokers - (gone >> 60 & 1) - (gone >> 61 & 1), 0)
+    return (int(REAL_CARDS) & ~gone) | joker_mask(jokers)
+
+
+def _padded(values: Collection[int] | np.ndarray) -> np.ndarray:
+    """Per-player counts or hands in an array of :data:`MAX_PLAYERS` (the seats beyond the
+    table's hold nothing)."""
+    out = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    out[:len(values)] = [int(v) for v in values]
+    return out
 
 
 def exchange_pairs(view: GameView) -> list[tuple[int, int, int]]:
     """(upper, lower, cards) of this game's exchange, or [] when there was none."""
     classes = tuple(view.classes)
-    if not view.rules.exchange or sorted(classes) != list(range(N_PLAYERS)):
+    if not view.rules.exchange or sorted(classes) != list(range(len(view.counts))):
         return []
     by_class = {c: p for p, c in enumerate(classes)}
     return [(by_class[u], by_class[lo], n) for u, lo, n in view.rules.exchange_pairs()]
@@ -114,35 +186,36 @@ def knowledge_from_view(view: GameView, lowest_returners: Collection[int] = ()) 
     weakest cards when they hand cards back in an exchange I am not part of."""
     me = view.player
     my_hand = hand_mask(view.hand)
-    played = np.zeros(N_PLAYERS, dtype=np.int64)
+    played = np.zeros(MAX_PLAYERS, dtype=np.int64)
     players, cards, infos = [], [], []
     for obs in view.history:
         c, i = encode_move(obs.move)
-        played[obs.player] |= c
+        played[obs.player] = add_cards(int(played[obs.player]), c)  # jokers by count
         players.append(obs.player)
         cards.append(c)
         infos.append(i)
     gone = my_hand
-    for q in range(N_PLAYERS):
-        gone |= int(played[q])
-    unknown = int(ALL_CARDS) & ~gone
-    counts = np.array(view.counts, dtype=np.int64)
+    for q in range(MAX_PLAYERS):
+        gone = int(add_cards(gone, int(played[q])))
+    unknown = unknown_cards(view.rules, gone)
+    counts = _padded(view.counts)
     played_total = sum(int(p).bit_count() for p in played)
-    complete = (int(counts.sum()) + played_total == 53
+    complete = (int(counts.sum()) + played_total == deck_size(view.rules)
                 and int(counts[me]) == my_hand.bit_count())
-    fixed = np.zeros(N_PLAYERS, dtype=np.int64)
+    fixed = np.zeros(MAX_PLAYERS, dtype=np.int64)
     if view.history:
         first = view.history[0].player if complete else -1
     else:
         first = view.turn_player if view.turn_player >= 0 else -1
-    if first >= 0 and first != me and unknown & int(D3_BIT):
+    word, prev_top, leader, d3_leads = _table_facts(view)
+    if d3_leads and first >= 0 and first != me and unknown & int(D3_BIT):
         fixed[first] |= D3_BIT
     pairs = _pair_rows(view, me, my_hand, played, unknown, fixed, view.exchange_given,
                        lowest_returners)
     return Knowledge(me, my_hand, unknown, counts, fixed, played, pairs,
                      np.array(view.seats, dtype=np.int64), first, view.rules.owner_answers,
                      np.array(players, dtype=np.int64), np.array(cards, dtype=np.int64),
-                     np.array(infos, dtype=np.int64), complete)
+                     np.array(infos, dtype=np.int64), complete, word, prev_top, leader)
 
 
 def exchange_knowledge(view: GameView, lower: int, count: int) -> Knowledge:
@@ -150,12 +223,12 @@ def exchange_knowledge(view: GameView, lower: int, count: int) -> Knowledge:
     ``count`` cards from me (its world hand leaves room for them)."""
     me = view.player
     my_hand = hand_mask(view.hand)
-    counts = np.array(view.counts, dtype=np.int64)
+    counts = _padded(view.counts)
     counts[me] = my_hand.bit_count()
     counts[lower] -= count
-    unknown = int(ALL_CARDS) & ~my_hand
-    played = np.zeros(N_PLAYERS, dtype=np.int64)
-    fixed = np.zeros(N_PLAYERS, dtype=np.int64)
+    unknown = unknown_cards(view.rules, my_hand)
+    played = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    fixed = np.zeros(MAX_PLAYERS, dtype=np.int64)
     rows = []
     for upper, low, n in exchange_pairs(view):
         if upper == me:
@@ -164,9 +237,10 @@ def exchange_knowledge(view: GameView, lower: int, count: int) -> Knowledge:
             rows.append((upper, low, n, MODE_NEITHER, 0, 0))
     pairs = np.array(rows, dtype=np.int64).reshape(len(rows), 6)
     empty = np.zeros(0, dtype=np.int64)
+    word, prev_top, leader, _ = _table_facts(view)
     return Knowledge(me, my_hand, unknown, counts, fixed, played, pairs,
                      np.array(view.seats, dtype=np.int64), -1, view.rules.owner_answers,
-                     empty, empty, empty, True)
+                     empty, empty, empty, True, word, prev_top, leader)
 
 
 def public_state(view: GameView, kn: Knowledge, hands: np.ndarray) -> np.ndarray:
@@ -175,10 +249,12 @@ def public_state(view: GameView, kn: Knowledge, hands: np.ndarray) -> np.ndarray
     Trick facts the view does not spell out (who passed, who owns the field, finishing order)
     come from replaying the history; if that does not fit the view they come from the view.
     """
+    hands = _padded(hands)
     if kn.first >= 0:
-        start = np.array([int(hands[q]) | int(kn.played[q]) for q in range(N_PLAYERS)],
-                         dtype=np.int64)
-        st = new_state(start, kn.seats, kn.first, kn.owner_answers)
+        start = np.array([add_cards(int(hands[q]), int(kn.played[q]))
+                          for q in range(MAX_PLAYERS)], dtype=np.int64)
+        st = new_state(start, kn.seats, kn.first, kn.owner_answers, kn.rules_word,
+                       kn.prev_top)
         if replay(st, kn.hist_player, kn.hist_cards, kn.hist_info) and _fits(st, view, kn):
             return st
     return _state_from_view(view, kn, hands)
@@ -188,23 +264,26 @@ def _fits(st: np.ndarray, view: GameView, kn: Knowledge) -> bool:
     field_c, field_i = encode_move(view.field) if view.field is not None else (0, 0)
     return (int(st[TURN]) == kn.me and int(st[FIELD_INFO]) == field_i
             and int(st[FIELD_CARDS]) == field_c and bool(st[LOCK]) == view.lock
-            and bool(st[REV]) == view.revolution
-            and all(int(st[HAND + q]).bit_count() == view.counts[q] for q in range(N_PLAYERS)))
+            and bool(st[REV]) == (view.revolution != view.eleven_back)
+            and all(int(st[HAND + q]).bit_count() == view.counts[q]
+                    for q in range(len(view.counts))))
 
 
 def _state_from_view(view: GameView, kn: Knowledge, hands: np.ndarray) -> np.ndarray:
-    st = new_state(np.asarray(hands, dtype=np.int64), kn.seats, kn.me, kn.owner_answers)
+    st = new_state(np.asarray(hands, dtype=np.int64), kn.seats, kn.me, kn.owner_answers,
+                   kn.rules_word, kn.prev_top)
     if view.field is not None:
         st[FIELD_CARDS], st[FIELD_INFO] = encode_move(view.field)
     st[LOCK] = int(view.lock)
-    st[REV] = int(view.revolution)
+    st[REV] = int(view.revolution != view.eleven_back)  # the order answers follow
+    st[ELEVEN] = int(view.eleven_back)
     st[PASSED] = getattr(view, "passed", 0)  # newer views carry the trick's passes
     owner = getattr(view, "field_owner", None)
     if owner is None:
         plays = [o.player for o in view.history if not o.move.is_pass]
         owner = plays[-1] if plays else kn.me
     st[OWNER] = owner
-    out = [q for q in range(N_PLAYERS) if view.counts[q] == 0]
+    out = [q for q in range(len(view.counts)) if view.counts[q] == 0]
     st[N_OUT] = len(out)
     for i, q in enumerate(out):
         st[OUT + i] = q

@@ -15,9 +15,17 @@ from .endgame import UNKNOWN, solve_two
 from .learned import learned_choose
 from .models import MODEL_POLICY, choose_as
 from .rollout import P_SELF, P_SOLVE_NODES, P_WEIGHTS
-from .state import HAND, N_OUT, OVER, TURN, apply_pass, apply_play, n_active, place_of
-
-POINTS = np.array([5, 4, 3, 2, 1], dtype=np.int64)
+from .state import (
+    HAND,
+    N_OUT,
+    OVER,
+    TURN,
+    apply_pass,
+    apply_play,
+    n_active,
+    place_of,
+    place_value,
+)
 
 
 @njit(cache=True)
@@ -39,7 +47,8 @@ def step(st: np.ndarray, me: int, models: np.ndarray, prm: np.ndarray, bufc: np.
 @njit(cache=True)
 def playout(st: np.ndarray, me: int, models: np.ndarray, prm: np.ndarray, bufc: np.ndarray,
             bufi: np.ndarray, solver: tuple[np.ndarray, ...]) -> int:
-    """Play ``st`` on until ``me``'s place is known; return its points.
+    """Play ``st`` on until ``me``'s place is known; return its value
+    (:func:`~daihinmin.players.mc.state.place_value`: players - place).
 
     ``st`` is modified.  ``solver`` is the two-player solver's work space
     (:meth:`~daihinmin.players.mc.endgame.SolverScratch.arrays`).
@@ -47,10 +56,10 @@ def playout(st: np.ndarray, me: int, models: np.ndarray, prm: np.ndarray, bufc: 
     budget = int(prm[P_SOLVE_NODES])
     while True:
         if st[OVER] != 0 or st[HAND + me] == 0:
-            return POINTS[place_of(st, me)]
+            return place_value(st, place_of(st, me))
         if budget > 0 and n_active(st) == 2:
             won = solve_two(st, me, budget, solver)
             if won != UNKNOWN:
-                return POINTS[st[N_OUT] + (0 if won else 1)]
+                return place_value(st, st[N_OUT] + (0 if won else 1))
             budget = 0  # too big to solve: play it out
         step(st, me, models, prm, bufc, bufi)

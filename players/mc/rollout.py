@@ -23,12 +23,15 @@ from .control import THREATS_SIZE, control_win, threats, unbeatable
 from .movegen import generate
 from .moves import K_JOKER, K_SEQUENCE, K_SINGLE, high_of, kind_of, low_of, size_of
 from .state import (
+    ELEVEN,
     FIELD_INFO,
     HAND,
     LOCK,
     REV,
+    RULES,
     cuts,
-    revolts,
+    order_flips,
+    take_cards,
 )
 from .weights import FEATURE_NAMES, FITTED_WEIGHTS, N_FEATURES
 
@@ -68,7 +71,7 @@ def policy_params(**overrides: float) -> np.ndarray:
 
 
 #: Move buffer size for one decision including the win check's scratch levels.
-BUFFER = 4096
+BUFFER = 16384
 
 
 @njit(cache=True)
@@ -108,6 +111,8 @@ def forced_play(st: np.ndarray, p: int, prm: np.ndarray, bufc: np.ndarray, bufi:
         return -1
     depth = int(prm[P_WIN_DEPTH])
     rev = st[REV]
+    lead_rev = rev ^ st[ELEVEN]  # the order of the next lead: an 11-back ends with the trick
+    rw = st[RULES]
     on_joker = kind_of(st[FIELD_INFO]) == K_JOKER
     t = np.empty(THREATS_SIZE, dtype=np.int64)
     threats(st, p, t)
@@ -115,10 +120,10 @@ def forced_play(st: np.ndarray, p: int, prm: np.ndarray, bufc: np.ndarray, bufi:
         c = bufc[i]
         info = bufi[i]
         kind = kind_of(info)
-        rev_after = rev ^ (1 if (kind != K_JOKER and revolts(info)) else 0)
-        if not ((on_joker and kind == K_SINGLE) or unbeatable(t, info, rev_after)):
+        rv, eb = order_flips(c, info, rw)
+        if not ((on_joker and kind == K_SINGLE) or unbeatable(t, c, info, rev ^ rv ^ eb)):
             continue
-        if control_win(t, hand & ~c, rev_after, depth - 1, bufc, bufi, n):
+        if control_win(t, take_cards(hand, c), lead_rev ^ rv, depth - 1, bufc, bufi, n):
             return i
     return -1
 
@@ -146,7 +151,7 @@ def best_play(st: np.ndarray, p: int, prm: np.ndarray, bufc: np.ndarray, bufi: n
             left = popcount(nibble(hand, low_of(info))) - popcount(nibble(c, low_of(info)))
             score -= prm[P_SPLIT] * left
             score -= prm[P_RUN] * popcount(c & in_runs)
-        if kind != K_JOKER and cuts(info):
+        if kind != K_JOKER and cuts(c, info, st[RULES]):
             score += prm[P_CUT]
         if noise > 0.0:
             score += noise * np.random.random()
@@ -176,7 +181,8 @@ def plays_or_forced(st: np.ndarray, p: int, prm: np.ndarray, bufc: np.ndarray,
                     bufi: np.ndarray) -> tuple[int, int]:
     """List the plays of ``p`` (to move, one per card set) in the buffers; return how many
     and the index of one that wins the lead race at once (-1: none)."""
-    n = generate(st[HAND + p], st[FIELD_INFO], st[REV], st[LOCK], True, bufc, bufi)
+    n = generate(st[HAND + p], st[FIELD_INFO], st[REV], st[LOCK], True, bufc, bufi,
+                 st[RULES])
     if n == 0:
         return 0, -1
     return n, forced_play(st, p, prm, bufc, bufi, n)
@@ -202,7 +208,8 @@ def model_chance(st: np.ndarray, p: int, prm: np.ndarray, cards: int, eps: float
                  bufc: np.ndarray, bufi: np.ndarray) -> float:
     """How likely the policy (noise-free, mixed with ``eps`` of uniform choice) is to make
     the play of ``cards`` (0: pass) for ``p`` to move in ``st``."""
-    n = generate(st[HAND + p], st[FIELD_INFO], st[REV], st[LOCK], True, bufc, bufi)
+    n = generate(st[HAND + p], st[FIELD_INFO], st[REV], st[LOCK], True, bufc, bufi,
+                 st[RULES])
     follow = st[FIELD_INFO] != 0
     if n == 0:
         return 1.0 if cards == 0 else eps

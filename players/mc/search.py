@@ -6,8 +6,8 @@ Python checks the clock and the stop rules:
 
 - only one candidate: no playouts at all;
 - the playout or time budget is spent;
-- *no change possible*: even if every remaining playout went to a rival and scored 5 while
-  the leader's scored 1, the leader would still have the best mean;
+- *no change possible*: even if every remaining playout went to a rival and scored first
+  place while the leader's scored last, the leader would still have the best mean;
 - *clear lead*: every rival's mean is below the leader's by more than ``z`` standard errors
   (both with enough playouts).
 """
@@ -26,14 +26,25 @@ from .bits import D3_BIT
 from .endgame import SolverScratch
 from .playout import playout
 from .rollout import BUFFER
-from .state import N_PLAYERS, STATE_SIZE, apply_pass, apply_play, new_state
+from .state import (
+    MAX_PLAYERS,
+    N_SEATS,
+    STATE_SIZE,
+    add_cards,
+    apply_pass,
+    apply_play,
+    new_state,
+    take_cards,
+)
 
-MAX_POINTS = 5.0
+#: A playout's value is players - place (state.place_value): 1 for last place.
 MIN_POINTS = 1.0
 
 
 @njit(cache=True)
-def select_arm(sums: np.ndarray, visits: np.ndarray, c_explore: float, min_visits: int) -> int:
+def select_arm(sums: np.ndarray, visits: np.ndarray, c_explore: float, min_visits: int,
+               players: int) -> int:
+    """UCB1 over the arms, means scaled to 0..1 (a playout scores 1..``players``)."""
     n = sums.shape[0]
     fewest = 0
     total = 0
@@ -47,7 +58,7 @@ def select_arm(sums: np.ndarray, visits: np.ndarray, c_explore: float, min_visit
     best = 0
     best_u = -1e18
     for a in range(n):
-        mean = (sums[a] / visits[a] - 1.0) / 4.0
+        mean = (sums[a] / visits[a] - 1.0) / (players - 1.0)
         u = mean + c_explore * np.sqrt(log_total / visits[a])
         if u > best_u:
             best_u = u
@@ -63,8 +74,9 @@ def play_batch(bases: np.ndarray, cand_c: np.ndarray, cand_i: np.ndarray, sums: 
                bufi: np.ndarray, solver: tuple[np.ndarray, ...]) -> None:
     """``count`` playouts of candidate plays (``cand_i == 0``: pass) for ``me`` to move."""
     n_worlds = bases.shape[0]
+    players = bases[0, N_SEATS]
     for _ in range(count):
-        a = select_arm(sums, visits, c_explore, min_visits)
+        a = select_arm(sums, visits, c_explore, min_visits, players)
         st[:] = bases[visits[a] % n_worlds]
         if cand_i[a] == 0:
             apply_pass(st)
@@ -83,20 +95,22 @@ def exchange_batch(worlds: np.ndarray, seats: np.ndarray, owner_answers: bool, m
                    count: int, models: np.ndarray, prm: np.ndarray, c_explore: float,
                    min_visits: int,
                    bufc: np.ndarray, bufi: np.ndarray,
-                   solver: tuple[np.ndarray, ...]) -> None:
-    """``count`` playouts from the game start of candidate returns ``cand`` (card masks)."""
+                   solver: tuple[np.ndarray, ...],
+                   rules_word: int = 0, prev_top: int = -1, leader: int = -1) -> None:
+    """``count`` playouts from the game start of candidate returns ``cand`` (card masks);
+    ``leader`` leads the game (-1: the holder of the ♦3)."""
     n_worlds = worlds.shape[0]
-    hands = np.empty(N_PLAYERS, dtype=np.int64)
+    hands = np.empty(MAX_PLAYERS, dtype=np.int64)
     for _ in range(count):
-        a = select_arm(sums, visits, c_explore, min_visits)
+        a = select_arm(sums, visits, c_explore, min_visits, seats.shape[0])
         hands[:] = worlds[visits[a] % n_worlds]
-        hands[me] &= ~cand[a]
-        hands[lower] |= cand[a]
-        first = 0
-        for q in range(N_PLAYERS):
-            if hands[q] & D3_BIT:
+        hands[me] = take_cards(hands[me], cand[a])
+        hands[lower] = add_cards(hands[lower], cand[a])
+        first = leader if leader >= 0 else 0
+        for q in range(MAX_PLAYERS):
+            if leader < 0 and hands[q] & D3_BIT:
                 first = q
-        st = new_state(hands, seats, first, owner_answers)
+        st = new_state(hands, seats, first, owner_answers, rules_word, prev_top)
         v = playout(st, me, models, prm, bufc, bufi, solver)
         sums[a] += v
         squares[a] += v * v
@@ -127,10 +141,12 @@ class ArmStats:
     stop: str = ""
     elapsed_ms: float = 0.0
     extra: dict[str, float] = field(default_factory=dict)
+    max_points: float = 5.0  # a playout's best value: the player count
 
     @classmethod
-    def empty(cls, n: int) -> ArmStats:
-        return cls(np.zeros(n), np.zeros(n), np.zeros(n, dtype=np.int64))
+    def empty(cls, n: int, players: int = 5) -> ArmStats:
+        return cls(np.zeros(n), np.zeros(n), np.zeros(n, dtype=np.int64),
+                   max_points=float(players))
 
     def means(self) -> np.ndarray:
         return self.sums / np.maximum(self.visits, 1)
@@ -155,7 +171,7 @@ class ArmStats:
             if a == b:
                 continue
             n_a = self.visits[a]
-            if (self.sums[a] + MAX_POINTS * remaining) / (n_a + remaining) >= worst_b:
+            if (self.sums[a] + self.max_points * remaining) / (n_a + remaining) >= worst_b:
                 certain = False
             if n_a < min_for_z or means[b] - means[a] <= z * math.sqrt(
                     var[b] / n_b + var[a] / n_a):
@@ -167,9 +183,10 @@ class ArmStats:
         return ""
 
 
-def run_bandit(n_cand: int, budget: Budget, batch: Callable[[ArmStats, int], None]) -> ArmStats:
+def run_bandit(n_cand: int, budget: Budget, batch: Callable[[ArmStats, int], None],
+               players: int = 5) -> ArmStats:
     """Pull arms with ``batch(stats, count)`` until the budget or a stop rule ends it."""
-    stats = ArmStats.empty(n_cand)
+    stats = ArmStats.empty(n_cand, players)
     start = time.perf_counter()
     if n_cand <= 1:
         stats.stop = "single candidate"
@@ -218,20 +235,21 @@ def search_play(ws: Workspace, bases: np.ndarray, cand_c: np.ndarray, cand_i: np
         play_batch(bases, cand_c, cand_i, stats.sums, stats.squares, stats.visits, me, count,
                    models, prm, c_explore, min_visits, ws.state, ws.bufc, ws.bufi, s.arrays())
 
-    return run_bandit(len(cand_c), budget, batch)
+    return run_bandit(len(cand_c), budget, batch, int(bases[0, N_SEATS]))
 
 
 def search_exchange(ws: Workspace, worlds: np.ndarray, seats: np.ndarray, owner_answers: bool,
                     me: int, lower: int, cand: np.ndarray, models: np.ndarray, prm: np.ndarray,
-                    budget: Budget, c_explore: float, min_visits: int) -> ArmStats:
+                    budget: Budget, c_explore: float, min_visits: int, rules_word: int = 0,
+                    prev_top: int = -1, leader: int = -1) -> ArmStats:
     s = ws.solver
 
     def batch(stats: ArmStats, count: int) -> None:
         exchange_batch(worlds, seats, owner_answers, me, lower, cand, stats.sums, stats.squares,
                        stats.visits, count, models, prm, c_explore, min_visits, ws.bufc, ws.bufi,
-                       s.arrays())
+                       s.arrays(), rules_word, prev_top, leader)
 
-    return run_bandit(len(cand), budget, batch)
+    return run_bandit(len(cand), budget, batch, len(seats))
 
 
 __all__ = ["ArmStats", "Budget", "Workspace", "search_exchange", "search_play"]

@@ -1,9 +1,12 @@
-"""Game state of the ``uecda`` rules as one ``int64`` array, and applying moves to it.
+"""Game state of the ``uecda`` play rules as one ``int64`` array, and applying moves to it.
 
 The transitions follow :class:`daihinmin.rules.game.GameState` exactly (trick clear and lead
 rules included); only the random places after the pass limit use Numba's own generator.  The
-one rule toggle the array carries is ``owner_answers`` (the devkit's trick clear, on in
-``uecda``; off, the 2013 build's), in slot :data:`OWNER_ANSWERS`.
+array has room for :data:`MAX_PLAYERS` players; slot :data:`N_SEATS` holds how many sit at the
+table (3..6), and the hands of the seats beyond are empty.  Hands hold up to two jokers, kept
+canonical as in :class:`~daihinmin.values.cards.CardSet` (bit 60 first, then 61).  The rule
+toggle the array carries is ``owner_answers`` (the devkit's trick clear, on in ``uecda``;
+off, the 2013 build's), in slot :data:`OWNER_ANSWERS`.
 """
 
 from __future__ import annotations
@@ -11,51 +14,107 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bits import JOKER_BIT, S3_BIT, int64
+from .bits import JOKER_BIT, JOKER_BITS, S3_BIT, int64, nibble, popcount
 from .moves import (
     K_GROUP,
     K_JOKER,
     K_SEQUENCE,
     K_SINGLE,
     high_of,
+    joker2_col_of,
+    joker2_row_of,
+    joker_col_of,
     kind_of,
     low_of,
     size_of,
     suits_of,
 )
+from .rulebits import (
+    ELEVEN_BACK,
+    MIYAKO_OCHI,
+    NO_EIGHT_CUT_BY_JOKER,
+    NO_JOKER_EFFECTS,
+    NO_LOCK_BY_JOKER,
+    SEQUENCES_NEVER_REVOLT,
+    SEQUENCES_REVOLT_AT_4,
+)
 
-N_PLAYERS = 5
+MAX_PLAYERS = 6
 PASS_LIMIT = 20
 EIGHT = 6  # rank column of the 8
+JACK = 9  # rank column of the J
 
 # Slots of the state array.
-HAND = 0  # 0..4: the hands of players 0..4
-FIELD_CARDS = 5
-FIELD_INFO = 6  # 0 = empty field
-TURN = 7
-OWNER = 8  # last player who played
-PASSED = 9  # bitmask of players marked passed in this trick
-REV = 10
-LOCK = 11
-FAILS = 12  # consecutive passes and rejected moves
-OVER = 13
-N_OUT = 14
-OUT = 15  # 15..19: players in finishing order
-SEAT = 20  # 20..24: player sitting in seat 0..4
-POS = 25  # 25..29: seat of player 0..4
-OWNER_ANSWERS = 30  # 1: the last player who played answers its own cards (rules.owner_answers)
-STATE_SIZE = 31
+HAND = 0  # 0..5: the hands of players 0..5 (empty beyond the table's player count)
+FIELD_CARDS = 6
+FIELD_INFO = 7  # 0 = empty field
+TURN = 8
+OWNER = 9  # last player who played
+PASSED = 10  # bitmask of players marked passed in this trick
+REV = 11  # the order answers follow: revolution, flipped while an 11-back lasts
+LOCK = 12
+FAILS = 13  # consecutive passes and rejected moves
+OVER = 14
+N_OUT = 15
+OUT = 16  # 16..21: players in finishing order
+SEAT = 22  # 22..27: player sitting in seat 0..5
+POS = 28  # 28..33: seat of player 0..5
+OWNER_ANSWERS = 34  # 1: the last player who played answers its own cards (rules.owner_answers)
+N_SEATS = 35  # players at the table
+RULES = 36  # the rules word (rulebits): the toggles played beside the uecda rules
+ELEVEN = 37  # 1 while an 11-back lasts (until the trick clears)
+PREV_TOP = 38  # the previous game's daifugo (miyako-ochi), -1 when none
+N_BOTTOM = 39
+BOTTOM = 40  # 40..45: players sent to the last places, the last place first
+STATE_SIZE = 46
 
 
 @njit(cache=True)
-def new_state(hands: np.ndarray, seats: np.ndarray, first: int,
-              owner_answers: bool) -> np.ndarray:
+def canonical_jokers(hand: int) -> int:
+    """``hand`` with its jokers on bit 60 first, then 61 (as CardSet keeps them)."""
+    return (hand & ~JOKER_BITS) | _joker_bits(popcount(hand & JOKER_BITS))
+
+
+@njit(cache=True)
+def take_cards(hand: int, cards: int) -> int:
+    """``hand`` without ``cards``, jokers by count (a play's joker is bit 60, or 60 and 61)."""
+    left = popcount(hand & JOKER_BITS) - popcount(cards & JOKER_BITS)
+    return (hand & ~cards & ~JOKER_BITS) | _joker_bits(left)
+
+
+@njit(cache=True)
+def _joker_bits(jokers: int) -> int:
+    if jokers >= 2:
+        return JOKER_BITS
+    if jokers == 1:
+        return JOKER_BIT
+    return int64(0)
+
+
+@njit(cache=True)
+def add_cards(hand: int, cards: int) -> int:
+    """``hand`` with ``cards`` added, jokers by count (at most two)."""
+    jokers = popcount(hand & JOKER_BITS) + popcount(cards & JOKER_BITS)
+    return ((hand | cards) & ~JOKER_BITS) | _joker_bits(jokers)
+
+
+@njit(cache=True)
+def new_state(hands: np.ndarray, seats: np.ndarray, first: int, owner_answers: bool,
+              rules_word: int = 0, prev_top: int = -1) -> np.ndarray:
+    """The state at the start of a game: ``seats`` lists the players in seat order (its
+    length is the player count), ``hands`` has one hand per player (more entries: empty);
+    ``rules_word``: the toggles (:mod:`~daihinmin.players.mc.rulebits`), ``prev_top``: the
+    previous game's daifugo (-1: none)."""
     st = np.zeros(STATE_SIZE, dtype=np.int64)
     st[OWNER_ANSWERS] = 1 if owner_answers else 0
-    for p in range(N_PLAYERS):
-        st[HAND + p] = hands[p]
-        st[SEAT + p] = seats[p]
-    for i in range(N_PLAYERS):
+    st[RULES] = rules_word
+    st[PREV_TOP] = prev_top
+    n = seats.shape[0]
+    st[N_SEATS] = n
+    for p in range(min(hands.shape[0], MAX_PLAYERS)):
+        st[HAND + p] = canonical_jokers(hands[p])
+    for i in range(n):
+        st[SEAT + i] = seats[i]
         st[POS + seats[i]] = i
     st[TURN] = first
     st[OWNER] = first
@@ -70,7 +129,7 @@ def is_active(st: np.ndarray, p: int) -> bool:
 @njit(cache=True)
 def n_active(st: np.ndarray) -> int:
     k = 0
-    for p in range(N_PLAYERS):
+    for p in range(MAX_PLAYERS):
         if st[HAND + p] != 0:
             k += 1
     return k
@@ -80,8 +139,9 @@ def n_active(st: np.ndarray) -> int:
 def next_player(st: np.ndarray, p: int, skip_passed: bool) -> int:
     """The next active (and, if asked, unpassed) player after ``p`` in seat order, or -1."""
     seat = st[POS + p]
-    for step in range(1, N_PLAYERS + 1):
-        q = st[SEAT + (seat + step) % N_PLAYERS]
+    n = st[N_SEATS]
+    for step in range(1, n + 1):
+        q = st[SEAT + (seat + step) % n]
         if q == p or st[HAND + q] == 0:
             continue
         if skip_passed and (st[PASSED] >> q) & 1:
@@ -96,6 +156,9 @@ def place_of(st: np.ndarray, p: int) -> int:
     for i in range(st[N_OUT]):
         if st[OUT + i] == p:
             return i
+    for i in range(st[N_BOTTOM]):
+        if st[BOTTOM + i] == p:
+            return st[N_SEATS] - 1 - i
     return -1
 
 
@@ -105,6 +168,9 @@ def _clear(st: np.ndarray, leader: int) -> None:
     st[FIELD_INFO] = 0
     st[PASSED] = 0
     st[LOCK] = 0
+    if st[ELEVEN] != 0:  # the 11-back ends with the trick
+        st[ELEVEN] = 0
+        st[REV] ^= 1
     if st[HAND + leader] != 0:
         st[TURN] = leader
     else:
@@ -115,9 +181,9 @@ def _clear(st: np.ndarray, leader: int) -> None:
 @njit(cache=True)
 def _finish_rest(st: np.ndarray, shuffle: bool) -> None:
     """End the game: the players still holding cards take the remaining places."""
-    rest = np.empty(N_PLAYERS, dtype=np.int64)
+    rest = np.empty(MAX_PLAYERS, dtype=np.int64)
     k = 0
-    for p in range(N_PLAYERS):
+    for p in range(MAX_PLAYERS):
         if st[HAND + p] != 0:
             rest[k] = p
             k += 1
@@ -134,7 +200,7 @@ def _finish_rest(st: np.ndarray, shuffle: bool) -> None:
 @njit(cache=True)
 def _waiting(st: np.ndarray, owner: int) -> bool:
     """Is anyone still to answer the field?  The owner answers too with OWNER_ANSWERS."""
-    for q in range(N_PLAYERS):
+    for q in range(MAX_PLAYERS):
         if (st[HAND + q] != 0 and not (st[PASSED] >> q) & 1
                 and (q != owner or st[OWNER_ANSWERS] != 0)):
             return True
@@ -159,22 +225,53 @@ def apply_pass(st: np.ndarray) -> None:
 
 
 @njit(cache=True)
-def revolts(info: int) -> bool:
+def revolts(info: int, rw: int) -> bool:
+    """Does the play (not the lone joker) turn the revolution under the rules word ``rw``?"""
     kind = kind_of(info)
     if kind == K_GROUP:
         return size_of(info) >= 4
     if kind == K_SEQUENCE:
-        return size_of(info) >= 5
+        if rw & SEQUENCES_NEVER_REVOLT:
+            return False
+        return size_of(info) >= (4 if rw & SEQUENCES_REVOLT_AT_4 else 5)
     return False
 
 
 @njit(cache=True)
-def cuts(info: int) -> bool:
-    """An 8-cut: the play holds the 8 rank (a joker standing as 8 counts)."""
+def rank_count(cards: int, info: int, rank: int, rw: int) -> int:
+    """Cards of rank column ``rank`` in the play: real ones, and jokers standing there
+    unless the rules turn joker effects off (rules.plays.rank_count)."""
     kind = kind_of(info)
-    if kind == K_JOKER or kind == 0:
+    if kind == K_JOKER or kind == 0 or not low_of(info) <= rank <= high_of(info):
+        return 0
+    count = popcount(nibble(cards, rank))
+    if cards & JOKER_BITS and not rw & NO_JOKER_EFFECTS:
+        if joker_col_of(info) == rank:
+            count += 1
+        if joker2_row_of(info) >= 0 and joker2_col_of(info) == rank:
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def cuts(cards: int, info: int, rw: int) -> bool:
+    """An 8-cut: the play holds the 8 rank (a joker standing as 8 counts unless the rules
+    say only a real 8 cuts)."""
+    kind = kind_of(info)
+    if kind == K_JOKER or kind == 0 or not low_of(info) <= EIGHT <= high_of(info):
         return False
-    return low_of(info) <= EIGHT <= high_of(info)
+    return not rw & NO_EIGHT_CUT_BY_JOKER or nibble(cards, EIGHT) != 0
+
+
+@njit(cache=True)
+def order_flips(cards: int, info: int, rw: int) -> tuple[int, int]:
+    """(revolution flip, 11-back flip) of a play: 1 where it turns the order.  Answers in
+    the same trick follow both; the next lead only the revolution."""
+    if kind_of(info) == K_JOKER:
+        return 0, 0
+    rv = 1 if revolts(info, rw) else 0
+    eb = 1 if rw & ELEVEN_BACK and rank_count(cards, info, JACK, rw) > 0 else 0
+    return rv, eb
 
 
 @njit(cache=True)
@@ -183,15 +280,18 @@ def apply_play(st: np.ndarray, cards: int, info: int) -> None:
     p = st[TURN]
     before = st[FIELD_INFO]
     before_kind = kind_of(before)
-    hand = st[HAND + p] & ~cards
+    hand = take_cards(st[HAND + p], cards)
     st[HAND + p] = hand
     st[FAILS] = 0
     kind = kind_of(info)
     clear = False
+    rw = st[RULES]
     if kind == K_JOKER:
         st[LOCK] = 0
     elif (before != 0 and st[LOCK] == 0 and before_kind != K_JOKER
-          and suits_of(info) == suits_of(before)):
+          and suits_of(info) == suits_of(before)
+          and (not rw & NO_LOCK_BY_JOKER
+               or ((cards & JOKER_BITS) == 0 and (st[FIELD_CARDS] & JOKER_BITS) == 0))):
         st[LOCK] = 1
     if before_kind == K_JOKER and kind == K_SINGLE and cards == S3_BIT:
         clear = True
@@ -199,13 +299,20 @@ def apply_play(st: np.ndarray, cards: int, info: int) -> None:
     st[FIELD_INFO] = info
     st[OWNER] = p
     if kind != K_JOKER:
-        if revolts(info):
-            st[REV] ^= 1
-        if cuts(info):
+        rv, eb = order_flips(cards, info, rw)
+        st[REV] ^= rv ^ eb
+        st[ELEVEN] ^= eb
+        if cuts(cards, info, rw):
             clear = True
     if hand == 0:
         st[OUT + st[N_OUT]] = p
         st[N_OUT] += 1
+        top = st[PREV_TOP]
+        if (rw & MIYAKO_OCHI and st[N_OUT] == 1 and top >= 0 and top != p
+                and st[HAND + top] != 0):  # miyako-ochi: the old daifugo drops to last
+            st[HAND + top] = 0
+            st[BOTTOM + st[N_BOTTOM]] = top
+            st[N_BOTTOM] += 1
         if n_active(st) <= 1:
             _finish_rest(st, False)
             return
@@ -230,6 +337,21 @@ def has_joker(hand: int) -> bool:
 
 
 @njit(cache=True)
+def holds(hand: int, cards: int) -> bool:
+    """Does ``hand`` hold ``cards`` (jokers by count)?"""
+    return ((hand & cards & ~JOKER_BITS) == (cards & ~JOKER_BITS)
+            and popcount(hand & JOKER_BITS) >= popcount(cards & JOKER_BITS))
+
+
+@njit(cache=True)
+def place_value(st: np.ndarray, place: int) -> int:
+    """What finishing ``place`` (0 = first) is worth in a playout: players - place (5..1 at
+    five players: the uecda points).  Place scoring of every preset is this plus a constant
+    (``points=()``: players-1 ... 0), which no comparison of moves depends on."""
+    return st[N_SEATS] - place
+
+
+@njit(cache=True)
 def replay(st: np.ndarray, players: np.ndarray, cards: np.ndarray, infos: np.ndarray) -> bool:
     """Apply a recorded sequence of actions; False if it does not fit the state."""
     for t in range(players.shape[0]):
@@ -239,7 +361,7 @@ def replay(st: np.ndarray, players: np.ndarray, cards: np.ndarray, infos: np.nda
         if infos[t] == 0:
             apply_pass(st)
         else:
-            if (st[HAND + p] & cards[t]) != cards[t]:
+            if not holds(st[HAND + p], cards[t]):
                 return False
             apply_play(st, cards[t], infos[t])
     return True

@@ -13,7 +13,7 @@ from daihinmin.values.cards import CardSet
 from .bits import JOKER_BIT
 from .endgame import SolverScratch, solve_two
 from .models import MODEL_POLICY, MODEL_WEAKEST
-from .state import N_PLAYERS, new_state
+from .state import N_OUT, new_state
 
 
 def _view_after(steps: int, seed: int) -> GameView:
@@ -57,12 +57,12 @@ def run_warm_up() -> None:
     deal = _view_after(0, seed=9)
     upper = GameView(player=0, hand=deal.hand, field=None, turn_player=-1, revolution=False,
                      eleven_back=False, lock=False, counts=(11, 11, 11, 10, 10),
-                     classes=tuple(range(N_PLAYERS)), seats=deal.seats, rules=UECDA)
+                     classes=tuple(range(UECDA.players)), seats=deal.seats, rules=UECDA)
     bot.exchange(upper, 2)
     bot.on_game_end(_view_after(-1, seed=3), None)
     # a two-player ending for the exact solver
     hands = np.array([0b1011 << 8, (0b0100 << 8) | int(JOKER_BIT), 0, 0, 0], dtype=np.int64)
-    st = new_state(hands, np.arange(N_PLAYERS, dtype=np.int64), 0, True)
-    st[14] = 3
+    st = new_state(hands, np.arange(UECDA.players, dtype=np.int64), 0, True)
+    st[N_OUT] = 3
     s = SolverScratch()
     solve_two(st, 0, 1000, s.arrays())

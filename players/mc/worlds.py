@@ -39,6 +39,7 @@ from numba import njit
 
 from .bits import (
     JOKER_BIT,
+    JOKER_BITS,
     REAL_CARDS,
     cards_above,
     highest_bit,
@@ -52,13 +53,17 @@ from .state import (
     FIELD_INFO,
     HAND,
     LOCK,
-    N_PLAYERS,
+    MAX_PLAYERS,
     REV,
     STATE_SIZE,
     TURN,
+    add_cards,
     apply_pass,
     apply_play,
+    canonical_jokers,
+    holds,
     new_state,
+    take_cards,
 )
 
 MODE_NEITHER, MODE_UPPER, MODE_LOWER = 0, 1, 2
@@ -100,7 +105,7 @@ def count_above(mask: int, key: int) -> int:
     r = key >> 2
     s = 3 - (key & 3)
     ties = ((int64(1) << int64(s)) - int64(1)) << int64(4 * r)
-    return popcount(mask & (cards_above(r) | JOKER_BIT | ties))
+    return popcount(mask & (cards_above(r) | JOKER_BITS | ties))
 
 
 @njit(cache=True)
@@ -121,13 +126,13 @@ def pair_weight(upper_all: int, lower_all: int, n: int) -> int:
     ``n`` strongest cards to an upper class holding ``upper_all``, the upper returning any
     ``n`` cards (all returns equally likely).  Both masks include cards played since."""
     a1 = max_key(lower_all)
-    rest = lower_all & ~key_card(a1)
+    rest = take_cards(lower_all, key_card(a1))
     a2 = max_key(rest)
     size = popcount(lower_all)
     if n == 1:
         # returned a1: a2 is the lower's best kept card; otherwise a1 is
         return (count_above(upper_all, a2) + 1) + (size - 1) * count_above(upper_all, a1)
-    a3 = max_key(rest & ~key_card(a2))
+    a3 = max_key(take_cards(rest, key_card(a2)))
     return (_choose2(count_above(upper_all, a3) + 2)
             + (size - 2) * _choose2(count_above(upper_all, a2) + 1)
             + _choose2(size - 1) * _choose2(count_above(upper_all, a1)))
@@ -148,13 +153,13 @@ def lowest_return_weight(upper_all: int, lower_all: int, n: int) -> int:
     e = popcount(below)
     a1 = max_key(lower_all)
     in1 = 1 if key_card(a1) & below else 0
-    a2 = max_key(lower_all & ~key_card(a1))
+    a2 = max_key(take_cards(lower_all, key_card(a1)))
     if n == 1:
         # returned a card other than a1 (a1 is the best kept), or a1 itself (a2 is; or the
         # upper handed a1 straight back)
         return (e - in1) * count_above(upper_all, a1) + in1 * (count_above(upper_all, a2) + 1)
     in2 = 1 if key_card(a2) & below else 0
-    a3 = max_key(lower_all & ~key_card(a1) & ~key_card(a2))
+    a3 = max_key(take_cards(take_cards(lower_all, key_card(a1)), key_card(a2)))
     return (_choose2(e - in1) * _choose2(count_above(upper_all, a1))
             + in1 * (e - 1 - in2) * _choose2(count_above(upper_all, a2))
             + in1 * in2 * _choose2(count_above(upper_all, a3)))
@@ -175,14 +180,14 @@ def exchange_weight(hands: np.ndarray, played: np.ndarray, pairs: np.ndarray) ->
         u, lo, n, mode = pairs[i, 0], pairs[i, 1], pairs[i, 2], pairs[i, 3]
         if mode == MODE_LOWER:
             continue
-        lower_all = hands[lo] | played[lo]
+        lower_all = add_cards(hands[lo], played[lo])
         if mode == MODE_UPPER:
-            kept = lower_all & ~pairs[i, 5]
+            kept = take_cards(lower_all, pairs[i, 5])
             w *= _choose(count_above(pairs[i, 4], max_key(kept)), n)
         elif mode == MODE_NEITHER_LOWEST:
-            w *= lowest_return_weight(hands[u] | played[u], lower_all, n)
+            w *= lowest_return_weight(add_cards(hands[u], played[u]), lower_all, n)
         else:
-            w *= pair_weight(hands[u] | played[u], lower_all, n)
+            w *= pair_weight(add_cards(hands[u], played[u]), lower_all, n)
         if w == 0.0:
             return 0.0
     return w
@@ -197,7 +202,7 @@ def deal_world(me: int, my_hand: int, unknown: int, counts: np.ndarray, fixed: n
     (only when the history missed some plays) are treated as gone.
     """
     free = unknown
-    for q in range(N_PLAYERS):
+    for q in range(MAX_PLAYERS):
         free &= ~fixed[q]
     k = 0
     m = free
@@ -209,7 +214,7 @@ def deal_world(me: int, my_hand: int, unknown: int, counts: np.ndarray, fixed: n
         j = np.random.randint(0, i + 1)
         pool[i], pool[j] = pool[j], pool[i]
     pos = 0
-    for q in range(N_PLAYERS):
+    for q in range(MAX_PLAYERS):
         if q == me:
             out[q] = my_hand
             continue
@@ -220,7 +225,7 @@ def deal_world(me: int, my_hand: int, unknown: int, counts: np.ndarray, fixed: n
         for _ in range(need):
             hand |= pool[pos]
             pos += 1
-        out[q] = hand
+        out[q] = canonical_jokers(hand)  # the pool may deal bit 61 alone
     return True
 
 
@@ -229,17 +234,18 @@ def play_log_likelihood(hands: np.ndarray, played: np.ndarray, seats: np.ndarray
                         owner_answers: bool, hist_player: np.ndarray, hist_cards: np.ndarray,
                         hist_info: np.ndarray,
                         me: int, models: np.ndarray, prm: np.ndarray, eps: np.ndarray,
-                        window: int, bufc: np.ndarray, bufi: np.ndarray) -> float:
+                        window: int, bufc: np.ndarray, bufi: np.ndarray, rules_word: int = 0,
+                        prev_top: int = -1) -> float:
     """Log-chance of the opponents' last ``window`` actions in a world, each opponent by its
     model (``eps[model]``: the share of uniform choice mixed into that model).
 
     The game is replayed from its start (hands = world hands plus the cards played since);
     returns NaN if the history does not replay (then it carries no evidence).
     """
-    start = np.empty(N_PLAYERS, dtype=np.int64)
-    for q in range(N_PLAYERS):
-        start[q] = hands[q] | played[q]
-    st = new_state(start, seats, first, owner_answers)
+    start = np.empty(MAX_PLAYERS, dtype=np.int64)
+    for q in range(MAX_PLAYERS):
+        start[q] = add_cards(hands[q], played[q])
+    st = new_state(start, seats, first, owner_answers, rules_word, prev_top)
     n_hist = hist_player.shape[0]
     from_opp = 0
     for t in range(n_hist):
@@ -261,7 +267,7 @@ def play_log_likelihood(hands: np.ndarray, played: np.ndarray, seats: np.ndarray
         if hist_info[t] == 0:
             apply_pass(st)
         else:
-            if (st[HAND + p] & cards) != cards:
+            if not holds(st[HAND + p], cards):
                 return np.nan
             apply_play(st, cards, hist_info[t])
     return total
@@ -293,7 +299,7 @@ def sample_worlds(me: int, my_hand: int, unknown: int, counts: np.ndarray, fixed
                   hist_info: np.ndarray, models: np.ndarray, prm: np.ndarray, eps: np.ndarray,
                   beta: float,
                   window: int, proposals: int, out: np.ndarray, bufc: np.ndarray,
-                  bufi: np.ndarray) -> float:
+                  bufi: np.ndarray, rules_word: int = 0, prev_top: int = -1) -> float:
     """Fill ``out`` (count x 5 hands) with worlds; return the effective sample size of the
     proposals (0 when no proposal fitted the hard facts; ``out`` is then untouched).
 
@@ -301,7 +307,7 @@ def sample_worlds(me: int, my_hand: int, unknown: int, counts: np.ndarray, fixed
     at least a quarter of ``count`` proposals stay effective, so a sharp opponent model
     cannot collapse the sample onto a handful of worlds.
     """
-    cand = np.empty((proposals, N_PLAYERS), dtype=np.int64)
+    cand = np.empty((proposals, MAX_PLAYERS), dtype=np.int64)
     log_ex = np.full(proposals, -np.inf)
     log_play = np.zeros(proposals)
     pool = np.empty(64, dtype=np.int64)
@@ -310,7 +316,7 @@ def sample_worlds(me: int, my_hand: int, unknown: int, counts: np.ndarray, fixed
     table = np.zeros((0, 6), dtype=np.int64)
     listed = False
     st = np.zeros(STATE_SIZE, dtype=np.int64)
-    per_player = np.zeros(N_PLAYERS)
+    per_player = np.zeros(MAX_PLAYERS)
     k = 0
     for _ in range(proposals * 4):
         if k == proposals:
@@ -320,7 +326,7 @@ def sample_worlds(me: int, my_hand: int, unknown: int, counts: np.ndarray, fixed
         if use_history and local and not listed:
             # the public course of the game is the same in every world: list it once
             table = action_table(cand[k], played, seats, first, owner_answers, hist_player,
-                                 hist_cards, hist_info, me)
+                                 hist_cards, hist_info, me, rules_word, prev_top)
             table = table[max(0, table.shape[0] - window):]
             listed = True
         w = exchange_weight(cand[k], played, pairs)
@@ -332,7 +338,7 @@ def sample_worlds(me: int, my_hand: int, unknown: int, counts: np.ndarray, fixed
             elif use_history:
                 ll = play_log_likelihood(cand[k], played, seats, first, owner_answers,
                                          hist_player, hist_cards, hist_info, me, models, prm,
-                                         eps, window, bufc, bufi)
+                                         eps, window, bufc, bufi, rules_word, prev_top)
                 log_play[k] = 0.0 if np.isnan(ll) else ll
         k += 1
     if k == 0:
@@ -369,7 +375,7 @@ def models_are_local(models: np.ndarray, me: int) -> bool:
     """Does every opponent's model look only at its own hand (not the playout policy, whose
     win check looks at the others')?  Then one player's likelihood needs only its own hand
     and the public facts of :func:`action_table`."""
-    for q in range(N_PLAYERS):  # noqa: SIM110 - Numba compiles loops, not all(genexpr)
+    for q in range(MAX_PLAYERS):  # noqa: SIM110 - Numba compiles loops, not all(genexpr)
         if q != me and models[q] == MODEL_POLICY:
             return False
     return True
@@ -393,24 +399,24 @@ def _log_exchange(hands: np.ndarray, played: np.ndarray, pairs: np.ndarray) -> f
 def action_table(hands: np.ndarray, played: np.ndarray, seats: np.ndarray, first: int,
                  owner_answers: bool, hist_player: np.ndarray, hist_cards: np.ndarray,
                  hist_info: np.ndarray,
-                 me: int) -> np.ndarray:
+                 me: int, rules_word: int = 0, prev_top: int = -1) -> np.ndarray:
     """The opponents' actions with the public facts each was taken on, one row each:
     (player, cards, field info, revolution, lock, cards the player had played before).
 
     The public course of the game does not depend on who holds the hidden cards, so one
     world (``hands``) replays it for all.  Rows stop where the history does not replay.
     """
-    start = np.empty(N_PLAYERS, dtype=np.int64)
-    for q in range(N_PLAYERS):
-        start[q] = hands[q] | played[q]
-    st = new_state(start, seats, first, owner_answers)
+    start = np.empty(MAX_PLAYERS, dtype=np.int64)
+    for q in range(MAX_PLAYERS):
+        start[q] = add_cards(hands[q], played[q])
+    st = new_state(start, seats, first, owner_answers, rules_word, prev_top)
     rows = np.zeros((hist_player.shape[0], 6), dtype=np.int64)
-    before = np.zeros(N_PLAYERS, dtype=np.int64)
+    before = np.zeros(MAX_PLAYERS, dtype=np.int64)
     k = 0
     for t in range(hist_player.shape[0]):
         p = hist_player[t]
         cards = hist_cards[t]
-        if st[TURN] != p or (st[HAND + p] & cards) != cards:
+        if st[TURN] != p or not holds(st[HAND + p], cards):
             break
         if p != me:
             rows[k, 0] = p
@@ -420,7 +426,7 @@ def action_table(hands: np.ndarray, played: np.ndarray, seats: np.ndarray, first
             rows[k, 4] = st[LOCK]
             rows[k, 5] = before[p]
             k += 1
-        before[p] |= cards
+        before[p] = add_cards(before[p], cards)
         if hist_info[t] == 0:
             apply_pass(st)
         else:
@@ -439,7 +445,7 @@ def player_log_chance(p: int, start_hand: int, model: int, eps: float, table: np
     for j in range(table.shape[0]):
         if table[j, 0] != p:
             continue
-        st[HAND + p] = start_hand & ~table[j, 5]
+        st[HAND + p] = take_cards(start_hand, table[j, 5])
         st[FIELD_INFO] = table[j, 2]
         st[REV] = table[j, 3]
         st[LOCK] = table[j, 4]
@@ -454,10 +460,10 @@ def opponents_log_chance(hands: np.ndarray, played: np.ndarray, me: int, models:
     """:func:`player_log_chance` of every opponent in a world, each by its own model;
     ``per_player[q]`` gets each one's share, the sum is returned."""
     total = 0.0
-    for q in range(N_PLAYERS):
+    for q in range(MAX_PLAYERS):
         per_player[q] = 0.0
         if q != me:
-            per_player[q] = player_log_chance(q, hands[q] | played[q], models[q],
+            per_player[q] = player_log_chance(q, add_cards(hands[q], played[q]), models[q],
                                               eps[models[q]], table, prm, st, bufc, bufi)
             total += per_player[q]
     return total
@@ -468,7 +474,8 @@ def refine_worlds(worlds: np.ndarray, me: int, fixed: np.ndarray, played: np.nda
                   pairs: np.ndarray, seats: np.ndarray, first: int, owner_answers: bool,
                   hist_player: np.ndarray, hist_cards: np.ndarray, hist_info: np.ndarray,
                   models: np.ndarray, prm: np.ndarray, eps: np.ndarray, steps: int,
-                  bufc: np.ndarray, bufi: np.ndarray) -> float:
+                  bufc: np.ndarray, bufi: np.ndarray, rules_word: int = 0,
+                  prev_top: int = -1) -> float:
     """Move each world towards the worlds that explain the whole history: ``steps``
     Metropolis steps, each swapping one card between two opponents (cards whose holder is
     known stay put), accepted by the exchange weight times the untempered likelihood of every
@@ -479,18 +486,18 @@ def refine_worlds(worlds: np.ndarray, me: int, fixed: np.ndarray, played: np.nda
     players' own likelihood terms, which are all that is rescored.  With a guessed model (the
     playout policy, whose choices look at the other hands too) the worlds are left as they
     are and 0 is returned: its tempered weights are as far as it is trusted."""
-    opponents = np.empty(N_PLAYERS, dtype=np.int64)
+    opponents = np.empty(MAX_PLAYERS, dtype=np.int64)
     k = 0
-    for q in range(N_PLAYERS):
+    for q in range(seats.shape[0]):
         if q != me:
             opponents[k] = q
             k += 1
     if k < 2 or steps <= 0 or worlds.shape[0] == 0 or not models_are_local(models, me):
         return 0.0
     table = action_table(worlds[0], played, seats, first, owner_answers, hist_player,
-                         hist_cards, hist_info, me)
+                         hist_cards, hist_info, me, rules_word, prev_top)
     st = np.zeros(STATE_SIZE, dtype=np.int64)
-    ll = np.zeros(N_PLAYERS)
+    ll = np.zeros(MAX_PLAYERS)
     accepted = 0
     tried = 0
     for i in range(worlds.shape[0]):
@@ -508,15 +515,18 @@ def refine_worlds(worlds: np.ndarray, me: int, fixed: np.ndarray, played: np.nda
             free2 = hands[q2] & ~fixed[q2]
             if free1 == 0 or free2 == 0:
                 continue
-            swap = (_nth_bit(free1, np.random.randint(0, popcount(free1)))
-                    | _nth_bit(free2, np.random.randint(0, popcount(free2))))
-            hands[q1] ^= swap
-            hands[q2] ^= swap
+            c1 = _nth_bit(free1, np.random.randint(0, popcount(free1)))
+            c2 = _nth_bit(free2, np.random.randint(0, popcount(free2)))
+            if c1 & JOKER_BITS and c2 & JOKER_BITS:
+                continue  # a joker for a joker changes nothing
+            h1, h2 = hands[q1], hands[q2]
+            hands[q1] = add_cards(take_cards(h1, c1), c2)  # jokers by count
+            hands[q2] = add_cards(take_cards(h2, c2), c1)
             tried += 1
-            ll1 = player_log_chance(q1, hands[q1] | played[q1], models[q1], eps[models[q1]],
-                                    table, prm, st, bufc, bufi)
-            ll2 = player_log_chance(q2, hands[q2] | played[q2], models[q2], eps[models[q2]],
-                                    table, prm, st, bufc, bufi)
+            ll1 = player_log_chance(q1, add_cards(hands[q1], played[q1]), models[q1],
+                                    eps[models[q1]], table, prm, st, bufc, bufi)
+            ll2 = player_log_chance(q2, add_cards(hands[q2], played[q2]), models[q2],
+                                    eps[models[q2]], table, prm, st, bufc, bufi)
             new = (_log_exchange(hands, played, pairs) + ll.sum() - ll[q1] - ll[q2] + ll1
                    + ll2)
             if new - cur >= 0.0 or np.random.random() < np.exp(new - cur):
@@ -525,6 +535,6 @@ def refine_worlds(worlds: np.ndarray, me: int, fixed: np.ndarray, played: np.nda
                 ll[q2] = ll2
                 accepted += 1
             else:
-                hands[q1] ^= swap
-                hands[q2] ^= swap
+                hands[q1] = h1
+                hands[q2] = h2
     return accepted / tried if tried else 0.0
