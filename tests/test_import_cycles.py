@@ -123,8 +123,10 @@ ALLOWED: dict[str, set[str]] = {
     "server": {"values", "rules", "contract", "protocol", "players", "driver"},
     "local": {"values", "rules", "contract", "players", "driver", "server"},
     "web": {"values", "rules", "contract", "protocol", "players", "server", "driver"},
+    "tournament": {"values", "rules", "contract", "protocol", "players", "client", "server",
+                   "web", "driver", "local"},
     "tools": {"values", "rules", "contract", "protocol", "players", "client", "server", "web",
-              "driver", "local"},
+              "driver", "local", "tournament"},
 }
 
 

@@ -18,14 +18,14 @@ from typing import Any
 
 import pytest
 from daihinmin.tools.cli import main
-from daihinmin.tools.tournament.config import (
+from daihinmin.tournament.config import (
     ConfigFileError,
     TournamentConfigError,
     config_from_dict,
     load_config,
 )
-from daihinmin.tools.tournament.stats import compute_stats
-from daihinmin.tools.tournament.store import StoreError, StoreReadError, TournamentStore
+from daihinmin.tournament.stats import compute_stats
+from daihinmin.tournament.store import StoreError, StoreReadError, TournamentStore
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
-from daihinmin.tools.tournament.store import TournamentStore
+from daihinmin.tournament.store import TournamentStore
 
 CLI = [sys.executable, "-m", "daihinmin.tools", "tournament"]
 

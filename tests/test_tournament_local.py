@@ -7,9 +7,9 @@ from collections import defaultdict
 from daihinmin.contract.view import GameView
 from daihinmin.players.default_bot import DefaultBot
 from daihinmin.players.registry import register
-from daihinmin.tools.tournament.config import config_from_dict
-from daihinmin.tools.tournament.local_table import play_local
-from daihinmin.tools.tournament.schedule import build_schedule
+from daihinmin.tournament.config import config_from_dict
+from daihinmin.tournament.local_table import play_local
+from daihinmin.tournament.schedule import build_schedule
 
 DEALT: dict[tuple[int, int], str] = {}  # (game, player) -> hand dealt, of the current match
 

@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 from daihinmin.rules.match import MatchState
 from daihinmin.rules.ruleset import UECDA, ruleset_from
-from daihinmin.tools.tournament.schedule import build_schedule, round_compositions
+from daihinmin.tournament.schedule import build_schedule, round_compositions
 
 
 def by_table(specs):

@@ -6,13 +6,13 @@ import math
 import random
 
 import numpy as np
-from daihinmin.tools.tournament.stats import (
+from daihinmin.tournament.stats import (
     Z95,
     bootstrap_totals,
     compute_stats,
     rate_games,
 )
-from daihinmin.tools.tournament.store import GameRow
+from daihinmin.tournament.store import GameRow
 from openskill.models import PlackettLuce
 
 NAMES = ["a", "b", "c", "d", "e"]

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from daihinmin.tools.tournament import config as config_module
-from daihinmin.tools.tournament.config import config_from_dict, load_config
-from daihinmin.tools.tournament.store import (
+from daihinmin.tournament import config as config_module
+from daihinmin.tournament.config import config_from_dict, load_config
+from daihinmin.tournament.store import (
     ResumeMismatchError,
     StoreError,
     TournamentStore,

@@ -669,7 +669,7 @@ def test_spectator_follows_a_live_tournament(server: tuple[str, Path], browser: 
     the tournament's own report; no hand reaches the page."""
     base, _logs = server
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent)}
-    slow = (f"{sys.executable} -m daihinmin.tools.tournament.botproc web_slow_bot:SlowBot -q "
+    slow = (f"{sys.executable} -m daihinmin.tools.botproc web_slow_bot:SlowBot -q "
             "--host {host} --port {port}")
     run = subprocess.Popen(
         [sys.executable, "-m", "daihinmin.tools", "tournament", "--cmd", f"slow={slow}",

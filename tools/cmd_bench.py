@@ -12,7 +12,7 @@ from daihinmin.rules.ruleset import ruleset_from
 from daihinmin.tools.bench_tcp import register_bench_tcp
 from daihinmin.tools.cmd_bench_mc import register_bench_mc
 from daihinmin.tools.cmd_bench_server import register_bench_server
-from daihinmin.tools.tournament.bench import register_bench
+from daihinmin.tournament.bench import register_bench
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -26,7 +26,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     e.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE")
     e.add_argument("--json", action="store_true", help="print one JSON object")
     e.set_defaults(func=bench_engine)
-    register_bench(bench_sub)  # ``bench tournament`` (daihinmin.tools.tournament.bench)
+    register_bench(bench_sub)  # ``bench tournament`` (daihinmin.tournament.bench)
     register_bench_mc(bench_sub)  # ``bench mc`` (daihinmin.tools.cmd_bench_mc)
     register_bench_server(bench_sub)  # ``bench server`` (daihinmin.tools.cmd_bench_server)
     register_bench_tcp(bench_sub)  # ``bench tcp`` (daihinmin.tools.bench_tcp)

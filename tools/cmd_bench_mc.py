@@ -16,9 +16,8 @@ def register_bench_mc(bench_sub: argparse._SubParsersAction[argparse.ArgumentPar
 
 
 def bench_mc(args: argparse.Namespace) -> int:
+    from daihinmin.players.prepare import prepare_kinds
     from daihinmin.tools.mc_bench import run_bench  # Numba loads only when asked
-
-    from .prepare import prepare_kinds
 
     prepare_kinds(["mc"], "daihinmin bench mc")  # the first compile, not timed
     result = run_bench(decisions=args.decisions, time_ms=args.time_ms, seed=args.seed)

@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from daihinmin.players.prepare import prepare_kinds
 from daihinmin.server.config import CONNECT_TIMEOUT_SECONDS
 
 from .cmd_serve import (
@@ -31,7 +32,6 @@ from .cmd_serve import (
     setup_logging,
     start_standings,
 )
-from .prepare import prepare_kinds
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable

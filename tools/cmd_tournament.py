@@ -6,7 +6,7 @@
     daihinmin tournament --report --db t.sqlite --csv standings.csv
 
 Results go to a SQLite file as every game finishes; ``--resume`` continues an interrupted
-run (unfinished matches are replayed from their start).  See ``daihinmin.tools.tournament``.
+run (unfinished matches are replayed from their start).  See ``daihinmin.tournament``.
 """
 
 from __future__ import annotations
@@ -20,10 +20,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the real imports are inside the functions: `daihinmin bot` starts fast
-    from daihinmin.tools.tournament.config import TournamentConfig
-    from daihinmin.tools.tournament.publish import Publishing
-    from daihinmin.tools.tournament.run import RunSummary
-    from daihinmin.tools.tournament.store import TournamentStore
+    from daihinmin.tournament.config import TournamentConfig
+    from daihinmin.tournament.publish import Publishing
+    from daihinmin.tournament.run import RunSummary
+    from daihinmin.tournament.store import TournamentStore
 
 DEFAULT_DB = "tournament.sqlite"
 
@@ -78,7 +78,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def config_from_args(args: argparse.Namespace) -> TournamentConfig | None:
     """The tournament asked for on the command line; ``None`` if none (resume/report)."""
-    from daihinmin.tools.tournament.config import (
+    from daihinmin.tournament.config import (
         TournamentConfig,
         TournamentConfigError,
         load_config,
@@ -123,8 +123,8 @@ def db_path(args: argparse.Namespace) -> Path:
 def open_store(args: argparse.Namespace, cfg: TournamentConfig | None
                ) -> tuple[TournamentStore, TournamentConfig]:
     from daihinmin.server.outfile import check_output_path
-    from daihinmin.tools.tournament.config import TournamentConfigError
-    from daihinmin.tools.tournament.store import StoreReadError, TournamentStore
+    from daihinmin.tournament.config import TournamentConfigError
+    from daihinmin.tournament.store import StoreReadError, TournamentStore
 
     path = db_path(args)
     # A directory, a device or a missing folder is refused here; an existing database is
@@ -158,7 +158,7 @@ def open_store(args: argparse.Namespace, cfg: TournamentConfig | None
 def check_log_dir(cfg: TournamentConfig) -> None:
     """Match logs are written in process only, into a folder that exists."""
     from daihinmin.server.outfile import OutputRefusedError
-    from daihinmin.tools.tournament.config import TournamentConfigError
+    from daihinmin.tournament.config import TournamentConfigError
 
     if cfg.log_dir is None:
         return
@@ -180,17 +180,17 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         OUTPUT_REFUSED,
         USAGE,
     )
-    from daihinmin.tools.tournament.config import ConfigFileError, TournamentConfigError
-    from daihinmin.tools.tournament.report import (
+    from daihinmin.tournament.config import ConfigFileError, TournamentConfigError
+    from daihinmin.tournament.report import (
         planned_note,
         print_report,
         summary_dict,
         write_csv,
         write_json,
     )
-    from daihinmin.tools.tournament.run import TournamentAbortedError, preflight
-    from daihinmin.tools.tournament.stats import compute_stats
-    from daihinmin.tools.tournament.store import StoreError, StoreReadError
+    from daihinmin.tournament.run import TournamentAbortedError, preflight
+    from daihinmin.tournament.stats import compute_stats
+    from daihinmin.tournament.store import StoreError, StoreReadError
     from rich.console import Console
 
     if args.report_html is not None and args.report_html.exists():
@@ -283,7 +283,7 @@ def publishing_from(args: argparse.Namespace) -> Publishing | None:
         if args.publish_hands:
             raise ValueError("--publish-hands needs --publish URL")
         return None
-    from daihinmin.tools.tournament.publish import Publishing
+    from daihinmin.tournament.publish import Publishing
     from daihinmin.web.publish import publish_url
 
     publish_url(args.publish)  # refused now, not after the first match
@@ -291,7 +291,7 @@ def publishing_from(args: argparse.Namespace) -> Publishing | None:
 
 
 def check_publishable(publishing: Publishing | None, report_only: bool) -> None:
-    from daihinmin.tools.tournament.config import TournamentConfigError
+    from daihinmin.tournament.config import TournamentConfigError
 
     if publishing is not None and report_only:
         raise TournamentConfigError("--publish shows a running tournament; --report plays "
@@ -300,8 +300,8 @@ def check_publishable(publishing: Publishing | None, report_only: bool) -> None:
 
 def play(store: TournamentStore, cfg: TournamentConfig, live: bool,
          publishing: Publishing | None = None) -> RunSummary:
-    from daihinmin.tools.tournament.live import LiveDisplay, LiveTally
-    from daihinmin.tools.tournament.run import run_tournament
+    from daihinmin.tournament.live import LiveDisplay, LiveTally
+    from daihinmin.tournament.run import run_tournament
 
     if not live and publishing is None:
         return run_tournament(store, cfg)

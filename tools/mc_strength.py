@@ -113,7 +113,7 @@ def block_interval(points_by_job: list[list[int]], block: int = BLOCK_GAMES,
     >>> block_interval([[5, 4] * 50], block=2)
     (4.5, 4.5)
     """
-    from daihinmin.tools.tournament.stats import bootstrap_totals, ratio_interval
+    from daihinmin.tournament.stats import bootstrap_totals, ratio_interval
 
     rows = [(sum(pts[k:k + block]), len(pts[k:k + block]))
             for pts in points_by_job for k in range(0, len(pts), block)]

@@ -6,7 +6,7 @@ the public snapshot of the table (counts, classes, passes, places, field, last p
 the turns so far and the per-game scores; the hands only with ``--publish-hands``).
 :class:`TablePublisher` adds a background task that sends the newest snapshot over a
 websocket to the web app's ``/ws/publish`` (``serve``/``match``; a tournament relays its
-watchers' snapshots through its dispatcher, see ``daihinmin.tools.tournament.publish``).
+watchers' snapshots through its dispatcher, see ``daihinmin.tournament.publish``).
 Publishing never slows or stops the match: only the latest snapshot is kept (a spectator
 needs no stale one), and a web app that cannot be reached is warned about once and retried.
 """

@@ -1,7 +1,7 @@
 """The tournament report as one HTML file: standings, ratings and points with their
 intervals drawn (inline SVG), finishing-place shares and the head-to-head table.
 
-Built from the report's JSON summary (:func:`daihinmin.tools.tournament.report.summary_dict`),
+Built from the report's JSON summary (:func:`daihinmin.tournament.report.summary_dict`),
 so the page says exactly what ``--report-json`` says.  No script, no network: it opens from
 disk and prints.
 """

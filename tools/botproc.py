@@ -1,4 +1,4 @@
-"""``python -m daihinmin.tools.tournament.botproc KIND ...`` = ``daihinmin bot KIND ...``.
+"""``python -m daihinmin.tools.botproc KIND ...`` = ``daihinmin bot KIND ...``.
 
 The same command (``daihinmin.tools.cmd_bot``, same flags and exit codes), without loading
 every other sub-command of ``daihinmin`` first: a TCP tournament starts five bot processes

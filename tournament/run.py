@@ -30,8 +30,8 @@ class TournamentAbortedError(RuntimeError):
 
 def preflight(cfg: TournamentConfig) -> None:
     """Make every bundled bot once with its options, so a typo fails now, not per match."""
+    from daihinmin.players.prepare import prepare_kinds
     from daihinmin.players.registry import make_bot
-    from daihinmin.tools.prepare import prepare_kinds
 
     prepare_kinds((p.bot for p in cfg.participants if p.bot is not None),
                   "daihinmin tournament")  # before any bot process must be seated in time

@@ -12,7 +12,7 @@ duplicates).  WAL with ``synchronous=NORMAL`` is durable against a killed proces
 are in the OS cache); only a power cut may lose the last commits.
 
 >>> import tempfile, os
->>> from daihinmin.tools.tournament.config import config_from_dict
+>>> from daihinmin.tournament.config import config_from_dict
 >>> cfg = config_from_dict({"games": 10, "transport": "in-process", "participant": [
 ...     {"bot": "a"}, {"bot": "b"}]})
 >>> path = os.path.join(tempfile.mkdtemp(), "t.sqlite")

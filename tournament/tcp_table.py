@@ -55,7 +55,7 @@ def player_spec(cfg: TournamentConfig, spec: MatchSpec, player: int) -> PlayerSp
     if p.command is not None:
         return PlayerSpec.command(p.command)
     assert p.bot is not None
-    argv = [sys.executable, "-m", "daihinmin.tools.tournament.botproc", p.bot, "-q",
+    argv = [sys.executable, "-m", "daihinmin.tools.botproc", p.bot, "-q",
             "--host", "{host}", "--port", "{port}", "--name", p.name[:15],
             *rules_args(cfg), *option_args(bot_options(p, spec, player, cfg.bot_seeds))]
     return PlayerSpec(p.name, tuple(argv))
