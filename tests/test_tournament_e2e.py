@@ -127,11 +127,14 @@ def test_existing_db_needs_resume_and_a_matching_tournament(tmp_path: Path) -> N
 
 
 @pytest.mark.parametrize("bad", [["--bot", "default"], ["--bot", "default", "--cmd",
-                                                         "x {port}", "--in-process"]])
+                                                         "x {port}", "--in-process"],
+                                 ["--bot", "simple", "--bot", "default", "--in-process"]])
 def test_bad_quick_runs_are_refused(tmp_path: Path, bad: list[str]) -> None:
     proc = subprocess.run([*CLI, *bad, "--db", str(tmp_path / "x.sqlite")],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2, proc.stderr
+    assert "Traceback" not in proc.stderr and len(proc.stderr.splitlines()) == 1, proc.stderr
+    assert not (tmp_path / "x.sqlite").exists()  # refused before a database is made
 
 
 def processes_mentioning(token: str) -> list[int]:

@@ -31,10 +31,13 @@ class TournamentAbortedError(RuntimeError):
 def preflight(cfg: TournamentConfig) -> None:
     """Make every bundled bot once with its options, so a typo fails now, not per match."""
     from daihinmin.players.prepare import prepare_kinds
-    from daihinmin.players.registry import make_bot
+    from daihinmin.players.registry import UnknownBotError, make_bot
 
-    prepare_kinds((p.bot for p in cfg.participants if p.bot is not None),
-                  "daihinmin tournament")  # before any bot process must be seated in time
+    try:
+        prepare_kinds((p.bot for p in cfg.participants if p.bot is not None),
+                      "daihinmin tournament")  # before any bot process must be seated in time
+    except UnknownBotError as exc:  # a name no participant's bot has: a usage error
+        raise TournamentConfigError(str(exc)) from exc
     for p in cfg.participants:
         if p.bot is None:
             continue
