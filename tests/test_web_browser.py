@@ -423,6 +423,9 @@ def test_seven_pass_and_ten_discard_chosen_by_clicks(server: tuple[str, Path],
         assert kind in ("give", "discard") and prompt["count"] >= 1
         title = browser.find_element(By.ID, "hand-title").text
         assert ("7-pass" if kind == "give" else "10-discard") in title, title
+        # the play that opened the choice is the last play already (it once showed the one before)
+        assert (s.get("last") or {}).get("name") == "Cy", s.get("last")
+        assert browser.find_element(By.ID, "last").text.startswith("Last play: Cy — ")
         card = next(c["id"] for c in s["hand"] if c["id"] < 60)
         browser.find_element(By.CSS_SELECTOR, f'#hand [data-card="{card}"]').click()
         give = browser.find_element(By.ID, "give")

@@ -62,7 +62,6 @@ class LiveGame:
     driver: GameDriver
     events: list[tuple[int, Event]] = field(default_factory=list)  # (turn number, event)
     exchanging: int | None = None  # the player choosing cards to return
-    last_play: Observed | None = None
 
     @property
     def setup(self) -> GameSetup:
@@ -75,6 +74,12 @@ class LiveGame:
     @property
     def history(self) -> list[Observed]:
         return self.driver.history
+
+    @property
+    def last_play(self) -> Observed | None:
+        """This game's last play (not a pass), the turn's own play already during its 7-pass
+        or 10-discard choice."""
+        return next((o for o in reversed(self.driver.history) if o.is_play), None)
 
 
 Publish = Callable[[LiveGame], None]
@@ -112,8 +117,6 @@ async def play_game(match: MatchState, seats: Sequence[Seat], publish: Publish) 
                                        by=seat.by)
                 live.events.extend((len(driver.history), e) for e in result.events)
             case TurnDone(observed=observed, accepted=accepted):
-                if observed.is_play:
-                    live.last_play = observed
                 for p, seat in enumerate(seats):
                     await seat.turn_seen(view(p), observed, accepted)
             case GameOver(result=result):
