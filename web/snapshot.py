@@ -15,8 +15,8 @@ from daihinmin.players.human_render import card_label, class_label, event_notes,
 from daihinmin.players.human_render import sort_key as card_order
 from daihinmin.rules.game import GameState
 from daihinmin.rules.match import GameSetup, MatchState
-from daihinmin.rules.ruleset import RuleSet, Scoring
-from daihinmin.rules.scoring import TITLES_JA, class_titles, lower_is_better
+from daihinmin.rules.ruleset import RuleSet
+from daihinmin.rules.scoring import TITLES_JA, class_title, lower_is_better
 from daihinmin.values.cards import CardSet
 from daihinmin.values.moves import Move
 
@@ -38,11 +38,10 @@ def move_json(move: Move | None) -> dict[str, Any] | None:
 
 
 def place_title(rules: RuleSet, place: int) -> str:
-    if rules.scoring is not Scoring.PLACE:
-        return f"#{place + 1}"
-    titles = class_titles(rules)
-    title = titles[place] if place < len(titles) else f"#{place + 1}"
-    return f"{TITLES_JA.get(title, title)} ({title})"
+    """The place's class in Japanese and romanised, e.g. ``大富豪 (daifugo)``; ``#N`` where
+    the rules have no classes."""
+    title = class_title(rules, place)
+    return f"{TITLES_JA[title]} ({title})" if title in TITLES_JA else title
 
 
 def prompt_json(prompt: Prompt) -> dict[str, Any]:
