@@ -39,6 +39,7 @@ from daihinmin.rules.extension_rules import adopt_rules, rules_digest
 from daihinmin.rules.ruleset import RuleSet
 from daihinmin.values.cards import EMPTY, CardSet
 from daihinmin.values.errors import MoveShapeError
+from daihinmin.values.moves import Move
 from daihinmin.values.shapes import move_from_cells
 
 from .errors import ClientError, UnexpectedMessageError
@@ -200,6 +201,17 @@ class ExtendedTracker(GameTracker):
         self.on_turn_table(turn)
         self.ext = ext
         self.passed = ext.passed  # the server says who passed (draws make it hard to infer)
+
+    def on_ext_choice(self, table: HandTable, ext: ExtState, sent: Move, answer: int) -> None:
+        """A CHOICE table after this client's play ``sent``: the first one of the turn
+        applies the play (it confirms it: the hand and the state after it), a later one (the
+        discard after a give) only its facts.  The field table then adds nothing twice."""
+        if self.own_play is None:
+            self.on_own_play(sent, answer, table)
+        else:
+            self.on_choice_table(table)
+        self.ext = ext
+        self.passed = ext.passed
 
     def on_ext_field(self, ext: ExtState) -> None:
         if ext.places:

@@ -29,6 +29,7 @@ from daihinmin.protocol.extension import (
     is_choice_table,
 )
 from daihinmin.protocol.table import INT_BYTES, PROTOCOL_20070, TABLE_BYTES, Table, decode_int
+from daihinmin.rules.choices import PendingChoice, resolve_choice
 from daihinmin.rules.extension_rules import needs_extension
 from daihinmin.rules.ruleset import UECDA, RuleSet
 from daihinmin.values.cards import CardSet
@@ -128,6 +129,8 @@ class ClientProtocol:
         self.step = Step.PLAYER_NUMBER
         self.game: GameTracker | None = None
         self._sent: Move | None = None
+        # The last choice asked, the answer sent and the hand it was chosen from (20260).
+        self._choice: tuple[PendingChoice, CardSet, CardSet] | None = None
         self._answer: int | None = None
         self._started = False
         self._unread = b""  # bytes fed but not yet a whole message (feed)
@@ -350,8 +353,16 @@ class ClientProtocol:
         if not held.state.my_turn or held.state.turn_player != self.player:
             raise UnexpectedMessageError(where, "a choice table for another player", (5, 3),
                                          held.state.turn_player)
+        sent, answer = self._sent, self._answer
+        if answer != ANSWER_ACCEPTED:
+            raise UnexpectedMessageError(where, f"a choice table after the answer {answer} "
+                                         f"to this client's move (only a play answered "
+                                         f"{ANSWER_ACCEPTED} asks a choice)", (5, 8),
+                                         ext.choice_kind)
+        assert sent is not None  # _on_field comes here only after this client's move
+        game.on_ext_choice(held, ext, sent, answer)
         choice = pending_of(ext, self.player)
-        view = game.view(my_turn=True, pending=choice, hand=held.hand)
+        view = game.view(my_turn=True, pending=choice)
         cards = self.bot.choose(view, choice)
         if not isinstance(cards, CardSet):
             raise BotError(f"{type(self.bot).__name__}.choose returned "
@@ -361,6 +372,7 @@ class ClientProtocol:
                         "held card(s); sending it anyway (the server applies its default)",
                         game.game, choice.kind.value, cards or "nothing", choice.count)
         self.record.choices += 1
+        self._choice = (choice, cards, view.hand)
         self.step = Step.CHOICE_ANSWER
         return [build_choice_answer(cards).to_bytes(PROTOCOL_20070)]
 
@@ -368,6 +380,11 @@ class ClientProtocol:
         answer = check_int(decode_int(data), (ANSWER_ACCEPTED, ANSWER_REJECTED), where)
         if answer == ANSWER_REJECTED:
             self.record.choices_rejected += 1
+        assert self._choice is not None  # this step comes only after _on_choice
+        choice, cards, hand = self._choice
+        # 9: the cards moved as sent; 8: the server moved the default (the weakest) instead.
+        moved = cards if answer == ANSWER_ACCEPTED else resolve_choice(hand, choice, None)[0]
+        self._game().on_choice_made(moved)
         self.step = Step.FIELD  # another choice table, or the field table
         return []
 

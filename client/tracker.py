@@ -11,8 +11,9 @@ from __future__ import annotations
 import logging
 
 from daihinmin.contract.view import GameView, Observed
+from daihinmin.protocol.codec import TableState
 from daihinmin.rules.deal import strongest
-from daihinmin.rules.game import remove_from_hand
+from daihinmin.rules.game import remove_from_hand, take_cards
 from daihinmin.rules.ruleset import ForbiddenFinish, RuleSet
 from daihinmin.values.cards import EMPTY, CardSet
 from daihinmin.values.moves import PASS, Move
@@ -49,6 +50,9 @@ class GameTracker:
         self.exchange_given = EMPTY
         self.exchange_received = EMPTY
         self.out_order: list[int] = []
+        # This client's play when a 20260 CHOICE table already applied it (before the field
+        # table of the turn, which then must not apply it again).
+        self.own_play: Observed | None = None
 
     # --- views --------------------------------------------------------------------------
     def view(self, my_turn: bool = False) -> GameView:
@@ -70,11 +74,11 @@ class GameTracker:
         if self.turns == 0:
             self._settle_exchange(turn.hand)
         self.turns += 1
+        self.own_play = None
         s = turn.state
         self.hand = turn.hand
         self.turn_player = s.turn_player
-        self.revolution, self.eleven_back, self.lock = (bool(s.revolution),
-                                                        bool(s.eleven_back), bool(s.lock))
+        self._take_flags(s)
         self.counts = s.counts
         if self.last_player is None:
             self.last_player = s.turn_player  # the first leader keeps the lead, as in the engine
@@ -94,23 +98,58 @@ class GameTracker:
             if answer == ANSWER_ACCEPTED and not sent.is_pass and move != sent:
                 log.warning("game %d: the server accepted %s but shows %s on the field",
                             self.game, sent, move)
-            if played:
+            if played and self.own_play is None:
                 self.hand = remove_from_hand(self.hand, move)
-        observed = Observed(actor, move, trick_cleared_before=self.field_empty, answer=answer)
-        self.history.append(observed)
-        if played:
-            self.field, self.field_cells, self.field_owner = move, shown.cells, actor
-            self.last_player = actor
+        if self.own_play is not None:  # the CHOICE table applied it: history once
+            observed, self.field_cells = self.own_play, shown.cells
         else:
-            self.passed |= 1 << actor
-        self.revolution, self.eleven_back, self.lock = (bool(s.revolution),
-                                                        bool(s.eleven_back), bool(s.lock))
+            observed = Observed(actor, move, trick_cleared_before=self.field_empty,
+                                answer=answer)
+            self._record(observed, shown.cells)
+        self._take_flags(s)
         self.counts = s.counts
         if played and s.counts[actor] == 0 and actor not in self.out_order:
             self.out_order.append(actor)
         if not played and self.field is None and self._everyone_passed():
             self._clear_trick()
         return observed
+
+    def on_own_play(self, move: Move, answer: int, after: HandTable) -> Observed:
+        """This client's accepted play, applied before its field table arrives: ``after`` is
+        a 20260 CHOICE table, the hand and the state after the play (the field table then
+        only confirms the cells; see :meth:`on_field_table`)."""
+        observed = Observed(self.player, move, trick_cleared_before=self.field_empty,
+                            answer=answer)
+        self._record(observed, {})
+        self.own_play = observed
+        self.on_choice_table(after)
+        return observed
+
+    def on_choice_table(self, table: HandTable) -> None:
+        """A CHOICE table's facts: the hand, the counts and the state after the play (and
+        after a give already answered in this turn)."""
+        s = table.state
+        self.hand = table.hand
+        self._take_flags(s)
+        self.counts = s.counts
+
+    def on_choice_made(self, cards: CardSet) -> None:
+        """The cards this client's choice gave or discarded left its hand."""
+        self.hand = take_cards(self.hand, cards)
+
+    def _take_flags(self, s: TableState) -> None:
+        self.revolution, self.eleven_back, self.lock = (bool(s.revolution),
+                                                        bool(s.eleven_back), bool(s.lock))
+
+    def _record(self, observed: Observed, cells: dict[tuple[int, int], int]) -> None:
+        """One turn's action in the history, and on the field when it is a play."""
+        self.history.append(observed)
+        actor, move = observed.player, observed.move
+        if move.is_pass:
+            self.passed |= 1 << actor
+        else:
+            self.field, self.field_cells, self.field_owner = move, cells, actor
+            self.last_player = actor
 
     def _everyone_passed(self) -> bool:
         """Passes on an empty field clear the trick once every player with cards has

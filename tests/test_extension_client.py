@@ -112,6 +112,10 @@ def test_a_play_with_7s_and_10s_asks_two_choices_then_the_field() -> None:
     view = bot.views[-1]
     assert view.pending == bot.asked[-1] and view.hand == after
     assert CardSet.parse("S3") in view.legal_choices()
+    # The chooser's view already has its play applied (the CHOICE table confirms it).
+    play = Move.parse("S7 S8 S9 ST")
+    assert view.field == play and view.field_owner == ME and view.counts == counts
+    assert [(o.player, o.move, o.answer) for o in view.history] == [(ME, play, 9)]
     assert read_choice_answer(Table.from_bytes(answer), 1) == CardSet.parse("S3")
     assert feed(proto, encode_int(9), Step.CHOICE_ANSWER) == []
     # CHOICE 2: discard up to 1 (one 10): the bot discards nothing.
@@ -122,12 +126,18 @@ def test_a_play_with_7s_and_10s_asks_two_choices_then_the_field() -> None:
                      Step.FIELD)
     assert bot.asked[-1] == PendingChoice(ChoiceKind.DISCARD, ME, 1, -1)
     assert read_choice_answer(Table.from_bytes(answer), 1) == CardSet()
+    assert len(bot.views[-1].history) == 1  # the second CHOICE table applies no play
     feed(proto, encode_int(8), Step.CHOICE_ANSWER)  # say the server used its default
     assert proto.record.choices == 2 and proto.record.choices_rejected == 1
+    game = proto.game
+    assert game is not None and game.hand == CardSet.parse("D9 CQ JK JK")  # H7, the weakest
     # The field table, then the game ends with every place named in row 7.
     shown = build_field(Move.parse("S7 S8 S9 ST"), TableState(turn_player=ME, counts=counts))
     final = ext(APP7, (13, 13, 5, 14), places=(2, 3, 1, 4))
     assert feed(proto, shown.with_cells(ext_cells(final)).to_bytes(), Step.FIELD) == []
+    # The field table confirms the play: in the history once, the hand not taken from twice.
+    assert [(o.player, o.move) for o in game.history] == [(ME, play)]
+    assert game.hand == CardSet.parse("D9 CQ JK JK") and game.field == play
     feed(proto, encode_int(2), Step.END_FLAG)
     assert proto.done and proto.record.places == [(1, 2, 0, 3)]
 
