@@ -189,7 +189,11 @@ class RuleSet:
         if not 0 <= self.jokers <= 2:
             raise RuleConfigError(f"jokers must be 0..2, got {self.jokers}")
         if self.points and len(self.points) < self.players:
-            raise RuleConfigError("points must give a value for every place")
+            given = ",".join(map(str, self.points))
+            wanted = ",".join(map(str, range(self.players, 0, -1)))
+            raise RuleConfigError(
+                f"points {given} give {len(self.points)} places, but {self.players} players "
+                f"finish: set points={wanted} (or points= for {self.players - 1}..0)")
         if self.hand_size < 0 or self.hand_size * self.players > self.deck_size:
             raise RuleConfigError(f"hand_size {self.hand_size} x {self.players} players "
                                   f"needs more than {self.deck_size} cards")

@@ -346,3 +346,19 @@ def test_doctests_of_the_new_rules_modules(name: str) -> None:
     module = importlib.import_module(f"daihinmin.rules.{name}")
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert result.attempted > 0 and result.failed == 0
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_uecda_at_any_table_size_says_which_points_to_set(players: int) -> None:
+    # uecda's points are 5..1: six players need a sixth value, and the error says which.
+    try:
+        rules = ruleset_from("uecda", [f"players={players}"])
+    except RuleConfigError as exc:
+        assert players == 6
+        wanted = str(exc).split("set ")[1].split(" ")[0]
+        assert wanted == "points=6,5,4,3,2,1"
+        rules = ruleset_from("uecda", [f"players={players}", wanted])
+        assert [rules.points_for_place(p) for p in range(6)] == [6, 5, 4, 3, 2, 1]
+    else:
+        assert players < 6
+    assert ruleset_from("uecda", [f"players={players}", "points="]).players == players
