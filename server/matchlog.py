@@ -33,7 +33,7 @@ import contextlib
 import json
 import math
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -179,7 +179,7 @@ class ResumeRecord:
 @dataclass
 class MatchLog:
     header: MatchHeader
-    games: list[GameRecord]
+    games: Collection[GameRecord]  # a list, or :class:`LoggedGames` read from the file anew
     end: MatchEnd | None  # None if the writer never finished (crash, kill)
     resumes: list[ResumeRecord] = field(default_factory=list)
     torn: bool = False  # the last line was cut short and dropped
@@ -404,10 +404,60 @@ def read_header(path: Path) -> MatchHeader:
 
 
 def read_match_log(path: Path) -> MatchLog:
-    """The whole log in memory (``replay``); :func:`open_log` reads it record by record."""
+    """The whole log in memory; :func:`scan_match_log` keeps no games, :func:`open_log`
+    reads it record by record."""
     with open_log(path) as reader:
         log = parse_lines(reader.lines, str(path))
     return log
+
+
+class LoggedGames(Collection[GameRecord]):
+    """The game records of a log file, read from the file anew on each iteration (so a log
+    of any length takes the memory of one game).  There are ``count`` of them: the games the
+    first reading found, even if a running match has appended more since."""
+
+    def __init__(self, path: Path, count: int) -> None:
+        self.path = path
+        self.count = count
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __iter__(self) -> Iterator[GameRecord]:
+        if not self.count:
+            return
+        seen = 0
+        with open_log(self.path) as reader:
+            for record in reader:
+                if isinstance(record, GameRecord):
+                    yield record
+                    seen += 1
+                    if seen == self.count:
+                        return
+        raise MatchLogError(f"{self.path}: {seen} games on reading it again, {self.count} "
+                            "before: the log changed under the reader")
+
+    def __contains__(self, item: object) -> bool:
+        return any(record == item for record in self)
+
+
+def scan_match_log(path: Path) -> MatchLog:
+    """The log read once, checked whole, but keeping only its header, end and resume
+    records: its games are :class:`LoggedGames`, read again as they are needed (``replay``)."""
+    with open_log(path) as reader:
+        games = 0
+        end: MatchEnd | None = None
+        resumes: list[ResumeRecord] = []
+        for record in reader:
+            if isinstance(record, GameRecord):
+                games += 1
+            elif isinstance(record, MatchEnd):
+                end = record
+            elif isinstance(record, ResumeRecord):
+                resumes.append(record)
+                end = None  # as in parse_lines: a resumed run's earlier end is void
+        assert reader.header is not None
+        return MatchLog(reader.header, LoggedGames(path, games), end, resumes, reader.torn)
 
 
 def drop_torn_tail(path: Path) -> int:

@@ -191,15 +191,21 @@ def replay_command(args: argparse.Namespace) -> int:
 
 def replay_safely(args: argparse.Namespace) -> int:
     from daihinmin.server.errors import MatchLogError
-    from daihinmin.server.matchlog import read_match_log
-    from daihinmin.server.replay import LogMismatchError, replay_log, verify_log
+    from daihinmin.server.matchlog import scan_match_log
     from daihinmin.tools.exit_codes import BAD_INPUT
 
     try:
-        log = read_match_log(args.log)
-    except MatchLogError as exc:
+        # One game at a time: the log is checked whole first, and its games are read again
+        # as they are replayed, so a log of any length takes the memory of one game.
+        return replay_scanned(args, scan_match_log(args.log))
+    except MatchLogError as exc:  # on the first reading, or when the file changed since
         print(terminal_safe(f"daihinmin replay: {exc}"), file=sys.stderr)
         return BAD_INPUT
+
+
+def replay_scanned(args: argparse.Namespace, log: MatchLog) -> int:
+    from daihinmin.server.replay import LogMismatchError, replay_log, verify_log
+
     if args.html is not None:
         return write_html(args.log, log, args.html)
     if args.verify:
