@@ -13,7 +13,7 @@ import logging
 from daihinmin.contract.view import GameView, Observed
 from daihinmin.protocol.codec import TableState
 from daihinmin.rules.deal import strongest
-from daihinmin.rules.game import remove_from_hand, take_cards
+from daihinmin.rules.game import remove_from_hand
 from daihinmin.rules.ruleset import ForbiddenFinish, RuleSet
 from daihinmin.values.cards import EMPTY, CardSet
 from daihinmin.values.moves import PASS, Move
@@ -135,7 +135,7 @@ class GameTracker:
 
     def on_choice_made(self, cards: CardSet) -> None:
         """The cards this client's choice gave or discarded left its hand."""
-        self.hand = take_cards(self.hand, cards)
+        self.hand = self.hand - cards
 
     def _take_flags(self, s: TableState) -> None:
         self.revolution, self.eleven_back, self.lock = (bool(s.revolution),

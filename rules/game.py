@@ -34,7 +34,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from daihinmin.values.cards import EMPTY, JOKER, JOKER2, JOKER_BITS, CardSet
+from daihinmin.values.cards import EMPTY, CardSet
 from daihinmin.values.moves import PASS, Move, MoveKind
 
 from .choices import ChoiceKind, ChoiceResult, PendingChoice, choice_options, resolve_choice
@@ -74,7 +74,6 @@ __all__ = [
     "Reject",
     "StepResult",
     "remove_from_hand",
-    "take_cards",
 ]
 
 
@@ -94,20 +93,9 @@ class StepResult:
         return any(e.kind is EventKind.TRICK_CLEAR for e in self.events)
 
 
-def take_cards(hand: CardSet, cards: CardSet) -> CardSet:
-    """``hand`` without ``cards`` (jokers by count); jokers stay canonical (bit 60 first)."""
-    left_jokers = hand.jokers - cards.jokers
-    mask = hand.mask & ~cards.mask & ~JOKER_BITS
-    if left_jokers >= 1:
-        mask |= 1 << JOKER
-    if left_jokers >= 2:
-        mask |= 1 << JOKER2
-    return CardSet(mask)
-
-
 def remove_from_hand(hand: CardSet, move: Move) -> CardSet:
     """The hand after ``move``; jokers are kept canonical (bit 60 first, then 61)."""
-    return take_cards(hand, move.hand_cards())
+    return hand - move.hand_cards()
 
 
 @dataclass(frozen=True, slots=True)
@@ -324,7 +312,7 @@ class GameState:
         moved, substituted = resolve_choice(self.hands[player], choice, cards)
         self.choices.pop(0)
         events: list[Event] = []
-        self.hands[player] = take_cards(self.hands[player], moved)
+        self.hands[player] = self.hands[player] - moved
         if choice.kind is ChoiceKind.GIVE:
             self.hands[choice.receiver] = add_cards(self.hands[choice.receiver], moved)
             events.append(Event(EventKind.GIVE, player, len(moved)))
