@@ -39,7 +39,7 @@ class ServerConfig:
     (the reference server has none): ``profile_timeout`` (connect to profile),
     ``move_timeout``, ``exchange_timeout``, ``send_timeout`` (a write to a player that does
     not read), plus ``time_bank`` seconds per seat and match for slow moves and exchanges.
-    Faults are handled as :mod:`daihinmin.server.faults` says: ``fault_limit`` counted faults
+    Faults are handled as :mod:`daihinmin.driver.faults` says: ``fault_limit`` counted faults
     (0: no limit) or a lost connection hand the seat to the ``on_fault`` stand-in
     (``"fallback"``: the bundled bot named ``fallback``; ``"forfeit"``: always pass);
     ``illegal_counts`` counts rejected tables too.  ``coalesce_writes`` sends the same bytes

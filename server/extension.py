@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import trio
+from daihinmin.driver.faults import SeatStatus
 from daihinmin.driver.game import GameDriver
 from daihinmin.driver.record import raw_cells
 from daihinmin.protocol.codec import build_turn
@@ -45,7 +46,6 @@ from daihinmin.values.moves import Cell
 
 from .connection import PlayerConnection
 from .errors import PlayerDisconnectedError, PlayerTimeoutError
-from .faults import SeatStatus
 from .outbox import Outbox
 from .requests import GameRequests, describe, table_fault
 from .seats import SeatTable

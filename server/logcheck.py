@@ -20,8 +20,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from daihinmin.driver.faults import SeatEvent, SeatReport
     from daihinmin.driver.record import GameRecord, TurnRecord
-    from daihinmin.server.faults import SeatEvent, SeatReport
     from daihinmin.server.matchlog import MatchEnd, MatchHeader, PlayerInfo, ResumeRecord
 
 MAX_GAMES = 10_000_000  # games in one match: more is refused before anything is allocated

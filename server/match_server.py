@@ -18,7 +18,7 @@ listener is closed (new connections are refused).  Failed handshakes are warned 
 bounded rate (:mod:`daihinmin.server.ratelog`) and only counted, never stored one by one.
 A ``host`` that is not a loopback address gets a warning naming the risk.  During play
 each connection has a reader task with a bounded buffer (:mod:`daihinmin.server.connection`);
-faults follow :mod:`daihinmin.server.faults`, so the match always finishes.  Each finished
+faults follow :mod:`daihinmin.driver.faults`, so the match always finishes.  Each finished
 game is in the log (flushed and fsynced) before the next deal; ``config.resume`` continues a
 logged match (:mod:`daihinmin.server.resume`).
 Every task belongs to a nursery; connections and the log are closed whatever happens.
@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import trio
+from daihinmin.driver.faults import OnFault, SeatReport, SeatStatus
 from daihinmin.driver.record import GameRecord, TurnRecord
 from daihinmin.protocol.errors import ProtocolError
 from daihinmin.protocol.table import TABLE_BYTES, encode_int
@@ -52,7 +53,6 @@ from .connection import (
 )
 from .errors import HandshakeError, plain_reason
 from .extension import refuse, wire_refusal
-from .faults import OnFault, SeatReport, SeatStatus
 from .game_play import play_game
 from .handshake import profile_person, profile_version
 from .matchlog import (

@@ -25,11 +25,11 @@ from collections.abc import Callable
 from typing import Any
 
 import trio
+from daihinmin.driver.faults import SeatStatus
 from daihinmin.protocol.table import Table
 
 from .connection import PlayerConnection, plain_socket
 from .errors import PlayerDisconnectedError, PlayerTimeoutError
-from .faults import SeatStatus
 from .seats import SeatTable
 
 

@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass
 
 import trio
+from daihinmin.driver.faults import SeatStatus
 from daihinmin.driver.game import GameDriver, TurnDone
 from daihinmin.protocol.codec import decode_exchange_table
 from daihinmin.protocol.errors import TABLE_ERRORS, BadCellValueError, MoveTableError, ProtocolError
@@ -25,7 +26,6 @@ from daihinmin.values.shapes import move_from_cells
 
 from .connection import PlayerConnection
 from .errors import PlayerDisconnectedError, PlayerTimeoutError
-from .faults import SeatStatus
 from .seats import Seat, SeatTable
 from .stand_in import StandIn, deal_view, exchange_facts
 

@@ -21,13 +21,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from daihinmin.driver.faults import SeatReport
 from daihinmin.driver.record import GameRecord
 from daihinmin.rules.match import GameResult, MatchState
 from daihinmin.rules.ruleset import RuleConfigError
 
 from .config import ServerConfig
 from .errors import MatchLogError, ResumeLogError, ServerConfigError
-from .faults import SeatReport
 from .matchlog import MatchEnd, MatchHeader, PlayerInfo, ResumeRecord, open_log, read_header
 from .replay import LogMismatchError, Mismatch, replay_game
 

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 import trio
+from daihinmin.driver.faults import SeatStatus
 from daihinmin.driver.record import GameRecord, TurnRecord
 from daihinmin.rules.game import GameState
 from daihinmin.rules.match import GameSetup
@@ -26,7 +27,6 @@ from daihinmin.rules.match import GameSetup
 from .bots import PlayerSpec, run_player_process, stderr_tail
 from .config import CONNECT_TIMEOUT_SECONDS, ServerConfig
 from .errors import CTRL_C, MatchInterruptedError, ServerConfigError
-from .faults import SeatStatus
 from .match_server import MatchObserver, MatchOutcome, MatchServer
 from .matchlog import PlayerInfo
 

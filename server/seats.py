@@ -1,9 +1,9 @@
 """The seats of a match: who plays each (its connection or a stand-in), its faults, its time.
 
-:class:`SeatTable` applies the fault policy of :mod:`daihinmin.server.faults`: it counts
+:class:`SeatTable` applies the fault policy of :mod:`daihinmin.driver.faults`: it counts
 faults, hands a seat to its stand-in (closing the connection) at the fault limit or when the
 connection is gone, checks the connections' health before each request, and records every
-hand-over as a :class:`~daihinmin.server.faults.SeatEvent` for the game record.
+hand-over as a :class:`~daihinmin.driver.faults.SeatEvent` for the game record.
 
 Time: each request gets its own deadline (``move_timeout`` or ``exchange_timeout``) plus
 whatever is left of the seat's time bank (``time_bank`` seconds per match); the part of a
@@ -15,9 +15,10 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
+from daihinmin.driver.faults import OnFault, SeatEvent, SeatReport, SeatStatus
+
 from .config import ServerConfig
 from .connection import PlayerConnection
-from .faults import OnFault, SeatEvent, SeatReport, SeatStatus
 from .stand_in import StandIn
 
 log = logging.getLogger("daihinmin.server")

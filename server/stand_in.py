@@ -21,10 +21,9 @@ from daihinmin.contract.engine_views import (  # re-exported for the server's mo
     exchange_facts,
 )
 from daihinmin.contract.view import Bot, GameView, Observed
+from daihinmin.driver.faults import OnFault
 from daihinmin.values.cards import CardSet
 from daihinmin.values.moves import PASS, Move
-
-from .faults import OnFault
 
 T = TypeVar("T")
 

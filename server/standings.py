@@ -33,7 +33,7 @@ Under card scoring (13th floor) fewer points are better:
 
 The seats' final reports from the server give each status and stand-in:
 
->>> from daihinmin.server.faults import SeatReport, SeatStatus
+>>> from daihinmin.driver.faults import SeatReport, SeatStatus
 >>> s.apply_reports([SeatReport(0, SeatStatus.CRASHED, {}, "fallback", 2, 0),
 ...                  SeatReport(1, SeatStatus.TIMEOUT, {"TIMEOUT": 2})])
 >>> [(p.name, p.status_text()) for p in s.ranked()]
@@ -46,9 +46,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from daihinmin.driver.faults import SeatReport
 from daihinmin.driver.record import GameRecord
 
-from .faults import SeatReport
 from .matchlog import PlayerInfo
 
 FORFEIT = "forfeit"
@@ -63,7 +63,7 @@ class PlayerStanding:
     places: list[int] = field(default_factory=list)  # own games finished 1st, 2nd, ...
     moves: int = 0
     think_ms: float = 0.0
-    status: str = "OK"  # see daihinmin.server.faults
+    status: str = "OK"  # see daihinmin.driver.faults
     faults: dict[str, int] = field(default_factory=dict)
     stand_in: str | None = None  # "fallback" / "forfeit": who played the seat at the end
     since: tuple[int, int] | None = None  # (game, turn) the stand-in took over

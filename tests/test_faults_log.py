@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
+from daihinmin.driver.faults import SeatEvent, SeatReport, SeatStatus
 from daihinmin.driver.record import GameRecord
 from daihinmin.server.config import ServerConfig
-from daihinmin.server.faults import SeatEvent, SeatReport, SeatStatus
 from daihinmin.server.matchlog import SCHEMA, MatchEnd, read_match_log
 from daihinmin.server.replay import verify_log
 from probe import probe_match

@@ -12,13 +12,13 @@ import numpy as np
 import pytest
 from daihinmin.contract.engine_views import ExchangeFacts, engine_view, exchange_facts
 from daihinmin.contract.view import GameView, Observed
+from daihinmin.driver.faults import OnFault
 from daihinmin.players.default_bot import DefaultBot
 from daihinmin.players.registry import make_bot
 from daihinmin.players.sample_tables import field_facts, follow_cells, hand_grid
 from daihinmin.rules.game import GameState
 from daihinmin.rules.match import GameSetup, MatchState
 from daihinmin.rules.ruleset import UECDA
-from daihinmin.server.faults import OnFault
 from daihinmin.server.stand_in import StandIn
 from daihinmin.values.moves import PASS
 from daihinmin.values.shapes import move_from_cells, move_to_cells

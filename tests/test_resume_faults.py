@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 import trio
+from daihinmin.driver.faults import SeatReport, SeatStatus
 from daihinmin.server.config import ServerConfig
-from daihinmin.server.faults import SeatReport, SeatStatus
 from daihinmin.server.matchlog import read_match_log
 from daihinmin.server.replay import verify_log
 from daihinmin.server.resume import config_for_resume, load_resume

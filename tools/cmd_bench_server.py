@@ -56,7 +56,7 @@ def rss_kib() -> int:
 def stand_in_match(config: Any, on_game: Any) -> Any:
     """The match with a stand-in in every seat, in this process (no connections)."""
     import trio
-    from daihinmin.server.faults import SeatStatus
+    from daihinmin.driver.faults import SeatStatus
     from daihinmin.server.match_server import MatchObserver, MatchServer
 
     class Sampler(MatchObserver):

@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
+    from daihinmin.driver.faults import SeatEvent
     from daihinmin.rules.game import StepResult
-    from daihinmin.server.faults import SeatEvent
     from daihinmin.server.matchlog import MatchLog
     from daihinmin.server.replay import ReplayedGame
 

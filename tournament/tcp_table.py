@@ -11,12 +11,12 @@ import sys
 from typing import Any
 
 import trio
+from daihinmin.driver.faults import SeatReport
 from daihinmin.driver.record import GameRecord
 from daihinmin.rules.ruleset import RuleSet
 from daihinmin.server.bots import PlayerSpec
 from daihinmin.server.config import ServerConfig
 from daihinmin.server.errors import leaf_errors
-from daihinmin.server.faults import SeatReport
 from daihinmin.server.runner import run_headless_match
 from daihinmin.web.publish import TableWatcher
 
