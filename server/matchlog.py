@@ -33,7 +33,7 @@ import contextlib
 import json
 import math
 import os
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -348,18 +348,25 @@ def parse_lines(lines: Iterable[str], source: str = "log") -> MatchLog:
     """Read the records; a last line cut short (no newline, not whole JSON) is dropped."""
     reader = RecordReader(lines, source)
     games: list[GameRecord] = []
+    end, resumes = _read_records(reader, games.append)
+    assert reader.header is not None
+    return MatchLog(reader.header, games, end, resumes, reader.torn)
+
+
+def _read_records(reader: RecordReader, on_game: Callable[[GameRecord], object]
+                  ) -> tuple[MatchEnd | None, list[ResumeRecord]]:
+    """Every record of ``reader``: the games to ``on_game``; the match's end and resumes."""
     end: MatchEnd | None = None
     resumes: list[ResumeRecord] = []
     for record in reader:
         if isinstance(record, GameRecord):
-            games.append(record)
+            on_game(record)
         elif isinstance(record, MatchEnd):
             end = record
         elif isinstance(record, ResumeRecord):
             resumes.append(record)
             end = None  # an earlier run's (aborted) end no longer ends the match
-    assert reader.header is not None
-    return MatchLog(reader.header, games, end, resumes, reader.torn)
+    return end, resumes
 
 
 def bounded_lines(f: IO[bytes], source: str) -> Iterator[str]:
@@ -445,19 +452,10 @@ def scan_match_log(path: Path) -> MatchLog:
     """The log read once, checked whole, but keeping only its header, end and resume
     records: its games are :class:`LoggedGames`, read again as they are needed (``replay``)."""
     with open_log(path) as reader:
-        games = 0
-        end: MatchEnd | None = None
-        resumes: list[ResumeRecord] = []
-        for record in reader:
-            if isinstance(record, GameRecord):
-                games += 1
-            elif isinstance(record, MatchEnd):
-                end = record
-            elif isinstance(record, ResumeRecord):
-                resumes.append(record)
-                end = None  # as in parse_lines: a resumed run's earlier end is void
+        end, resumes = _read_records(reader, lambda game: None)  # counted by the reader
         assert reader.header is not None
-        return MatchLog(reader.header, LoggedGames(path, games), end, resumes, reader.torn)
+        return MatchLog(reader.header, LoggedGames(path, reader.games), end, resumes,
+                        reader.torn)
 
 
 def drop_torn_tail(path: Path) -> int:
