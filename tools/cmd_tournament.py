@@ -58,8 +58,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     out = p.add_argument_group("output")
     out.add_argument("--report", action="store_true", help="only report on --db; play nothing")
     out.add_argument("--log-dir", metavar="DIR",
-                     help="in-process: write each match's log into DIR (an existing folder; "
-                          "match-NNNNN.jsonl, checked by 'daihinmin replay --verify')")
+                     help="write each match's log into DIR (an existing folder; "
+                          "match-NNNNN.jsonl, a replayed match the next free name "
+                          "match-NNNNN.2.jsonl; checked by 'daihinmin replay --verify')")
     out.add_argument("--json", action="store_true", help="print one JSON summary object")
     out.add_argument("--csv", metavar="FILE", help="write the standings as CSV")
     out.add_argument("--report-json", metavar="FILE", help="write the full report as JSON")
@@ -156,15 +157,11 @@ def open_store(args: argparse.Namespace, cfg: TournamentConfig | None
 
 
 def check_log_dir(cfg: TournamentConfig) -> None:
-    """Match logs are written in process only, into a folder that exists."""
+    """Match logs go into a folder that exists."""
     from daihinmin.server.outfile import OutputRefusedError
-    from daihinmin.tournament.config import TournamentConfigError
 
     if cfg.log_dir is None:
         return
-    if cfg.transport != "in-process":
-        raise TournamentConfigError("--log-dir: match logs are written by in-process "
-                                    "tournaments (--in-process) only")
     if not Path(cfg.log_dir).is_dir():
         raise OutputRefusedError(f"--log-dir {cfg.log_dir}: not an existing folder")
 

@@ -14,7 +14,7 @@ from rich.table import Table
 
 from .run import RunSummary
 from .stats import TournamentStats
-from .store import ParticipantFaults, TournamentStore
+from .store import MatchLogRow, ParticipantFaults, TournamentStore
 
 TRANSPORT_LABELS = {"in-process": "in-process (bots as objects, same engine; no sockets)",
                     "tcp": "TCP (real server and bot processes)"}
@@ -71,6 +71,8 @@ def summary_dict(stats: TournamentStats, store: TournamentStore,
         "notes": stats.notes,
         "participants": parts,
         "pairwise": pairwise,
+        "match_logs": [{"match": r.match_id, "attempt": r.attempt, "path": r.path,
+                        "counted": r.counted} for r in store.match_logs()],
     }
     if run is not None:
         out["run"] = {"games": run.games, "wall_seconds": round(run.wall_seconds, 3),
@@ -103,6 +105,20 @@ def planned_note(store: TournamentStore) -> str:
     if asked != planned:
         text += f"; {asked:,} were asked, rounded up to whole rounds"
     return text
+
+
+def logs_note(logs: list[MatchLogRow]) -> str | None:
+    """Where the match logs are, and how many of them hold the games that count."""
+    if not logs:
+        return None
+    folders = sorted({str(Path(r.path).parent) for r in logs})
+    where = folders[0] if len(folders) == 1 else f"{len(folders)} folders"
+    counted = sum(r.counted for r in logs)
+    rest = len(logs) - counted
+    text = f"Match logs: {len(logs)} in {where}; {counted} hold the counted games"
+    if rest:
+        text += f", {rest} a failed or unfinished attempt"
+    return text + " (check one: daihinmin replay --verify FILE)"
 
 
 def fmt_ci(ci: tuple[float, float], digits: int = 2) -> str:
@@ -172,6 +188,9 @@ def print_report(console: Console, stats: TournamentStats, store: TournamentStor
                   f"{stats.cluster_unit}s.")
     for note in stats.notes:
         console.print(f"note: {note}")
+    logs = logs_note(store.match_logs())
+    if logs:
+        console.print(logs, highlight=False)
     failures = store.failures()
     if failures:
         console.print(f"[red]{len(failures)} failed match(es)[/red]; first: "
