@@ -108,6 +108,28 @@ def test_duplicate_writes_a_log_per_position_that_replay_verifies(tmp_path: Path
         assert log.games[0].game == log.header.start["game"] and log.games[0].transfers
 
 
+def test_duplicate_logs_each_jobs_unscored_warm_up_match_too(tmp_path: Path) -> None:
+    """Every game played is in a log; the warm-up logs are named as such and listed apart,
+    so nobody counts them as positions."""
+    args = [sys.executable, "-m", "daihinmin.tools.duplicate", "--a", "default", "--b",
+            "greedy", "--positions", "3", "--warm-games", "2", "--jobs", "2", "--log-dir",
+            str(tmp_path), "--json"]
+    done = run(args, tmp_path)
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    warm = [f"{side}-warm-{j}.jsonl" for side in "ab" for j in range(2)]
+    assert summary["warm_up_logs"] == [str(tmp_path / name) for name in warm]
+    files = sorted(f.name for f in tmp_path.glob("*.jsonl"))
+    assert files == sorted(warm + [f"{side}-0000{k}.jsonl" for side in "ab" for k in range(3)])
+    for name in warm:
+        assert "2 games" in verify(tmp_path / name)
+        log = read_match_log(tmp_path / name)
+        assert log.header.start is None and [g.game for g in log.games] == [1, 2]
+        assert log.header.players[0].name == ("default" if name[0] == "a" else "greedy")
+    again = run(args, tmp_path)  # every log, warm-ups included, is refused before playing
+    assert again.returncode == 5 and "exists" in again.stderr
+
+
 @pytest.mark.parametrize("start", [{"game": 0, "classes": None, "seats": [0, 1, 2, 3, 4]},
                                    {"game": 2, "classes": [0, 0, 1, 2, 3],
                                     "seats": [0, 1, 2, 3, 4]},
