@@ -463,6 +463,8 @@ def drop_torn_tail(path: Path) -> int:
     its newline gets it); returns the bytes removed."""
     with path.open("r+b") as f:
         size = f.seek(0, os.SEEK_END)
+        if size == 0 or (f.seek(size - 1) >= 0 and f.read(1) == b"\n"):
+            return 0  # it ends with a whole line: the rest need not be read again
         start = max(0, size - MAX_LINE_BYTES - 1)  # a last line is never longer
         f.seek(start)
         data = f.read()
