@@ -167,6 +167,7 @@ def check_log_dir(cfg: TournamentConfig) -> None:
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
+    from daihinmin.local.terminal_text import terminal_safe
     from daihinmin.rules.scoring import lower_is_better
     from daihinmin.server.outfile import OutputRefusedError, check_output_path
     from daihinmin.tools.exit_codes import (
@@ -197,7 +198,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     try:
         publishing = publishing_from(args)
     except ValueError as exc:
-        print(f"daihinmin tournament: {exc}", file=sys.stderr)
+        print(terminal_safe(f"daihinmin tournament: {exc}"), file=sys.stderr)
         return USAGE
     try:
         for out in (args.csv, args.report_json):  # every output is checked before playing
@@ -211,10 +212,10 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         store, run_cfg = open_store(args, cfg)
         check_log_dir(run_cfg)
     except OutputRefusedError as exc:
-        print(f"daihinmin tournament: {exc}", file=sys.stderr)
+        print(terminal_safe(f"daihinmin tournament: {exc}"), file=sys.stderr)
         return OUTPUT_REFUSED
     except (TournamentConfigError, StoreError) as exc:
-        print(f"daihinmin tournament: {exc}", file=sys.stderr)
+        print(terminal_safe(f"daihinmin tournament: {exc}"), file=sys.stderr)
         bad_file = isinstance(exc, ConfigFileError | StoreReadError)
         return BAD_INPUT if bad_file else USAGE
     summary: RunSummary | None = None
@@ -226,10 +227,10 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             summary = play(store, run_cfg, live=not args.json and sys.stdout.isatty(),
                            publishing=publishing)
         except TournamentConfigError as exc:
-            print(f"daihinmin tournament: {exc}", file=sys.stderr)
+            print(terminal_safe(f"daihinmin tournament: {exc}"), file=sys.stderr)
             return USAGE
         except TournamentAbortedError as exc:
-            print(f"daihinmin tournament: {exc}", file=sys.stderr)
+            print(terminal_safe(f"daihinmin tournament: {exc}"), file=sys.stderr)
             code = FAILED
         except KeyboardInterrupt:
             print(f"daihinmin tournament: interrupted; continue with: daihinmin tournament "
@@ -241,7 +242,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
                               run_cfg.ruleset().players, lower_is_better=lower)
         report = summary_dict(stats, store, summary)
     except (StoreReadError, sqlite3.DatabaseError, UnicodeDecodeError) as exc:
-        print(f"daihinmin tournament: {db_path(args)}: cannot report: {exc}", file=sys.stderr)
+        print(terminal_safe(f"daihinmin tournament: {db_path(args)}: cannot report: {exc}"),
+              file=sys.stderr)
         return BAD_INPUT
     try:
         if args.csv:
@@ -249,7 +251,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         if args.report_json:
             write_json(args.report_json, report, overwrite=args.overwrite)
     except OutputRefusedError as exc:
-        print(f"daihinmin tournament: {exc}", file=sys.stderr)
+        print(terminal_safe(f"daihinmin tournament: {exc}"), file=sys.stderr)
         code = code or OUTPUT_REFUSED
     if args.report_html is not None:
         from daihinmin.web.output import write_new_file
