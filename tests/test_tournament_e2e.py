@@ -43,6 +43,7 @@ def kill_midway(args: list[str], path: Path, after_games: int, timeout: float = 
     """Start the tournament and SIGKILL it once ``after_games`` games are committed."""
     proc = subprocess.Popen([*CLI, *args, "--json"], stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE)
+    assert proc.stderr is not None
     deadline = time.monotonic() + timeout
     try:
         while committed_games(path) < after_games:
