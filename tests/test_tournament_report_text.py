@@ -77,7 +77,7 @@ def test_the_report_escapes_every_name_and_message_and_fits_80_columns(
                 check_terminal_text(out, who)
                 assert "failed match(es)" in out
                 for name in who:  # a short name is shown whole, escaped, on one line
-                    safe = terminal_safe(name)
+                    safe = terminal_safe(name, newlines=False)
                     if cell_len(safe) <= 12 and safe.strip() == safe and "  " not in safe:
                         assert safe in out, (safe, out)
         finally:

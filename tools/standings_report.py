@@ -89,12 +89,12 @@ def print_standings(standings: Standings, console: Console, *, wall_seconds: flo
         table.add_column("status", no_wrap=True)
     for rank, s in enumerate(standings.ranked(), 1):
         # Names come from the players' profiles: shown as text, never as markup.
-        row = [str(rank), markup_safe(who(s)), str(s.points)]
+        row = [str(rank), markup_safe(who(s), newlines=False), str(s.points)]
         if replaced:
             row.append(f"{s.own_games}+{s.stand_in_games}")
         row += [f"{s.mean_place:.2f}", *[str(k) for k in s.places], f"{s.mean_move_ms:.1f}"]
         if faulty:
-            row.append(markup_safe(s.short_status()))
+            row.append(markup_safe(s.short_status(), newlines=False))
         table.add_row(*row)
     console.print(table)
     for s in standings.players:

@@ -89,10 +89,12 @@ class LiveTally:
         order = sorted(range(len(self.names)), key=lambda i: -self.ratings[i][0])
         for i in order:
             g = self.seat_games[i]
-            row = [markup_safe(self.names[i]), f"{g:,}", f"{self.points[i] / g:.3f}" if g else "-",
+            row = [markup_safe(self.names[i], newlines=False), f"{g:,}",
+                   f"{self.points[i] / g:.3f}" if g else "-",
                    f"{100 * self.wins[i] / g:.1f}" if g else "-",
                    f"{self.ratings[i][0]:.2f}", f"{self.ratings[i][1]:.2f}"]
-            table.add_row(*row, *([markup_safe(self.faults[i].text())] if faulty else []))
+            table.add_row(*row, *([markup_safe(self.faults[i].text(), False)]
+                                  if faulty else []))
         return Group(head, bar, table)
 
 

@@ -167,7 +167,8 @@ def fit(text: str, cells: int) -> str:
 def label(rank: int, name: str, cells: int) -> str:
     """A participant's row label, ``rank name``, for a rich table (escaped, fitted)."""
     prefix = f"{rank} "
-    return markup_safe(prefix) + markup_safe(fit(terminal_safe(name), cells - len(prefix)))
+    short = fit(terminal_safe(name, newlines=False), cells - len(prefix))
+    return markup_safe(prefix + short)
 
 
 def print_report(console: Console, stats: TournamentStats, store: TournamentStore,
@@ -193,14 +194,15 @@ def print_report(console: Console, stats: TournamentStats, store: TournamentStor
                              overflow="fold")
     for rank, i in enumerate(stats.ranking(), 1):
         p = stats.participants[i]
-        standings.add_row(str(rank), markup_safe(p.name), f"{p.games:,}",
+        standings.add_row(str(rank), markup_safe(p.name, newlines=False), f"{p.games:,}",
                           f"{p.mean_points:.3f}", fmt_ci(p.points_ci, 3), f"{p.mu:.2f}",
-                          fmt_ci(p.rating_ci), *([markup_safe(faults[i].text())]
+                          fmt_ci(p.rating_ci), *([markup_safe(faults[i].text(), False)]
                                                  if faulty else []))
     console.print(standings)
     for i, f in enumerate(faults):
         if f.replaced_matches:
-            console.print(f"[red]{markup_safe(stats.participants[i].name)}[/red]: a stand-in "
+            name = markup_safe(stats.participants[i].name, newlines=False)
+            console.print(f"[red]{name}[/red]: a stand-in "
                           f"played for it in {f.replaced_matches} match attempt(s) "
                           f"({markup_safe(f.text())}); those matches failed and none of their"
                           " games count", highlight=False)
@@ -212,7 +214,7 @@ def print_report(console: Console, stats: TournamentStats, store: TournamentStor
         console.print(f"note: {markup_safe(note)}", highlight=False)
     logs = logs_note(store.match_logs())
     if logs:
-        console.print(markup_safe(logs), highlight=False)
+        console.print(markup_safe(logs, newlines=False), highlight=False)
     failures = store.failures()
     if failures:
         console.print(f"[red]{len(failures)} failed match(es)[/red]; first: "
