@@ -22,6 +22,8 @@ Errors are specific: :class:`ServerUnreachableError`, :class:`ServerClosedError`
 :class:`~daihinmin.protocol.errors.ProtocolError`) for a server that sends garbage.
 """
 
+from typing import TYPE_CHECKING
+
 from daihinmin.contract.view import Bot, GameView, Observed
 
 from .errors import (
@@ -34,6 +36,9 @@ from .errors import (
 )
 from .protocol import ClientProtocol, Expect, MatchRecord, Step
 from .sync_runner import DEFAULT_HOST, DEFAULT_PORT, run_bot
+
+if TYPE_CHECKING:  # what __getattr__ gives, for the type checker (a user's too)
+    from .trio_runner import run_bot_async
 
 
 def __getattr__(name: str) -> object:

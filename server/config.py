@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from daihinmin.rules.ruleset import UECDA, RuleSet
 
 from .errors import ServerConfigError
 from .logcheck import MAX_GAMES
+
+if TYPE_CHECKING:
+    from .resume import ResumePoint
 
 DEFAULT_PORT = 42485
 CONNECT_TIMEOUT_SECONDS = 60.0  # headless matches: how long a player process may take to join
@@ -74,6 +77,8 @@ class ServerConfig:
     # How each player was started ({"bot": kind} or {"cmd": command}), logged in the header
     # so that --resume seats the same lineup.
     lineup: tuple[tuple[tuple[str, str], ...], ...] = ()
+    # The resumed log as the command already read it (server.resume: read once).
+    resume_point: ResumePoint | None = field(default=None, compare=False, repr=False)
 
     def validate(self) -> ServerConfig:
         self.rules.validate()

@@ -64,7 +64,7 @@ from .matchlog import (
     drop_torn_tail,
 )
 from .ratelog import RateLimitedLog
-from .resume import ResumePoint, load_resume
+from .resume import ResumePoint, resume_point_for
 from .seats import SeatTable
 
 log = logging.getLogger("daihinmin.server")
@@ -186,7 +186,7 @@ class MatchServer:
         writer = self._claim_log()
         started_log = False
         try:
-            point = load_resume(config.log_path) if config.resume and config.log_path else None
+            point = resume_point_for(config)  # the command's, if the log is unchanged
             listeners = await trio.open_tcp_listeners(config.port, host=config.host)
         except BaseException:
             self._release_log(writer, started_log)

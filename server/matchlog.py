@@ -190,6 +190,13 @@ class MatchLog:
         return self.resumes[-1].players if self.resumes else self.header.players
 
 
+@dataclass
+class LoadedMatchLog(MatchLog):
+    """A log read whole: its games are a list (:func:`read_match_log`, :func:`parse_lines`)."""
+
+    games: list[GameRecord]
+
+
 class MatchLogWriter:
     """Writes the lines of one match: each line in one write, flushed at once; with
     ``durable`` also fsynced (a game is on disk before the next deal)."""
@@ -344,13 +351,13 @@ class RecordReader:
         return record
 
 
-def parse_lines(lines: Iterable[str], source: str = "log") -> MatchLog:
+def parse_lines(lines: Iterable[str], source: str = "log") -> LoadedMatchLog:
     """Read the records; a last line cut short (no newline, not whole JSON) is dropped."""
     reader = RecordReader(lines, source)
     games: list[GameRecord] = []
     end, resumes = _read_records(reader, games.append)
     assert reader.header is not None
-    return MatchLog(reader.header, games, end, resumes, reader.torn)
+    return LoadedMatchLog(reader.header, games, end, resumes, reader.torn)
 
 
 def _read_records(reader: RecordReader, on_game: Callable[[GameRecord], object]
@@ -410,7 +417,7 @@ def read_header(path: Path) -> MatchHeader:
     raise MatchLogError(f"{path}: empty match log")  # not reached: the reader raises
 
 
-def read_match_log(path: Path) -> MatchLog:
+def read_match_log(path: Path) -> LoadedMatchLog:
     """The whole log in memory; :func:`scan_match_log` keeps no games, :func:`open_log`
     reads it record by record."""
     with open_log(path) as reader:
@@ -463,6 +470,8 @@ def drop_torn_tail(path: Path) -> int:
     its newline gets it); returns the bytes removed."""
     with path.open("r+b") as f:
         size = f.seek(0, os.SEEK_END)
+        if size == 0 or (f.seek(size - 1) >= 0 and f.read(1) == b"\n"):
+            return 0  # it ends with a whole line: the rest need not be read again
         start = max(0, size - MAX_LINE_BYTES - 1)  # a last line is never longer
         f.seek(start)
         data = f.read()

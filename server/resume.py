@@ -14,22 +14,35 @@ time banks and fault reports are taken from the last game: fault counts go on to
 limit, and a seat already handed to its stand-in stays with it (its new connection is closed
 at once), as in an uninterrupted run.  Logs written before the reports were logged start
 every seat afresh.
+
+The log is read once per resume: the command (``match``/``serve --resume``) reads it with
+:func:`load_resume`, which also gathers what the command needs (the fault policy last logged,
+the standings of the logged games), and hands the :class:`ResumePoint` to the server in
+``ServerConfig.resume_point``.  The server takes it once it holds the log's lock, if the file
+is still the one that was read (same file, same size: logs only grow); a log written by
+another process in between is refused (``ResumeLogError``), not resumed from a stale point.
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from daihinmin.driver.faults import SeatReport
 from daihinmin.driver.record import GameRecord
 from daihinmin.rules.match import GameResult, MatchState
 from daihinmin.rules.ruleset import RuleConfigError
+from daihinmin.rules.scoring import lower_is_better
 
 from .config import ServerConfig
 from .errors import MatchLogError, ResumeLogError, ServerConfigError
 from .matchlog import MatchEnd, MatchHeader, PlayerInfo, ResumeRecord, open_log, read_header
 from .replay import LogMismatchError, Mismatch, replay_game
+from .standings import Standings
+
+FileIdentity = tuple[int, int, int]  # device, inode, size
 
 
 @dataclass
@@ -41,6 +54,17 @@ class ResumePoint:
     reports: list[SeatReport]  # the seats that had met a fault by the last game
     games_done: int
     last_totals: list[int]
+    policy: dict[str, Any]  # the deadlines and fault policy logged last ({} if none)
+    standings: Standings  # of the logged games (players named player0.. until seated)
+    source: FileIdentity | None  # the file as read (None: it changed while it was read)
+
+
+def file_identity(path: Path) -> FileIdentity | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino, st.st_size
 
 
 def match_after(header: MatchHeader, record: GameRecord | None) -> MatchState:
@@ -69,27 +93,37 @@ def _follows(previous: GameRecord | None, record: GameRecord) -> None:
 
 
 def load_resume(path: Path) -> ResumePoint:
-    """Where the logged match stands; refuses a complete, unreadable or inconsistent log."""
+    """Where the logged match stands; refuses a complete, unreadable or inconsistent log.
+    The log is read once, record by record."""
+    before = file_identity(path)
     try:
         with open_log(path) as reader:
             header: MatchHeader | None = None
             players: list[PlayerInfo] = []
+            policy: dict[str, Any] | None = None
+            standings: Standings | None = None
             games = 0
             previous: GameRecord | None = None
             last: GameRecord | None = None
             end: MatchEnd | None = None
             for record in reader:
                 if isinstance(record, MatchHeader):
-                    header, players = record, record.players
+                    header, players, policy = record, record.players, record.policy
+                    standings = Standings(
+                        [PlayerInfo(i, f"player{i}", 0) for i in range(len(players))],
+                        lower_is_better=lower_is_better(header.ruleset()))
                 elif isinstance(record, GameRecord):
                     _follows(last, record)
+                    assert standings is not None
+                    standings.add_game(record)
                     games += 1
                     previous, last = last, record
                 elif isinstance(record, ResumeRecord):
                     players, end = record.players, None
+                    policy = record.policy or policy
                 elif isinstance(record, MatchEnd):
                     end = record
-        assert header is not None
+        assert header is not None and standings is not None
         match = match_after(header, previous)
         if last is not None:
             replay_game(match, last)  # the last game against the engine
@@ -99,19 +133,39 @@ def load_resume(path: Path) -> ResumePoint:
         raise ServerConfigError(f"{path}: the match is complete; nothing to resume")
     banks = ([ms / 1000.0 for ms in last.bank_ms]
              if last is not None and last.bank_ms is not None else None)
+    after = file_identity(path)
     return ResumePoint(header, players, match, banks, last.reports if last is not None else [],
-                       games, list(last.totals) if last else [])
+                       games, list(last.totals) if last else [], policy or {}, standings,
+                       after if after == before else None)
 
 
-def config_for_resume(path: Path, config: ServerConfig) -> ServerConfig:
-    """``config`` with the rules, seed and number of games of the logged match."""
+def resume_point_for(config: ServerConfig) -> ResumePoint | None:
+    """The server's point to go on from (called once it holds the log's lock): the one the
+    command read, which must still be the file as it was read (the command's standings
+    count its games), or else the log read now."""
+    if not config.resume or config.log_path is None:
+        return None
+    point = config.resume_point
+    if point is None:
+        return load_resume(config.log_path)
+    if point.source is None or point.source != file_identity(config.log_path):
+        raise ResumeLogError(f"cannot resume from {config.log_path}: another process wrote "
+                             "it while it was being read; give --resume again")
+    return point
+
+
+def config_for_resume(path: Path, config: ServerConfig, point: ResumePoint | None = None
+                      ) -> ServerConfig:
+    """``config`` with the rules, seed and number of games of the logged match (from
+    ``point``, which the server then takes over, when the log was read already)."""
     try:
-        header = read_header(path)
+        header = point.header if point is not None else read_header(path)
         rules = header.ruleset()
     except (MatchLogError, RuleConfigError) as exc:
         raise ResumeLogError(f"cannot resume from {path}: {exc}") from None
     return replace(config, rules=rules, seed=header.seed, games=header.games, log_path=path,
-                   resume=True).validate()
+                   resume=True, resume_point=point).validate()
 
 
-__all__ = ["ResumePoint", "config_for_resume", "load_resume", "match_after"]
+__all__ = ["ResumePoint", "config_for_resume", "load_resume", "match_after",
+           "resume_point_for"]

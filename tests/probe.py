@@ -161,6 +161,11 @@ class ProbePlayer:
             self.sock.close()
 
     # --- match ----------------------------------------------------------------------------
+    def join(self) -> int:
+        """Connect and hand in the profile: the player number."""
+        self.connect()
+        return self.handshake()
+
     def handshake(self, profile: bytes | None = None) -> int:
         """Send the profile (the given bytes, or one built from name/version); read the number."""
         if profile is None:

@@ -14,6 +14,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 import pytest
 import trio
@@ -99,12 +100,12 @@ def run_sync(peer: ScriptedPeer, bot: Bot | None = None, **kw: object) -> MatchR
         peer.join()
 
 
-def run_async(peer: ScriptedPeer, **kw: object) -> MatchRecord:
+def run_async(peer: ScriptedPeer, **kw: Any) -> MatchRecord:
     kw.setdefault("read_timeout", WAIT)
 
     async def main() -> MatchRecord:
         return await run_bot_async(RandomBot(seed=1), "127.0.0.1", peer.port,
-                                   **kw)  # type: ignore[arg-type]
+                                   **kw)
     try:
         return trio.run(main)
     finally:

@@ -14,8 +14,9 @@ import socket
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import pytest
 import trio
@@ -249,10 +250,10 @@ def five_bots() -> list[Recorder]:
 
 
 # --- tests -----------------------------------------------------------------------------------
-def run_sync_clients(server: PeerServer, bots: list[Bot]) -> list[object]:
+def run_sync_clients(server: PeerServer, bots: Sequence[Bot]) -> list[Any]:
     """Each bot in its own thread; each connects once the previous one has joined, so the
     list order is the player-number order."""
-    results: list[object] = [None] * len(bots)
+    results: list[Any] = [None] * len(bots)
 
     def client(i: int) -> None:
         try:
@@ -265,7 +266,7 @@ def run_sync_clients(server: PeerServer, bots: list[Bot]) -> list[object]:
         t = threading.Thread(target=client, args=(i,), daemon=True)
         t.start()
         threads.append(t)
-        wait_for(lambda i=i: len(server.names) > i or results[i] is not None)
+        wait_for(lambda i=i: len(server.names) > i or results[i] is not None)  # type: ignore[misc]
     for t in threads:
         t.join(IO_TIMEOUT * 2)
     return results
@@ -294,7 +295,7 @@ def test_sync_clients_track_a_whole_match() -> None:
 def test_async_clients_track_a_whole_match() -> None:
     server = PeerServer(seed=4, games=3).start()
     bots = five_bots()
-    records: list[object] = []
+    records: list[Any] = []
 
     async def main() -> None:
         async with trio.open_nursery() as nursery:
@@ -355,15 +356,15 @@ def test_cmd_bot_process_plays_a_match() -> None:
 
 # --- the project's server ---------------------------------------------------------------------
 def test_clients_against_the_project_server() -> None:
-    server_mod = pytest.importorskip("daihinmin.server.match_server")
     from daihinmin.driver.record import GameRecord
+    from daihinmin.server import match_server as server_mod
     from daihinmin.server.config import ServerConfig
 
     bots = five_bots()
-    outcome: list[object] = []
+    outcome: list[Any] = []
     games: list[GameRecord] = []
 
-    class Recorder(server_mod.MatchObserver):  # type: ignore[name-defined,misc]
+    class Recorder(server_mod.MatchObserver):
         def game_finished(self, record: GameRecord) -> None:
             games.append(record)
 
@@ -386,7 +387,7 @@ def test_clients_against_the_project_server() -> None:
 
     trio.run(main)
     (result,) = outcome
-    assert result.games_played == 4  # type: ignore[attr-defined]
+    assert result.games_played == 4
     for bot in bots:
         p = bot.player
         assert len(bot.games) == len(games) == 4

@@ -204,7 +204,7 @@ def play_checked_match(games: int, seed: int, bot_names: list[str], rules: RuleS
         async with trio.open_nursery() as nursery:
             port = await nursery.start(server.run)
             follower.port = port
-            await trio.to_thread.run_sync(lambda: (follower.connect(), follower.handshake()))
+            await trio.to_thread.run_sync(follower.join)
             for bot in bots:
                 nursery.start_soon(run_until_walk_out, bot, port)
             try:

@@ -145,7 +145,7 @@ def test_20070_and_20260_clients_share_a_uecda_table(tmp_path: Path) -> None:
             port = await nursery.start(server.run)
             for probe in probes:
                 probe.port = port
-                await trio.to_thread.run_sync(lambda p=probe: (p.connect(), p.handshake()))
+                await trio.to_thread.run_sync(probe.join)
                 nursery.start_soon(trio.to_thread.run_sync, probe.run)
             await seat_bots(nursery, server, port, [RandomBot(1), RandomBot(2)], records,
                             extension=True)

@@ -110,7 +110,7 @@ def test_a_blocking_client_handed_over_for_timeouts_gets_a_clear_error() -> None
             await seat(nursery, server, lambda: trio.to_thread.run_sync(sleeper, port))
             players = [ProbePlayer("127.0.0.1", port, f"p{i}", seed=i) for i in range(4)]
             for p in players:
-                await trio.to_thread.run_sync(lambda p=p: (p.connect(), p.handshake()))
+                await trio.to_thread.run_sync(p.join)
                 nursery.start_soon(trio.to_thread.run_sync, p.run)
 
     trio.run(main)

@@ -18,7 +18,7 @@ import trio
 from daihinmin.server.bots import PlayerSpec
 from daihinmin.server.config import ServerConfig
 from daihinmin.server.match_server import MatchOutcome
-from daihinmin.server.matchlog import MatchLog, read_match_log
+from daihinmin.server.matchlog import LoadedMatchLog, MatchLog, read_match_log
 from daihinmin.server.replay import verify_log
 from daihinmin.server.runner import run_headless_match
 from daihinmin.server.standings import Standings
@@ -48,7 +48,7 @@ def fault_spec(mode: str, *args: str) -> PlayerSpec:
 
 
 def play(tmp_path: Path, spec: PlayerSpec, seat: int = 2, games: int = GAMES,
-         **changes: object) -> tuple[MatchOutcome, MatchLog]:
+         **changes: object) -> tuple[MatchOutcome, LoadedMatchLog]:
     """A match of four default bots and ``spec`` as player ``seat``; checks what every match
     must satisfy and returns the outcome and the log."""
     log_path = tmp_path / "match.jsonl"

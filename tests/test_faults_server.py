@@ -102,9 +102,10 @@ async def connected_pair() -> tuple[PlayerConnection, trio.SocketStream]:
 def test_a_request_takes_a_reply_that_already_came_without_the_read_task() -> None:
     async def main() -> None:
         conn, client = await connected_pair()
-        assert plain_socket(conn.stream) is not None
+        sock = plain_socket(conn.stream)
+        assert sock is not None
         await client.send_all(table_of(7))
-        await trio.lowlevel.wait_readable(plain_socket(conn.stream))  # it is in the kernel
+        await trio.lowlevel.wait_readable(sock)  # it is in the kernel
         # No read task runs: the request's own non-blocking read finds the table.
         assert await conn.receive_table_bytes(1.0) == table_of(7)
         assert not conn.buffer
@@ -339,7 +340,7 @@ def test_connections_after_the_last_seat_are_refused(tmp_path: Path) -> None:
             port = await nursery.start(server.run)
             players = probes(port)
             for p in players:
-                await trio.to_thread.run_sync(lambda p=p: (p.connect(), p.handshake()))
+                await trio.to_thread.run_sync(p.join)
             await trio.testing.wait_all_tasks_blocked()  # seated: the listener is closed
             assert server.seats is not None
             try:
@@ -409,7 +410,7 @@ def test_a_profile_naming_itself_with_any_code_point_is_safe(tmp_path: Path) -> 
             await trio.to_thread.run_sync(odd)
             players = probes(port, 4)
             for p in players:
-                await trio.to_thread.run_sync(lambda p=p: (p.connect(), p.handshake()))
+                await trio.to_thread.run_sync(p.join)
                 nursery.start_soon(trio.to_thread.run_sync, p.run)
 
     trio.run(main)

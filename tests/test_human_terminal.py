@@ -8,6 +8,7 @@ import os
 import random
 import re
 import sys
+from typing import Any
 
 import pytest
 
@@ -19,7 +20,7 @@ CHOICE = r"(Give up to|Discard up to) \d+ card\(s\)[^\n]*: "
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
-def spawn_play(*args: str) -> pexpect.spawn:
+def spawn_play(*args: str) -> Any:  # a pexpect.spawn
     """``daihinmin play ARGS`` in a real pseudo terminal, colours off."""
     env = dict(os.environ, NO_COLOR="1", COLUMNS="120", LINES="50", TERM="xterm")
     return pexpect.spawn(sys.executable, ["-m", "daihinmin.tools", "play", *args],

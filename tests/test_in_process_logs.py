@@ -40,6 +40,7 @@ def test_an_in_process_tournament_writes_logs_that_replay_verifies(tmp_path: Pat
     summary = json.loads(done.stdout)
     files = sorted(logs.glob("match-*.jsonl"))
     assert files and len(files) * 2 == summary["games"]
+    assert [Path(r["path"]) for r in summary["match_logs"]] == files
     for path in files:
         assert "agree with the engine (complete)" in verify(path)
         log = read_match_log(path)
@@ -47,18 +48,34 @@ def test_an_in_process_tournament_writes_logs_that_replay_verifies(tmp_path: Pat
         assert log.end is not None and log.end.status == "complete"
 
 
-def test_the_log_folder_must_exist_and_the_tournament_be_in_process(tmp_path: Path) -> None:
-    missing = run([*DAIHINMIN, "tournament", "--bot", "default", "--bot", "greedy",
-                   "--games", "2", "--in-process", "--db", "a.sqlite", "--log-dir", "nope"],
-                  tmp_path)
-    assert missing.returncode == 5 and "not an existing folder" in missing.stderr
-    tcp = run([*DAIHINMIN, "tournament", "--bot", "default", "--bot", "greedy", "--games", "2",
-               "--db", "b.sqlite", "--log-dir", "."], tmp_path)
-    assert tcp.returncode == 2 and "in-process" in tcp.stderr
-    assert not (tmp_path / "a.sqlite").exists() and not (tmp_path / "b.sqlite").exists()
+def test_the_log_folder_must_exist(tmp_path: Path) -> None:
+    for transport in (["--in-process"], []):
+        missing = run([*DAIHINMIN, "tournament", "--bot", "default", "--bot", "greedy",
+                       "--games", "2", *transport, "--db", "a.sqlite", "--log-dir", "nope"],
+                      tmp_path)
+        assert missing.returncode == 5 and "not an existing folder" in missing.stderr
+        assert len(missing.stderr.splitlines()) == 1, missing.stderr
+        assert not (tmp_path / "a.sqlite").exists()
 
 
-@pytest.mark.usefixtures("mc_compiled")
+def test_a_log_already_in_the_folder_is_kept_and_the_match_takes_the_next_name(
+        tmp_path: Path) -> None:
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    other = logs / "match-00000.jsonl"  # another tournament's, say
+    other.write_text("not ours\n")
+    done = run([*DAIHINMIN, "tournament", "--bot", "default", "--bot", "greedy", "--games",
+                "2", "--games-per-match", "2", "--no-duplicate", "--in-process", "--jobs",
+                "1", "--db", "t.sqlite", "--log-dir", str(logs), "--json"], tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert other.read_text() == "not ours\n"
+    summary = json.loads(done.stdout)
+    ours = [Path(r["path"]) for r in summary["match_logs"] if r["match"] == 0]
+    assert ours == [logs / "match-00000.2.jsonl"]
+    assert summary["match_logs"][0]["counted"] and summary["match_logs"][0]["attempt"] == 1
+    assert "agree with the engine (complete)" in verify(ours[0])
+
+
 def test_mc_strength_writes_logs_that_replay_verifies(tmp_path: Path) -> None:
     done = run([sys.executable, "-m", "daihinmin.tools.mc_strength", "--games", "3",
                 "--jobs", "2", "--playouts", "20", "--time-ms", "0", "--log-dir",
@@ -89,6 +106,28 @@ def test_duplicate_writes_a_log_per_position_that_replay_verifies(tmp_path: Path
         log = read_match_log(tmp_path / name)
         assert log.header.start is not None and log.header.start["game"] > 1
         assert log.games[0].game == log.header.start["game"] and log.games[0].transfers
+
+
+def test_duplicate_logs_each_jobs_unscored_warm_up_match_too(tmp_path: Path) -> None:
+    """Every game played is in a log; the warm-up logs are named as such and listed apart,
+    so nobody counts them as positions."""
+    args = [sys.executable, "-m", "daihinmin.tools.duplicate", "--a", "default", "--b",
+            "greedy", "--positions", "3", "--warm-games", "2", "--jobs", "2", "--log-dir",
+            str(tmp_path), "--json"]
+    done = run(args, tmp_path)
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    warm = [f"{side}-warm-{j}.jsonl" for side in "ab" for j in range(2)]
+    assert summary["warm_up_logs"] == [str(tmp_path / name) for name in warm]
+    files = sorted(f.name for f in tmp_path.glob("*.jsonl"))
+    assert files == sorted(warm + [f"{side}-0000{k}.jsonl" for side in "ab" for k in range(3)])
+    for name in warm:
+        assert "2 games" in verify(tmp_path / name)
+        log = read_match_log(tmp_path / name)
+        assert log.header.start is None and [g.game for g in log.games] == [1, 2]
+        assert log.header.players[0].name == ("default" if name[0] == "a" else "greedy")
+    again = run(args, tmp_path)  # every log, warm-ups included, is refused before playing
+    assert again.returncode == 5 and "exists" in again.stderr
 
 
 @pytest.mark.parametrize("start", [{"game": 0, "classes": None, "seats": [0, 1, 2, 3, 4]},

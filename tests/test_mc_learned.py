@@ -120,7 +120,7 @@ def test_searched_decisions_become_samples() -> None:
     samples = []
     seen = []
 
-    def record(st, me, cand_c, cand_i, stats) -> None:  # type: ignore[no-untyped-def]
+    def record(st, me, cand_c, cand_i, stats) -> None:
         seen.append(1)
         s = decision_sample(st, me, cand_c, cand_i, stats.visits, mc.prm)
         if s is not None:
@@ -135,7 +135,7 @@ def test_searched_decisions_become_samples() -> None:
     assert np.all(batch.targets[~batch.mask] == 0) and np.isfinite(batch.rows).all()
 
 
-def test_weights_files_from_the_fit_tool_load_and_bad_ones_are_refused(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_weights_files_from_the_fit_tool_load_and_bad_ones_are_refused(tmp_path) -> None:
     good = tmp_path / "w.json"
     good.write_text('{"w_pass": -2.5, "w_cut": 0.5}')
     mc = MCBot(learned_self=True, weights_file=str(good), warm=False)
@@ -146,6 +146,6 @@ def test_weights_files_from_the_fit_tool_load_and_bad_ones_are_refused(tmp_path)
         with pytest.raises(WeightsFileError):
             MCBot(weights_file=str(bad), warm=False)
     written = tmp_path / "fitted.json"  # what the fit tool writes, read back
-    save_weights(str(written), FITTED_WEIGHTS)
+    save_weights(str(written), FITTED_WEIGHTS.tolist())
     mc = MCBot(weights_file=str(written), warm=False)
     assert np.allclose(mc.prm[P_WEIGHTS:], FITTED_WEIGHTS, atol=5e-4)

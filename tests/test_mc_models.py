@@ -50,7 +50,7 @@ from hypothesis import strategies as st
 pytestmark = pytest.mark.usefixtures("mc_compiled")  # conftest.py: compiled once a session
 
 
-def view_state(view) -> np.ndarray:  # type: ignore[no-untyped-def]
+def view_state(view) -> np.ndarray:
     hands = np.zeros(MAX_PLAYERS, dtype=np.int64)
     hands[view.player] = hand_mask(view.hand)
     st = new_state(hands, np.array(view.seats, dtype=np.int64), view.player,

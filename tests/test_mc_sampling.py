@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections import Counter
+from typing import Any
 
 import numpy as np
 import pytest
@@ -53,7 +54,7 @@ class Recorder(WeakestBot):
         super().__init__()
         self.views: list[GameView] = []
 
-    def play(self, view: GameView):  # type: ignore[no-untyped-def]
+    def play(self, view: GameView):
         self.views.append(view)
         return super().play(view)
 
@@ -63,9 +64,9 @@ def recorded() -> tuple[list[Recorder], dict[int, list[CardSet]]]:
     """Views from a 3-game match (games 2 and 3 have an exchange), and each view's truth."""
     bots = [Recorder() for _ in range(N_PLAYERS)]
     truths: dict[int, list[CardSet]] = {}
-    original = driver_game.engine_view
+    original = driver_game.engine_view  # type: ignore[attr-defined]  # patched below
 
-    def build_view(state, player, setup, history, facts):  # type: ignore[no-untyped-def]
+    def build_view(state, player, setup, history, facts):
         view = original(state, player, setup, history, facts)
         truths[id(view)] = list(state.hands)  # the real hands behind this view
         return view
@@ -112,7 +113,7 @@ def assert_consistent(view: GameView, kn: Knowledge, world: np.ndarray) -> None:
             assert count_above(deal, max_key(kept)) >= n
 
 
-def test_sampled_worlds_fit_the_observations(recorded) -> None:  # type: ignore[no-untyped-def]
+def test_sampled_worlds_fit_the_observations(recorded) -> None:
     bots, truths = recorded
     checked = exchanged = 0
     for bot in bots:
@@ -132,7 +133,7 @@ def test_sampled_worlds_fit_the_observations(recorded) -> None:  # type: ignore[
     assert checked > 100 and exchanged > 0
 
 
-def test_known_weakest_returners_shape_the_other_pairs_exchange(recorded) -> None:  # type: ignore[no-untyped-def]
+def test_known_weakest_returners_shape_the_other_pairs_exchange(recorded) -> None:
     """Told that every upper class returns its weakest cards (as these players do), the
     knowledge marks the exchanges I was not part of so, and every sampled world has the
     uppers holding nothing below the cards they handed down.
@@ -173,7 +174,7 @@ def history_log_chance(kn: Knowledge, world: np.ndarray, models: np.ndarray) -> 
 
 
 def test_refined_worlds_stay_consistent_and_explain_the_plays_better(
-        recorded) -> None:  # type: ignore[no-untyped-def]
+        recorded) -> None:
     """Metropolis swaps keep every hard fact and, against players known to follow the sample
     strategy, make the observed actions more likely on average."""
     bots, _truths = recorded
@@ -199,7 +200,7 @@ def test_refined_worlds_stay_consistent_and_explain_the_plays_better(
     assert after > before
 
 
-def test_refinement_leaves_worlds_alone_with_a_guessed_model(recorded) -> None:  # type: ignore[no-untyped-def]
+def test_refinement_leaves_worlds_alone_with_a_guessed_model(recorded) -> None:
     """The playout-policy model is only a guess (and looks at every hand): no swaps."""
     bots, _truths = recorded
     view = bots[1].views[6]
@@ -218,7 +219,7 @@ def test_refinement_leaves_worlds_alone_with_a_guessed_model(recorded) -> None: 
 
 
 def test_per_player_chances_add_up_to_the_replayed_likelihood(
-        recorded) -> None:  # type: ignore[no-untyped-def]
+        recorded) -> None:
     """The local path of the refinement scores each player from the public action table;
     summed, that is the likelihood of replaying the whole game."""
     bots, _truths = recorded
@@ -256,7 +257,7 @@ def chi_square_critical(df: int, z: float = 3.09) -> float:
     return df * (1 - 2 / (9 * df) + z * math.sqrt(2 / (9 * df))) ** 3
 
 
-def exact_case() -> tuple[dict[str, object], dict[tuple[int, ...], float]]:
+def exact_case() -> tuple[dict[str, Any], dict[tuple[int, ...], float]]:
     """A late position with 7 unseen cards, a known card and two exchange facts, and the
     exact posterior over its 180 deals."""
     my_hand = hand_mask(CardSet.parse("S3 H4 D5"))

@@ -312,7 +312,7 @@ def test_one_joker_moves_pack_as_before() -> None:
 
 
 @pytest.mark.parametrize("rules", [UECDA, RULES_2013], ids=["devkit", "2013"])
-def test_the_owner_answering_its_own_cards_matches_engine(rules) -> None:  # type: ignore[no-untyped-def]
+def test_the_owner_answering_its_own_cards_matches_engine(rules) -> None:
     """Every other player has passed the field of player 0: under the devkit's rule player 0
     answers (a play keeps the turn, a pass clears); the 2013 build never gets here, but a
     state like it must still step the same."""

@@ -29,7 +29,7 @@ class Position:
     game: GameState
     setup: GameSetup
     history: list[Observed]
-    facts: dict[int, ExchangeFacts]
+    facts: list[ExchangeFacts]
 
     def view(self) -> GameView:
         p = self.game.turn
@@ -76,6 +76,7 @@ def test_default_follows_its_own_cards_exactly_as_the_sample_client_code() -> No
     played = 0
     for pos in POSITIONS:
         view = pos.view()
+        assert view.field is not None
         facts = field_facts(move_to_cells(view.field), view.revolution)
         cells = follow_cells(hand_grid(view.hand), facts, view.revolution, view.lock)
         chosen = move_from_cells(cells, max_jokers=1) if cells else PASS

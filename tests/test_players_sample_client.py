@@ -72,8 +72,8 @@ def _replay_decisions() -> tuple[list[tuple[int, int, str, str]], int, int]:
                 state.step(PASS)
                 skipped += 1
             view = engine_view(state, player, setup, history, facts[player])
-            chosen = bot.play(view)
-            out.append((game, player, str(move), str(chosen)))
+            played = bot.play(view)
+            out.append((game, player, str(move), str(played)))
             history.append(Observed(player, move, state.field is None))
             state.step(move)
         match.finish_game(state)

@@ -24,6 +24,7 @@ from daihinmin.protocol.errors import (
     ExchangeCountError,
     InvalidShapeError,
     JokerNotHeldError,
+    MoveTableError,
     TooManyJokersError,
 )
 from daihinmin.protocol.table import Table
@@ -31,6 +32,7 @@ from daihinmin.rules.game import GameState
 from daihinmin.rules.judge import Reject
 from daihinmin.rules.ruleset import UECDA
 from daihinmin.values.cards import CardSet
+from daihinmin.values.errors import MoveShapeError
 from daihinmin.values.moves import LONE_JOKER, PASS, Move, MoveKind
 
 
@@ -69,6 +71,7 @@ def test_cells_a_move_may_not_use(cells: dict[tuple[int, int], int],
                                   error: type[Exception]) -> None:
     with pytest.raises(error) as info:
         decode_move_table(table(cells))
+    assert isinstance(info.value, MoveTableError | MoveShapeError)
     assert info.value.cell is None or info.value.cell[0] in range(8)
 
 

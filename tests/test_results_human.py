@@ -55,7 +55,7 @@ def slow_person(proc: subprocess.Popen[bytes], think: float, seen: list[bytes],
         seen.append(chunk)
 
 
-def play(*serve_flags: str) -> tuple[subprocess.CompletedProcess[str], dict, str]:  # type: ignore[type-arg]
+def play(*serve_flags: str) -> tuple[subprocess.CompletedProcess[str], dict, str]:
     server, port = serve(*serve_flags)
     human = subprocess.Popen([*CLI, "bot", "human", "--port", str(port)],
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE,

@@ -51,7 +51,7 @@ def wait_for_games(proc: subprocess.Popen[str], path: Path, games: int) -> None:
         time.sleep(0.01)
 
 
-def seat(report: dict, number: int) -> dict:  # type: ignore[type-arg]
+def seat(report: dict, number: int) -> dict:
     return next(p for p in report["players"] if p["number"] == number)
 
 

@@ -29,7 +29,7 @@ def run(*args: str, timeout: float = 150) -> subprocess.CompletedProcess[str]:
     return subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=timeout)
 
 
-def by_name(report: dict) -> dict[str, dict]:  # type: ignore[type-arg]
+def by_name(report: dict) -> dict[str, dict]:
     return {p["name"]: p for p in report["participants"]}
 
 

@@ -48,7 +48,7 @@ def game_lines(path: Path) -> int:
     return sum(1 for line in complete if b'"type": "game"' in line)
 
 
-def kill_after_games(proc: subprocess.Popen, path: Path, games: int) -> None:  # type: ignore[type-arg]
+def kill_after_games(proc: subprocess.Popen, path: Path, games: int) -> None:
     """SIGKILL ``proc`` as soon as ``path`` holds ``games`` game records."""
     deadline = time.monotonic() + 120
     try:

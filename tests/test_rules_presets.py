@@ -593,8 +593,9 @@ def test_13f_match_points_are_penalties_and_the_worst_scorer_leads() -> None:
     match = MatchState(THIRTEENTH_FLOOR, seed=12, games=3)
     rng = random.Random(12)
     g = play_out(match, rng)
-    assert g.scores is not None and list(match.points) == list(g.scores)
-    worst = max(range(4), key=lambda p: (g.scores[p], g.places()[p]))
+    scores = g.scores
+    assert scores is not None and list(match.points) == list(scores)
+    worst = max(range(4), key=lambda p: (scores[p], g.places()[p]))
     setup = match.setup_game()
     assert not setup.transfers and setup.start().turn == worst
     order = match.standings()

@@ -229,7 +229,7 @@ def test_a_player_leaving_mid_match_is_handed_to_the_fallback_and_the_match_ends
             port = await nursery.start(server.run)
             for p in players:
                 p.port = port
-                await trio.to_thread.run_sync(lambda p=p: (p.connect(), p.handshake()))
+                await trio.to_thread.run_sync(p.join)
             nursery.start_soon(trio.to_thread.run_sync, quitter, port)
             for p in players:
                 nursery.start_soon(trio.to_thread.run_sync, p.run)

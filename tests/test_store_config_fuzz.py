@@ -31,7 +31,7 @@ from hypothesis import strategies as st
 
 FUZZ = settings(max_examples=150, deadline=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture])
-GOOD = {"games": 20, "games_per_match": 2, "transport": "in-process", "seed": 3,
+GOOD: dict[str, Any] = {"games": 20, "games_per_match": 2, "transport": "in-process", "seed": 3,
         "participant": [{"bot": "default"}, {"bot": "random"}, {"bot": "greedy"}]}
 
 

@@ -43,6 +43,7 @@ def kill_midway(args: list[str], path: Path, after_games: int, timeout: float = 
     """Start the tournament and SIGKILL it once ``after_games`` games are committed."""
     proc = subprocess.Popen([*CLI, *args, "--json"], stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE)
+    assert proc.stderr is not None
     deadline = time.monotonic() + timeout
     try:
         while committed_games(path) < after_games:
@@ -180,3 +181,67 @@ def test_tcp_with_an_external_command_kill_and_resume(tmp_path: Path) -> None:
     assert resumed["games"] == 6 and match_states(cut) == {"done": 3}
     assert stored_games(cut) == stored_games(whole)
     assert resumed["participants"] == full["participants"]
+
+
+def logged_results(path: Path) -> list[tuple[int, list[int], list[int]]]:
+    """(game, places, points) of every game in a match log."""
+    from daihinmin.server.matchlog import read_match_log
+
+    return [(g.game, list(g.places), list(g.points)) for g in read_match_log(path).games]
+
+
+def db_results(path: Path) -> dict[int, list[tuple[int, list[int], list[int]]]]:
+    """(game, places, points) of every stored game, by match."""
+    out: dict[int, list[tuple[int, list[int], list[int]]]] = {}
+    for mid, game, _seats, rows in stored_games(path):
+        out.setdefault(mid, []).append((game, [r[1] for r in rows], [r[2] for r in rows]))
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_tcp_match_logs_survive_a_kill_and_the_resume_writes_new_ones(tmp_path: Path
+                                                                      ) -> None:
+    token = f"l{os.getpid()}x"
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    db = tmp_path / "t.sqlite"
+    args = ["--bot", f"{token}d=default", "--bot", f"{token}g=greedy", "--games", "6",
+            "--games-per-match", "3", "--no-duplicate", "--seed", "4", "--jobs", "1",
+            "--tables", "1", "--log-dir", str(logs), "--db", str(db)]
+    kill_midway(args, db, after_games=1)
+    deadline = time.monotonic() + 60  # the worker exits first, then its bots see EOF
+    while processes_mentioning(token) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert processes_mentioning(token) == []
+    before = {p: p.read_bytes() for p in logs.iterdir()}
+    unfinished = [p for p, data in before.items() if b'"type": "end"' not in data]
+    assert unfinished, "the kill left no match in play"
+
+    report = run_cli("--resume", "--db", str(db), "--log-dir", str(logs))
+    assert report["matches"] == {"done": len({r["match"] for r in report["match_logs"]})}
+    for path, data in before.items():  # an earlier attempt's log is never clobbered
+        assert path.read_bytes() == data
+    listed = {Path(r["path"]): r for r in report["match_logs"]}
+    assert set(listed) == set(logs.iterdir())  # the report names every log, and only those
+    for path in unfinished:
+        assert not listed[path]["counted"]
+        again = [r for r in listed.values() if r["match"] == listed[path]["match"]
+                 and r["attempt"] > listed[path]["attempt"]]
+        assert again and again[-1]["counted"]
+        assert Path(again[-1]["path"]).name.endswith(".2.jsonl")
+    stored = db_results(db)
+    counted = [r for r in report["match_logs"] if r["counted"]]
+    assert sorted(r["match"] for r in counted) == sorted(stored)  # one per match
+    for r in counted:  # the counted logs hold exactly the stored games, and verify
+        path = Path(r["path"])
+        assert logged_results(path) == stored[r["match"]]
+        check = subprocess.run([sys.executable, "-m", "daihinmin.tools", "replay", "--verify",
+                                str(path)], capture_output=True, text=True, timeout=60)
+        assert check.returncode == 0 and "(complete)" in check.stdout, check.stderr
+
+    text = subprocess.run([*CLI, "--report", "--db", str(db)], capture_output=True,
+                          text=True, timeout=60)
+    assert text.returncode == 0, text.stderr
+    assert f"Match logs: {len(listed)} in {logs}; {len(counted)} hold the counted" in \
+        " ".join(text.stdout.split())

@@ -170,8 +170,8 @@ def parse_session(text: str) -> Session:
             m = _STATE.search(stripped)
             assert m, stripped
             g = [int(m.group(i)) for i in range(1, 9)]
-            current.state = TableState(*g, _ints(m.group(9)), _ints(m.group(10)),
-                                       _ints(m.group(11)))
+            rows = (_ints(m.group(9)), _ints(m.group(10)), _ints(m.group(11)))
+            current.state = TableState(*g, *rows)  # type: ignore[call-arg, arg-type]  # g: 8
     return Session(head, games, kifu)
 
 

@@ -113,7 +113,7 @@ def test_foreign_types_get_not_implemented(a: CardSet) -> None:
 def test_a_cardset_cannot_be_changed() -> None:
     s = CardSet.parse("S3")
     with pytest.raises(AttributeError):
-        s.mask = 0  # type: ignore[misc]
+        s.mask = 0
     assert pickle.loads(pickle.dumps(CardSet.parse("S3 JK JK"))) == CardSet.parse("S3 JK JK")
 
 
@@ -162,7 +162,7 @@ def test_the_raw_constructor_is_refused_and_moves_are_immutable() -> None:
         Move(MoveKind.SINGLE, CardSet.parse("S3"))
     move = Move.parse("S3")
     with pytest.raises(AttributeError):
-        move.size = 0  # type: ignore[misc]
+        move.size = 0
     assert move.__eq__("S3") is NotImplemented
 
 
@@ -175,6 +175,6 @@ def test_the_raw_constructor_is_refused_and_moves_are_immutable() -> None:
     lambda: Move.sequence(0, 3, 3, (7,)),    # a joker outside the run
     lambda: Move.stairs(0b11, 3, 3, ((2, 4),)),  # a joker outside the suits
 ])
-def test_constructors_refuse_what_is_no_move(build) -> None:  # type: ignore[no-untyped-def]
+def test_constructors_refuse_what_is_no_move(build) -> None:
     with pytest.raises(CardParseError):
         build()

@@ -279,7 +279,7 @@ def test_cpu_game_by_keyboard_only(server: tuple[str, Path], browser: WebDriver)
         if not move["pass"] and not browser.find_element(By.ID, "play").is_enabled():
             target = f'#joker-options [data-move="{move["index"]}"]'  # the joker's place
         press_on(browser, target, Keys.ENTER)
-        wait(browser, lambda d, asked=prompt["id"]: (state(d).get("prompt") or {}).get("id")
+        wait(browser, lambda d, asked=prompt["id"]: (state(d).get("prompt") or {}).get("id")  # type: ignore[misc]
              != asked)
         turns += 1
     assert s["status"] == "over" and turns > 0
@@ -291,7 +291,7 @@ def test_hot_seat_curtain_hides_the_other_hands(server: tuple[str, Path],
                                                 browser: WebDriver) -> None:
     base, _logs = server
     new_table(browser, base, {"mode": "hotseat", "preset": "web", "players": 3, "games": 3})
-    asked = []
+    asked: list[Any] = []
     for _ in range(4):
         s = wait(browser, lambda d: state(d).get("curtain") and state(d))
         assert browser.find_element(By.ID, "me").is_displayed() is False
@@ -321,6 +321,7 @@ def test_room_two_browsers_cpu_takes_over(server: tuple[str, Path],
     table = new_table(browser, base, {"mode": "room", "preset": "web", "players": 4,
                                       "games": 3, "level": "beginner", "name": "Host"})
     assert wait(browser, lambda d: d.find_element(By.ID, "start").is_displayed())
+    friend: WebDriver | None  # None once it has left
     friend = new_browser()
     try:
         friend.get(f"{base}/t/{table}")
@@ -350,7 +351,8 @@ def test_room_two_browsers_cpu_takes_over(server: tuple[str, Path],
                ('{"type": "exchange", "prompt": "x", "cards": [99]}', "")]
         for text, expected in bad:
             friend.execute_script("T.ws.send(arguments[0])", text)
-            wait(friend, lambda d, e=expected: e in d.find_element(By.ID, "message").text
+            wait(friend, lambda d, e=expected: e in d.find_element(  # type: ignore[misc]
+                By.ID, "message").text
                  and d.find_element(By.ID, "message").text.startswith("✗"))
         s = prompt_or_over(browser)
         if s.get("prompt"):
@@ -433,7 +435,7 @@ def test_seven_pass_and_ten_discard_chosen_by_clicks(server: tuple[str, Path],
         if kind not in chosen:
             shot(browser, f"play-{kind}")
         give.click()
-        after = wait(browser, lambda d, asked=prompt["id"]: (
+        after = wait(browser, lambda d, asked=prompt["id"]: (  # type: ignore[misc]
             state(d).get("prompt") or {}).get("id") != asked and state(d))
         assert card not in [c["id"] for c in after.get("hand", [])]
         if kind not in chosen:
@@ -516,12 +518,12 @@ def test_every_preset_opens_at_every_size_it_plays(server: tuple[str, Path],
         browser.execute_script("const p = document.getElementById('preset');"
                                "p.value = arguments[0]; p.dispatchEvent(new Event('change'));",
                                name)
-        offered = [int(o.get_attribute("value")) for o in
+        offered = [int(str(o.get_attribute("value"))) for o in
                    browser.find_elements(By.CSS_SELECTOR, "#players option")]
         assert offered == preset["player_counts"] and set(offered) <= {3, 4, 5, 6}
         rounds = browser.find_element(By.ID, "games")
         if name == "web":
-            assert [int(o.get_attribute("value")) for o in rounds.find_elements(
+            assert [int(str(o.get_attribute("value"))) for o in rounds.find_elements(
                 By.TAG_NAME, "option")] == [3, 5, 7]
     made = []
     for name, preset in presets.items():
@@ -657,8 +659,8 @@ def test_tournament_report_html_draws_ratings_and_intervals(tmp_path: Path,
     for chart in charts:
         assert len(chart.find_elements(By.CSS_SELECTOR, "circle.estimate")) == 3
         bars = chart.find_elements(By.CSS_SELECTOR, "line.interval")
-        assert len(bars) == 3 and all(float(b.get_attribute("x2")) > float(
-            b.get_attribute("x1")) for b in bars)
+        assert len(bars) == 3 and all(float(str(b.get_attribute("x2"))) > float(
+            str(b.get_attribute("x1"))) for b in bars)
     rows = browser.find_elements(By.CSS_SELECTOR, "table.standings tr")[1:]
     for row, p in zip(rows, report["participants"], strict=True):
         cells = row.find_elements(By.CSS_SELECTOR, "td, th")

@@ -128,7 +128,7 @@ def test_an_in_process_tournament_publishes_each_turn_and_the_standings(tmp_path
 
         def listing() -> dict[str, Any]:
             with urllib.request.urlopen(url + "/api/tables") as page:
-                return json.loads(page.read())  # type: ignore[no-any-return]
+                return json.loads(page.read())
 
         async def watch() -> list[dict[str, Any]]:
             feed = None

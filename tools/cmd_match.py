@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from daihinmin.rules.ruleset import RuleSet
     from daihinmin.server.bots import PlayerSpec
     from daihinmin.server.match_server import MatchOutcome
+    from daihinmin.server.matchlog import MatchHeader
 
 DEFAULT_TABLE = ("default", "default", "default", "random", "greedy")
 
@@ -84,13 +85,12 @@ def describe(entry: tuple[tuple[str, str], ...]) -> str:
     return value if kind == "bot" else f"--cmd {value!r}"
 
 
-def resume_lineup(log_path: Path, bots: list[str], commands: list[str], players: int
-                  ) -> Lineup:
+def resume_lineup(log_path: Path, header: MatchHeader, bots: list[str], commands: list[str],
+                  players: int) -> Lineup:
     """The lineup of the logged match; one given on the command line must be the same."""
     from daihinmin.server.errors import ServerConfigError
-    from daihinmin.server.matchlog import read_header
 
-    logged = read_header(log_path).lineup
+    logged = header.lineup
     if logged is None:
         if not bots and not commands:
             raise ServerConfigError(f"{log_path} does not say how its players were started "
@@ -159,19 +159,21 @@ def match_command(args: argparse.Namespace) -> int:
     setup_logging(args.verbose)
     try:
         check_bot_names(args.bots)
+        point = None
         if args.resume is not None:
-            from daihinmin.server.matchlog import read_header
+            from daihinmin.server.resume import load_resume
 
             refuse_resume_flags(args)
-            players = read_header(args.resume).ruleset().players
-            lineup = resume_lineup(args.resume, args.bots, args.cmd, players)
+            point = load_resume(args.resume)  # the one reading of the log
+            players = point.header.ruleset().players
+            lineup = resume_lineup(args.resume, point.header, args.bots, args.cmd, players)
         else:
             players = ruleset_from(args.rules or "uecda", args.rule).players
             lineup = lineup_of(args.bots, args.cmd, players)
         has_cmd = any(entry[0][0] == "cmd" for entry in lineup)
         exact = args.exact_writes or has_cmd
         config = config_from_args(args, "127.0.0.1", 0, coalesce_writes=not exact,
-                                  lineup=lineup)
+                                  lineup=lineup, point=point)
         specs = player_specs(lineup, config.rules, config.seed)
         standings = start_standings(config, [s.label for s in specs])
         publisher = publisher_for(args, config, "match")

@@ -12,29 +12,17 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
+
+from daihinmin.local.terminal_text import terminal_safe
 
 if TYPE_CHECKING:
     from daihinmin.driver.faults import SeatEvent
     from daihinmin.rules.game import StepResult
     from daihinmin.server.matchlog import MatchLog
     from daihinmin.server.replay import ReplayedGame
-
-# C0/C1 controls but the newline, DEL, and the bidirectional overrides that reorder text.
-_CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e"
-                      "\u2066-\u2069]")
-
-
-def terminal_safe(text: str) -> str:
-    r"""``text`` with every control character escaped.
-
-    >>> terminal_safe("p1\x1b[2Jevil\u202e\n")
-    'p1\\x1b[2Jevil\\u202e\n'
-    """
-    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
 class TerminalSafe:

@@ -41,6 +41,7 @@ from daihinmin.server.config import (
 if TYPE_CHECKING:
     from daihinmin.server.config import ServerConfig
     from daihinmin.server.match_server import MatchObserver, MatchOutcome
+    from daihinmin.server.resume import ResumePoint
     from daihinmin.server.standings import Standings
     from daihinmin.web.publish import TablePublisher
 
@@ -119,14 +120,13 @@ POLICY_FLAGS = {"profile_timeout": "profile_time", "move_timeout": "move_time",
                 "fallback": "fallback"}
 
 
-def resumed_faults(args: argparse.Namespace, faults: dict[str, Any]) -> dict[str, Any]:
-    """The deadlines and fault policy of the logged match: an option left at its default
-    takes the log's value; one given with another value than the log's is refused."""
+def resumed_faults(args: argparse.Namespace, faults: dict[str, Any], policy: dict[str, Any]
+                   ) -> dict[str, Any]:
+    """The deadlines and fault policy of the logged match (``policy``, the one logged last):
+    an option left at its default takes the log's value; one given with another value than
+    the log's is refused."""
     from daihinmin.server.errors import ServerConfigError
-    from daihinmin.server.resume import config_for_resume
 
-    config_for_resume(args.resume, _base_config(faults))  # a clear error for a bad log
-    policy = logged_policy(args.resume)
     defaults = args.option_defaults
     changed = []
     out = dict(faults)
@@ -142,12 +142,6 @@ def resumed_faults(args: argparse.Namespace, faults: dict[str, Any]) -> dict[str
         raise ServerConfigError("--resume goes on with the logged match's deadlines and "
                                 "fault policy; drop " + ", ".join(changed))
     return out
-
-
-def _base_config(faults: dict[str, Any]) -> ServerConfig:
-    from daihinmin.server.config import ServerConfig
-
-    return ServerConfig(**faults)
 
 
 def refuse_resume_flags(args: argparse.Namespace) -> None:
@@ -166,12 +160,14 @@ def refuse_resume_flags(args: argparse.Namespace) -> None:
 
 def config_from_args(args: argparse.Namespace, host: str, port: int,
                      coalesce_writes: bool = False,
-                     lineup: tuple[tuple[tuple[str, str], ...], ...] = ()) -> ServerConfig:
-    """The server config the options ask for (raises RuleConfigError/ServerError)."""
+                     lineup: tuple[tuple[tuple[str, str], ...], ...] = (),
+                     point: ResumePoint | None = None) -> ServerConfig:
+    """The server config the options ask for (raises RuleConfigError/ServerError); with
+    ``--resume``, ``point`` is the log as already read (else it is read here, once)."""
     from daihinmin.rules.ruleset import ruleset_from
     from daihinmin.server.config import ServerConfig
     from daihinmin.server.outfile import check_output_path
-    from daihinmin.server.resume import config_for_resume
+    from daihinmin.server.resume import config_for_resume, load_resume
 
     faults = {"profile_timeout": args.profile_time, "move_timeout": args.move_time,
               "exchange_timeout": args.exchange_time, "time_bank": args.time_bank,
@@ -180,9 +176,10 @@ def config_from_args(args: argparse.Namespace, host: str, port: int,
               "fallback": args.fallback, "durable": not args.no_fsync}
     if args.resume is not None:
         refuse_resume_flags(args)
-        config = config_for_resume(args.resume, ServerConfig(  # a bad log: exit 4
+        point = point or load_resume(args.resume)  # a bad log: exit 4
+        config = config_for_resume(args.resume, ServerConfig(
             host=host, port=port, coalesce_writes=coalesce_writes, lineup=lineup,
-            **resumed_faults(args, faults)))
+            **resumed_faults(args, faults, point.policy)), point)
         check_output_path(args.resume, what="match log", existing=True)  # then: writable?
         return config
     rules = ruleset_from(args.rules or "uecda", args.rule)
@@ -236,38 +233,22 @@ def interrupted(exc: BaseException) -> bool:
     return any(isinstance(err, KeyboardInterrupt) for err in leaf_errors(exc))
 
 
-def logged_policy(path: Path) -> dict[str, Any]:
-    """The fault policy the logged match ran under last (its last resume's, else the
-    header's), read record by record."""
-    from daihinmin.server.matchlog import MatchHeader, ResumeRecord, open_log
-
-    policy: dict[str, Any] | None = None
-    with open_log(path) as records:
-        for record in records:
-            if isinstance(record, MatchHeader) or (
-                    isinstance(record, ResumeRecord) and record.policy):
-                policy = record.policy
-    return policy or {}
-
-
 def start_standings(config: ServerConfig, labels: list[str] | None = None) -> Standings:
     """Standings to build up game by game (names are filled in as players are seated); a
-    resumed match starts from its logged games."""
-    from daihinmin.driver.record import GameRecord
+    resumed match starts from its logged games (gathered when the log was read)."""
     from daihinmin.rules.scoring import lower_is_better
-    from daihinmin.server.matchlog import PlayerInfo, open_log
+    from daihinmin.server.matchlog import PlayerInfo
     from daihinmin.server.standings import Standings
 
     n = config.rules.players
-    standings = Standings([PlayerInfo(i, labels[i] if labels else f"player{i}", 0)
-                           for i in range(n)], labels,
-                          lower_is_better=lower_is_better(config.rules))
-    if config.resume and config.log_path is not None:
-        with open_log(config.log_path) as records:  # record by record: flat memory
-            for record in records:
-                if isinstance(record, GameRecord):
-                    standings.add_game(record)
-    return standings
+    if config.resume_point is not None:
+        standings = config.resume_point.standings
+        for s, label in zip(standings.players, labels or [], strict=False):
+            s.name = s.label = label
+        return standings
+    return Standings([PlayerInfo(i, labels[i] if labels else f"player{i}", 0)
+                      for i in range(n)], labels,
+                     lower_is_better=lower_is_better(config.rules))
 
 
 def finish_standings(standings: Standings, outcome: MatchOutcome) -> Standings:

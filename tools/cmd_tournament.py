@@ -58,8 +58,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     out = p.add_argument_group("output")
     out.add_argument("--report", action="store_true", help="only report on --db; play nothing")
     out.add_argument("--log-dir", metavar="DIR",
-                     help="in-process: write each match's log into DIR (an existing folder; "
-                          "match-NNNNN.jsonl, checked by 'daihinmin replay --verify')")
+                     help="write each match's log into DIR (an existing folder; "
+                          "match-NNNNN.jsonl, a replayed match the next free name "
+                          "match-NNNNN.2.jsonl; checked by 'daihinmin replay --verify')")
     out.add_argument("--json", action="store_true", help="print one JSON summary object")
     out.add_argument("--csv", metavar="FILE", help="write the standings as CSV")
     out.add_argument("--report-json", metavar="FILE", help="write the full report as JSON")
@@ -156,20 +157,17 @@ def open_store(args: argparse.Namespace, cfg: TournamentConfig | None
 
 
 def check_log_dir(cfg: TournamentConfig) -> None:
-    """Match logs are written in process only, into a folder that exists."""
+    """Match logs go into a folder that exists."""
     from daihinmin.server.outfile import OutputRefusedError
-    from daihinmin.tournament.config import TournamentConfigError
 
     if cfg.log_dir is None:
         return
-    if cfg.transport != "in-process":
-        raise TournamentConfigError("--log-dir: match logs are written by in-process "
-                                    "tournaments (--in-process) only")
     if not Path(cfg.log_dir).is_dir():
         raise OutputRefusedError(f"--log-dir {cfg.log_dir}: not an existing folder")
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
+    from daihinmin.local.terminal_text import terminal_safe
     from daihinmin.rules.scoring import lower_is_better
     from daihinmin.server.outfile import OutputRefusedError, check_output_path
     from daihinmin.tools.exit_codes import (
@@ -200,7 +198,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     try:
         publishing = publishing_from(args)
     except ValueError as exc:
-        print(f"daihinmin tournament: {exc}", file=sys.stderr)
+        print(terminal_safe(f"daihinmin tournament: {exc}"), file=sys.stderr)
         return USAGE
     try:
         for out in (args.csv, args.report_json):  # every output is checked before playing
@@ -214,10 +212,10 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         store, run_cfg = open_store(args, cfg)
         check_log_dir(run_cfg)
     except OutputRefusedError as exc:
-        print(f"daihinmin tournament: {exc}", file=sys.stderr)
+        print(terminal_safe(f"daihinmin tournament: {exc}"), file=sys.stderr)
         return OUTPUT_REFUSED
     except (TournamentConfigError, StoreError) as exc:
-        print(f"daihinmin tournament: {exc}", file=sys.stderr)
+        print(terminal_safe(f"daihinmin tournament: {exc}"), file=sys.stderr)
         bad_file = isinstance(exc, ConfigFileError | StoreReadError)
         return BAD_INPUT if bad_file else USAGE
     summary: RunSummary | None = None
@@ -229,10 +227,10 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             summary = play(store, run_cfg, live=not args.json and sys.stdout.isatty(),
                            publishing=publishing)
         except TournamentConfigError as exc:
-            print(f"daihinmin tournament: {exc}", file=sys.stderr)
+            print(terminal_safe(f"daihinmin tournament: {exc}"), file=sys.stderr)
             return USAGE
         except TournamentAbortedError as exc:
-            print(f"daihinmin tournament: {exc}", file=sys.stderr)
+            print(terminal_safe(f"daihinmin tournament: {exc}"), file=sys.stderr)
             code = FAILED
         except KeyboardInterrupt:
             print(f"daihinmin tournament: interrupted; continue with: daihinmin tournament "
@@ -244,7 +242,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
                               run_cfg.ruleset().players, lower_is_better=lower)
         report = summary_dict(stats, store, summary)
     except (StoreReadError, sqlite3.DatabaseError, UnicodeDecodeError) as exc:
-        print(f"daihinmin tournament: {db_path(args)}: cannot report: {exc}", file=sys.stderr)
+        print(terminal_safe(f"daihinmin tournament: {db_path(args)}: cannot report: {exc}"),
+              file=sys.stderr)
         return BAD_INPUT
     try:
         if args.csv:
@@ -252,7 +251,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         if args.report_json:
             write_json(args.report_json, report, overwrite=args.overwrite)
     except OutputRefusedError as exc:
-        print(f"daihinmin tournament: {exc}", file=sys.stderr)
+        print(terminal_safe(f"daihinmin tournament: {exc}"), file=sys.stderr)
         code = code or OUTPUT_REFUSED
     if args.report_html is not None:
         from daihinmin.web.output import write_new_file

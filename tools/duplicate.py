@@ -16,7 +16,10 @@ difference of two independent matches of the same length::
 Positions where the classes carry no exchange (``none`` in ``--my-classes``) are fresh deals.
 Before its positions each job plays ``--warm-games`` unscored games (the same ones for A and
 B), so a player that learns its opponents (``mc`` fits a model to each from finished games)
-is scored as it plays in a match, not as it plays its first game.
+is scored as it plays in a match, not as it plays its first game.  With ``--log-dir`` every
+game played is logged: each position as ``a-K.jsonl`` / ``b-K.jsonl``, and each job's
+warm-up match (unscored: none of its games count) as ``a-warm-J.jsonl`` / ``b-warm-J.jsonl``;
+the summary lists the warm-up logs under ``warm_up_logs``.
 This is an experiment, not a test: it takes minutes.
 """
 
@@ -37,8 +40,10 @@ from daihinmin.local.parallel import run_parallel
 from daihinmin.tools.cmd_bot import parse_options
 from daihinmin.tools.exit_codes import OUTPUT_REFUSED
 
-# (player, options, opponent, seed, positions, my classes, warm-up games, log path prefix)
-Task = tuple[str, dict[str, object], str, int, list[int], list[int | None], int, str | None]
+# (player, options, opponent, seed, positions, my classes, warm-up games, log path prefix,
+#  the warm-up match's log)
+Task = tuple[str, dict[str, object], str, int, list[int], list[int | None], int, str | None,
+             str | None]
 WARM_SEED = 1_000_003  # added to --seed for the unscored warm-up games
 
 
@@ -70,7 +75,8 @@ def position_game(k: int, period: int) -> int:
 
 
 def run_task(task: Task) -> list[PositionResult]:
-    name, options, opponent, seed, positions, mine, warm_games, log_prefix = task
+    name, options, opponent, seed, positions, mine, warm_games, log_prefix, warm_log = task
+    from daihinmin.local.match_log import LocalMatchLog
     from daihinmin.local.runner import play_local_game, play_local_match
     from daihinmin.players.registry import make_bot
     from daihinmin.rules.match import MatchState
@@ -78,7 +84,14 @@ def run_task(task: Task) -> list[PositionResult]:
 
     bots = [make_bot(name, **options)] + [make_bot(opponent, seed=seed * 10 + i)
                                          for i in range(1, 5)]
-    if warm_games > 0:  # the unscored warm-up match also starts the match for the bots
+    names = [name] + [f"{opponent}-{i}" for i in range(1, 5)]
+    # The unscored warm-up match also starts the match for the bots.
+    if warm_games > 0 and warm_log is not None:  # logged; its name says it is the warm-up
+        with LocalMatchLog.open(Path(warm_log), UECDA, seed + WARM_SEED, warm_games,
+                                names) as log:
+            log.finish(play_local_match(UECDA, seed + WARM_SEED, warm_games, bots,
+                                        on_game=log.game))
+    elif warm_games > 0:
         play_local_match(UECDA, seed + WARM_SEED, warm_games, bots)
     else:
         for p, bot in enumerate(bots):
@@ -92,9 +105,6 @@ def run_task(task: Task) -> list[PositionResult]:
         if log_prefix is None:
             record = play_local_game(match, bots)
         else:  # one log per position: a one-game match that starts at game ``game``
-            from daihinmin.local.match_log import LocalMatchLog
-
-            names = [name] + [f"{opponent}-{i}" for i in range(1, 5)]
             with LocalMatchLog.open(Path(position_log(log_prefix, k)), UECDA, seed, game,
                                     names, start=match) as log:
                 record = play_local_game(match, bots)
@@ -111,6 +121,15 @@ def position_log(prefix: str, k: int) -> str:
     'logs/a-00012.jsonl'
     """
     return f"{prefix}-{k:05d}.jsonl"
+
+
+def warm_up_log(prefix: str, job: int) -> str:
+    """The log of one job's unscored warm-up match.
+
+    >>> warm_up_log("logs/b", 1)
+    'logs/b-warm-1.jsonl'
+    """
+    return f"{prefix}-warm-{job}.jsonl"
 
 
 def paired_summary(a: list[int], b: list[int]) -> dict[str, Any]:  # JSON
@@ -172,24 +191,32 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
         configs = ((args.a, parse_options(args.a_opt)), (args.b, parse_options(args.b_opt)))
     except ValueError as exc:
         raise SystemExit(str(exc)) from None
+    warm_games = max(0, args.warm_games)
     prefixes: list[str | None] = [None, None]
+    warm_logs: list[str] = []
     if args.log_dir is not None:
         from daihinmin.server.outfile import OutputRefusedError, check_output_path
 
         prefixes = [str(args.log_dir / side) for side in ("a", "b")]
+        if warm_games:
+            warm_logs = [warm_up_log(str(prefix), j) for prefix in prefixes
+                         for j, part in enumerate(slices) if part]
         try:  # every log is checked before any game is played
             for prefix in prefixes:
                 for k in positions:
                     check_output_path(Path(position_log(str(prefix), k)), what="match log")
+            for path in warm_logs:
+                check_output_path(Path(path), what="match log")
         except OutputRefusedError as exc:
             print(f"duplicate: {exc}", file=sys.stderr)
             return OUTPUT_REFUSED
     for (name, opts), prefix in zip(configs, prefixes, strict=True):
-        for part in slices:
+        for j, part in enumerate(slices):
             if part:
+                warm_log = warm_up_log(prefix, j) if prefix and warm_games else None
                 tasks.append((name, opts, args.opponent, args.seed, part,
                               [mine_cycle[k % len(mine_cycle)] for k in part],
-                              max(0, args.warm_games), prefix))
+                              warm_games, prefix, warm_log))
     start = time.perf_counter()
     results = run_parallel(run_task, tasks, jobs)
     half = len(results) // 2
@@ -199,6 +226,8 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     summary["places_a"] = [sum(1 for r in a.values() if r.place == q) for q in range(5)]
     summary["places_b"] = [sum(1 for r in b.values() if r.place == q) for q in range(5)]
     summary["wall_s"] = round(time.perf_counter() - start, 1)
+    if args.log_dir is not None:
+        summary["warm_up_logs"] = warm_logs  # unscored: none of their games count
     if args.json:
         print(json.dumps(summary))
     else:
@@ -208,6 +237,9 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
               f"{summary['places_b']}); B - A = {summary['diff']:+} (95% CI {lo:+}..{hi:+}), "
               f"the two differ in {summary['differ']:.0%} of positions; "
               f"{summary['wall_s']} s")
+        if warm_logs:
+            print(f"logs in {args.log_dir}: a-K/b-K.jsonl per position; the unscored warm-up "
+                  f"games in {', '.join(Path(w).name for w in warm_logs)}")
     return 0
 
 

@@ -61,8 +61,8 @@ def stand_in_line(s: PlayerStanding) -> str:
 def print_standings(standings: Standings, console: Console, *, wall_seconds: float,
                     resumed_after: int = 0, log_path: Path | None = None,
                     title: str | None = None) -> None:
+    from daihinmin.local.terminal_text import markup_safe
     from rich import box
-    from rich.markup import escape
     from rich.table import Table as RichTable
 
     n = len(standings.players)
@@ -89,17 +89,17 @@ def print_standings(standings: Standings, console: Console, *, wall_seconds: flo
         table.add_column("status", no_wrap=True)
     for rank, s in enumerate(standings.ranked(), 1):
         # Names come from the players' profiles: shown as text, never as markup.
-        row = [str(rank), escape(who(s)), str(s.points)]
+        row = [str(rank), markup_safe(who(s), newlines=False), str(s.points)]
         if replaced:
             row.append(f"{s.own_games}+{s.stand_in_games}")
         row += [f"{s.mean_place:.2f}", *[str(k) for k in s.places], f"{s.mean_move_ms:.1f}"]
         if faulty:
-            row.append(escape(s.short_status()))
+            row.append(markup_safe(s.short_status(), newlines=False))
         table.add_row(*row)
     console.print(table)
     for s in standings.players:
         if s.status != "OK" or s.stand_in_games:
-            console.print(escape(stand_in_line(s)), highlight=False)
+            console.print(markup_safe(stand_in_line(s)), highlight=False)
     if replaced:
         console.print("games: own + played by a stand-in.  Points and places count only "
                       "the games a participant played itself; seats a stand-in played rank "
@@ -108,4 +108,4 @@ def print_standings(standings: Standings, console: Console, *, wall_seconds: flo
     resumed = f" (resumed after game {resumed_after})" if resumed_after else ""
     console.print(f"{standings.games} games in {wall_seconds:.1f} s "
                   f"({rate:.1f} games/s){resumed}" +
-                  (f"; log: {escape(str(log_path))}" if log_path else ""), highlight=False)
+                  (f"; log: {markup_safe(str(log_path))}" if log_path else ""), highlight=False)

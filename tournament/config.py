@@ -91,7 +91,7 @@ class TournamentConfig:
     jobs: int = 0  # worker processes; 0 = one per core
     tables: int = 0  # TCP: tables played at once (over all workers); 0 = 2 per worker
     match_timeout: float = 600.0  # TCP: seconds one match may take before it is failed
-    log_dir: str | None = None  # in-process: each match's log goes here (match-NNNNN.jsonl)
+    log_dir: str | None = None  # each match's log goes here (.match_logs)
 
     def ruleset(self) -> RuleSet:
         try:

@@ -10,6 +10,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from daihinmin.local.terminal_text import markup_safe
 from openskill.models import PlackettLuce
 from rich import box
 from rich.console import Console, Group, RenderableType
@@ -88,10 +89,12 @@ class LiveTally:
         order = sorted(range(len(self.names)), key=lambda i: -self.ratings[i][0])
         for i in order:
             g = self.seat_games[i]
-            row = [self.names[i], f"{g:,}", f"{self.points[i] / g:.3f}" if g else "-",
+            row = [markup_safe(self.names[i], newlines=False), f"{g:,}",
+                   f"{self.points[i] / g:.3f}" if g else "-",
                    f"{100 * self.wins[i] / g:.1f}" if g else "-",
                    f"{self.ratings[i][0]:.2f}", f"{self.ratings[i][1]:.2f}"]
-            table.add_row(*row, *([self.faults[i].text()] if faulty else []))
+            table.add_row(*row, *([markup_safe(self.faults[i].text(), False)]
+                                  if faulty else []))
         return Group(head, bar, table)
 
 

@@ -1,7 +1,8 @@
 """One match in process: bundled bots as objects on the same engine (no sockets).
 
 With ``log_dir`` set, each match writes the server's match log (``match-NNNNN.jsonl``, NNNNN
-the match id), which ``daihinmin replay --verify`` checks."""
+the match id; a replayed match the next free name, :mod:`.match_logs`), which ``daihinmin
+replay --verify`` checks."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from daihinmin.rules.match import MatchState
 from daihinmin.rules.ruleset import RuleSet
 
 from .config import Participant, TournamentConfig
+from .match_logs import next_log_path
 from .schedule import MatchSpec, derive_seed
 
 if TYPE_CHECKING:
@@ -62,9 +64,10 @@ def make_table_bots(cfg: TournamentConfig, spec: MatchSpec) -> list[Bot]:
 
 
 def play_local(cfg: TournamentConfig, rules: RuleSet, spec: MatchSpec,
-               on_game: GameCallback, watcher: TableWatcher | None = None) -> float:
-    """Play the match; report each game (and every turn to ``watcher``: ``--publish``);
-    returns the CPU seconds it took."""
+               on_game: GameCallback, watcher: TableWatcher | None = None,
+               on_log: Callable[[Path], None] | None = None) -> float:
+    """Play the match; report each game (and every turn to ``watcher``: ``--publish``), and
+    the log's path to ``on_log`` before it is written; returns the CPU seconds it took."""
     bots = make_table_bots(cfg, spec)
     cpu = time.process_time()
 
@@ -83,7 +86,9 @@ def play_local(cfg: TournamentConfig, rules: RuleSet, spec: MatchSpec,
         run_match(report)
         return time.process_time() - cpu
     names = [cfg.participants[i].name for i in spec.lineup]
-    path = Path(cfg.log_dir) / f"match-{spec.index:05d}.jsonl"
+    path = next_log_path(cfg.log_dir, spec.index)
+    if on_log is not None:
+        on_log(path)
     with LocalMatchLog.open(path, rules, spec.seed, spec.games, names) as log:
 
         def log_and_report(record: GameRecord) -> None:

@@ -8,13 +8,15 @@ import math
 from pathlib import Path
 from typing import IO, Any
 
+from daihinmin.local.terminal_text import markup_safe, terminal_safe
 from rich import box
+from rich.cells import cell_len
 from rich.console import Console
 from rich.table import Table
 
 from .run import RunSummary
 from .stats import TournamentStats
-from .store import ParticipantFaults, TournamentStore
+from .store import MatchLogRow, ParticipantFaults, TournamentStore
 
 TRANSPORT_LABELS = {"in-process": "in-process (bots as objects, same engine; no sockets)",
                     "tcp": "TCP (real server and bot processes)"}
@@ -71,6 +73,8 @@ def summary_dict(stats: TournamentStats, store: TournamentStore,
         "notes": stats.notes,
         "participants": parts,
         "pairwise": pairwise,
+        "match_logs": [{"match": r.match_id, "attempt": r.attempt, "path": r.path,
+                        "counted": r.counted} for r in store.match_logs()],
     }
     if run is not None:
         out["run"] = {"games": run.games, "wall_seconds": round(run.wall_seconds, 3),
@@ -105,6 +109,20 @@ def planned_note(store: TournamentStore) -> str:
     return text
 
 
+def logs_note(logs: list[MatchLogRow]) -> str | None:
+    """Where the match logs are, and how many of them hold the games that count."""
+    if not logs:
+        return None
+    folders = sorted({str(Path(r.path).parent) for r in logs})
+    where = folders[0] if len(folders) == 1 else f"{len(folders)} folders"
+    counted = sum(r.counted for r in logs)
+    rest = len(logs) - counted
+    text = f"Match logs: {len(logs)} in {where}; {counted} hold the counted games"
+    if rest:
+        text += f", {rest} a failed or unfinished attempt"
+    return text + " (check one: daihinmin replay --verify FILE)"
+
+
 def fmt_ci(ci: tuple[float, float], digits: int = 2) -> str:
     if math.isnan(ci[0]):
         return "-"
@@ -119,12 +137,49 @@ def fmt_share(share: float, ci: tuple[float, float]) -> str:
     return f"{100 * share:.1f}±{100 * max(ci[1] - share, share - ci[0]):.1f}%"
 
 
+REPORT_WIDTH = 80  # the text report fits this many columns (or a narrower terminal)
+
+
+def fit(text: str, cells: int) -> str:
+    """``text`` in at most ``cells`` terminal columns: its start and end kept, ``…`` between
+    (wide characters count two).
+
+    >>> fit("participant_number_12", 12)
+    'partic…er_12'
+    >>> fit("大富豪大富豪", 7), fit("short", 12)
+    ('大…富豪', 'short')
+    """
+    if cell_len(text) <= cells:
+        return text
+    room = max(cells - 1, 0)
+    head = tail = ""
+    for ch in text:  # the first half of the room
+        if cell_len(head + ch) > room - room // 2:
+            break
+        head += ch
+    for ch in reversed(text[len(head):]):
+        if cell_len(head + tail + ch) > room:
+            break
+        tail = ch + tail
+    return head + "…" + tail
+
+
+def label(rank: int, name: str, cells: int) -> str:
+    """A participant's row label, ``rank name``, for a rich table (escaped, fitted)."""
+    prefix = f"{rank} "
+    short = fit(terminal_safe(name, newlines=False), cells - len(prefix))
+    return markup_safe(prefix + short)
+
+
 def print_report(console: Console, stats: TournamentStats, store: TournamentStore,
                  run: RunSummary | None = None) -> None:
+    """The report as text: names and every text from the database (errors, bot output) are
+    shown escaped, and every line fits :data:`REPORT_WIDTH` columns."""
+    console.width = min(console.width, REPORT_WIDTH)
     transports = store.transports()
-    label = ", ".join(TRANSPORT_LABELS.get(t, t) for t in transports)
+    label_text = ", ".join(TRANSPORT_LABELS.get(t, t) for t in transports)
     console.print(f"[bold]{stats.games:,} games[/bold] of {store.total_games():,} planned; "
-                  f"transport: {label}")
+                  f"transport: {markup_safe(label_text)}")
     console.print(planned_note(store), highlight=False)
     if stats.lower_is_better:
         console.print("Card scoring: fewer points are better.")
@@ -134,53 +189,87 @@ def print_report(console: Console, stats: TournamentStats, store: TournamentStor
                       box=box.SIMPLE_HEAD, show_edge=False, padding=(0, 0))  # 80 columns
     for col in ("#", "participant", "games", "mean pts", "95% CI", "rating",
                 "95% CI ", *(["faults"] if faulty else [])):
-        standings.add_column(col, justify="left" if col in ("participant", "faults")
-                             else "right", no_wrap=col != "participant")
+        wraps = col in ("participant", "faults")  # a long name folds onto more lines
+        standings.add_column(col, justify="left" if wraps else "right", no_wrap=not wraps,
+                             overflow="fold")
     for rank, i in enumerate(stats.ranking(), 1):
         p = stats.participants[i]
-        standings.add_row(str(rank), p.name, f"{p.games:,}", f"{p.mean_points:.3f}",
-                          fmt_ci(p.points_ci, 3), f"{p.mu:.2f}", fmt_ci(p.rating_ci),
-                          *([faults[i].text()] if faulty else []))
+        standings.add_row(str(rank), markup_safe(p.name, newlines=False), f"{p.games:,}",
+                          f"{p.mean_points:.3f}", fmt_ci(p.points_ci, 3), f"{p.mu:.2f}",
+                          fmt_ci(p.rating_ci), *([markup_safe(faults[i].text(), False)]
+                                                 if faulty else []))
     console.print(standings)
     for i, f in enumerate(faults):
         if f.replaced_matches:
-            console.print(f"[red]{stats.participants[i].name}[/red]: a stand-in played for it"
-                          f" in {f.replaced_matches} match attempt(s) ({f.text()}); those "
-                          "matches failed and none of their games count", highlight=False)
-    places = Table(title="Places (share of seat-games, ± the wider side of the 95% CI)")
-    places.add_column("participant")
-    for k in range(stats.table_size):
-        places.add_column(f"{k + 1}.", justify="right")
-    for i in stats.ranking():
-        p = stats.participants[i]
-        places.add_row(p.name, *[fmt_share(s, c)
-                                 for s, c in zip(p.places, p.places_ci, strict=True)])
-    console.print(places)
-    order = stats.ranking()
-    h2h = Table(title="Head to head: row finished above column (share of shared games)")
-    h2h.add_column("")
-    for j in order:
-        h2h.add_column(stats.participants[j].name, justify="right")
-    for i in order:
-        cells = []
-        for j in order:
-            r = stats.pairwise.rate(i, j) if i != j else None
-            cells.append("-" if r is None else f"{100 * r:.1f}%")
-        h2h.add_row(stats.participants[i].name, *cells)
-    console.print(h2h)
+            name = markup_safe(stats.participants[i].name, newlines=False)
+            console.print(f"[red]{name}[/red]: a stand-in "
+                          f"played for it in {f.replaced_matches} match attempt(s) "
+                          f"({markup_safe(f.text())}); those matches failed and none of their"
+                          " games count", highlight=False)
+    print_places(console, stats)
+    print_head_to_head(console, stats)
     console.print(f"Intervals: cluster bootstrap over {stats.clusters:,} "
                   f"{stats.cluster_unit}s.")
     for note in stats.notes:
-        console.print(f"note: {note}")
+        console.print(f"note: {markup_safe(note)}", highlight=False)
+    logs = logs_note(store.match_logs())
+    if logs:
+        console.print(markup_safe(logs, newlines=False), highlight=False)
     failures = store.failures()
     if failures:
         console.print(f"[red]{len(failures)} failed match(es)[/red]; first: "
-                      f"#{failures[0][0]}: {failures[0][1]}  (--resume retries them)")
+                      f"#{failures[0][0]}: {markup_safe(str(failures[0][1]))}  (--resume "
+                      "retries them)", highlight=False)
     if run is not None and run.games:
         cpu = run.cpu_per_game or 0.0
         console.print(f"This run: {run.games:,} games in {run.wall_seconds:.1f} s = "
                       f"{run.games_per_second:.1f} games/s on {run.jobs} worker(s), "
                       f"{run.tables} table(s) at once; CPU {1000 * cpu:.1f} ms/game")
+
+
+def print_places(console: Console, stats: TournamentStats) -> None:
+    """Place shares; the names are fitted into what the place columns leave."""
+    order = stats.ranking()
+    rows = [[fmt_share(s, c) for s, c in zip(stats.participants[i].places,
+                                             stats.participants[i].places_ci, strict=True)]
+            for i in order]
+    widths = [max([len(f"{k + 1}."), *(len(r[k]) for r in rows)])
+              for k in range(stats.table_size)]
+    room = max(console.width - sum(w + 1 for w in widths), 8)
+    places = Table(title="Places (share of seat-games, ± the wider side of the 95% CI)",
+                   box=box.SIMPLE_HEAD, show_edge=False, padding=(0, 0))
+    places.add_column("participant", no_wrap=True)
+    for k in range(stats.table_size):
+        places.add_column(f"{k + 1}.", justify="right", no_wrap=True)
+    for rank, (i, row) in enumerate(zip(order, rows, strict=True), 1):
+        places.add_row(label(rank, stats.participants[i].name, room), *row)
+    console.print(places)
+
+
+def print_head_to_head(console: Console, stats: TournamentStats) -> None:
+    """Row above column, the columns named by rank; as many tables as 80 columns need."""
+    order = stats.ranking()
+    n = len(order)
+    cell = len("100.0%")
+    name_room = min(24, max(8, console.width // 3))
+    per_table = max(1, (console.width - name_room - 1) // (cell + 1))
+    for first in range(0, n, per_table):
+        cols = range(first, min(first + per_table, n))
+        title = "Head to head: share of shared games the row finished above the column"
+        if n > per_table:
+            title = (f"Head to head, columns {cols[0] + 1}-{cols[-1] + 1}: share of shared "
+                     "games the row finished above the column")
+        h2h = Table(title=title, box=box.SIMPLE_HEAD, show_edge=False, padding=(0, 0))
+        h2h.add_column("", no_wrap=True)
+        for c in cols:
+            h2h.add_column(str(c + 1), justify="right", no_wrap=True, min_width=cell)
+        for rank, i in enumerate(order, 1):
+            cells = []
+            for c in cols:
+                r = stats.pairwise.rate(i, order[c]) if i != order[c] else None
+                cells.append("-" if r is None else f"{100 * r:.1f}%")
+            h2h.add_row(label(rank, stats.participants[i].name, name_room), *cells)
+        console.print(h2h)
 
 
 def open_output(path: str | Path, overwrite: bool) -> IO[str]:

@@ -115,6 +115,8 @@ class Dispatcher:
             self.summary.matches += 1
             if self.tally is not None:
                 self.tally.matches_done += 1
+        elif kind == "log":
+            self.store.record_log(msg[1], msg[2])
         elif kind == "faults":
             self.store.record_faults(msg[1], msg[2])
             if self.tally is not None:

@@ -74,6 +74,9 @@ CREATE TABLE IF NOT EXISTS seat_faults (      -- seats that met a fault, every a
     player INTEGER NOT NULL, participant INTEGER NOT NULL REFERENCES participants(id),
     status TEXT NOT NULL, faults TEXT NOT NULL, stand_in TEXT, detail TEXT,
     PRIMARY KEY (match_id, attempt, player));
+CREATE TABLE IF NOT EXISTS match_logs (       -- --log-dir: each attempt's match log file
+    match_id INTEGER NOT NULL REFERENCES matches(id), attempt INTEGER NOT NULL,
+    path TEXT NOT NULL, PRIMARY KEY (match_id, attempt));
 CREATE TABLE IF NOT EXISTS runs (
     id INTEGER PRIMARY KEY, started_at REAL NOT NULL, finished_at REAL, transport TEXT,
     jobs INTEGER, tables INTEGER, games INTEGER, wall_seconds REAL,
@@ -372,6 +375,23 @@ class TournamentStore:
                 [(match_id, attempt, p, lineup[p], status, json.dumps(counts, sort_keys=True),
                   by, detail) for p, status, counts, by, detail in rows])
 
+    def record_log(self, match_id: int, path: str) -> None:
+        """The log file of this attempt of the match (``started`` came first)."""
+        with self.transaction():
+            self.con.execute(
+                "INSERT OR REPLACE INTO match_logs (match_id, attempt, path) SELECT id,"
+                " attempts, ? FROM matches WHERE id = ?", (path, match_id))
+
+    def match_logs(self) -> list[MatchLogRow]:
+        """Every attempt's log, by match and attempt; ``counted``: its games are the ones
+        in the standings (the match is done and this was its last attempt)."""
+        with self.reading():
+            rows = self.con.execute(
+                "SELECT l.match_id, l.attempt, l.path, m.status = 'done' AND l.attempt ="
+                " m.attempts FROM match_logs l JOIN matches m ON m.id = l.match_id"
+                " ORDER BY l.match_id, l.attempt").fetchall()
+        return [MatchLogRow(int(m), int(a), str(path), bool(c)) for m, a, path, c in rows]
+
     def participant_faults(self) -> list[ParticipantFaults]:
         """Per participant (by index): fault counts by kind, and matches a stand-in played
         for it (those failed: none of their games count)."""
@@ -446,6 +466,14 @@ class TournamentStore:
                                    (mid, game)).fetchall()
             out.append((mid, game, seats, tuple(res)))
         return out
+
+
+@dataclass(frozen=True, slots=True)
+class MatchLogRow:
+    match_id: int
+    attempt: int
+    path: str
+    counted: bool  # its games are those in the standings
 
 
 @dataclass

@@ -22,9 +22,10 @@ from daihinmin.web.publish import TableWatcher
 
 from .config import TournamentConfig
 from .local_table import bot_options
+from .match_logs import next_log_path
 from .publish import Views, relay_due, relay_views, watch_match
 from .schedule import MatchSpec
-from .worker import POLL_SECONDS, describe_error, dispatcher_alive, next_task
+from .worker import POLL_SECONDS, announce_log, describe_error, dispatcher_alive, next_task
 
 
 def option_args(options: dict[str, Any]) -> list[str]:
@@ -109,7 +110,13 @@ async def play_tcp(cfg: TournamentConfig, rules: RuleSet, spec: MatchSpec,
                      tuple(record.places), tuple(record.points), len(record.turns)))
 
     specs = [player_spec(cfg, spec, p) for p in range(len(spec.lineup))]
-    config = ServerConfig(rules=rules, games=spec.games, seed=spec.seed, port=0)
+    log_path = None
+    if cfg.log_dir is not None:  # --log-dir: the server's own log, as `serve` writes it
+        log_path = next_log_path(cfg.log_dir, spec.index)
+        announce_log(results, spec.index)(log_path)
+    # durable=False: the results database, not the log, is what a crash must not lose
+    config = ServerConfig(rules=rules, games=spec.games, seed=spec.seed, port=0,
+                          log_path=log_path, durable=False, make_log_folder=False)
     outcome = await run_headless_match(config, specs, on_game=on_game, watcher=watcher)
     faults = fault_rows(outcome.seats)  # faults short of a hand-over (a timeout or two)
     if faults:

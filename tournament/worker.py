@@ -6,6 +6,8 @@ Messages (tuples, in order per worker):
 ``("faults", match, [(player, status, counts, stand_in, detail), ...])`` (TCP: the seats
 that met a fault; sent before the match's ``done`` or ``failed``),
 ``("exit", worker, cpu_seconds_of_worker_and_its_children)``;
+with ``--log-dir`` also ``("log", match, path)`` (the match's log file, sent after its
+``started`` and before the file is created);
 with ``--publish`` also ``("view", table_key, snapshot)`` (a table's newest public snapshot,
 at most every ``publish.VIEW_SECONDS`` per table).
 
@@ -22,6 +24,8 @@ import os
 import queue
 import resource
 import traceback
+from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .config import TournamentConfig
@@ -110,6 +114,11 @@ def own_cpu_seconds() -> float:
     return total
 
 
+def announce_log(results: Any, match_id: int) -> Callable[[Path], None]:
+    """Tell the dispatcher where this attempt of the match writes its log."""
+    return lambda path: results.put(("log", match_id, str(path)))
+
+
 def local_loop(cfg: TournamentConfig, tasks: Any, results: Any, worker: int = 0,
                show_hands: bool | None = None) -> None:
     from .local_table import play_local
@@ -131,7 +140,8 @@ def local_loop(cfg: TournamentConfig, tasks: Any, results: Any, worker: int = 0,
         results.put(("started", spec.index))
         try:
             cpu = play_local(cfg, rules, spec, on_game,
-                             table_watcher(views, cfg, rules, spec, worker))
+                             table_watcher(views, cfg, rules, spec, worker),
+                             announce_log(results, spec.index))
         except DispatcherGoneError:
             raise
         except Exception as exc:  # one broken match must not stop the tournament

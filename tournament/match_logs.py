@@ -1,0 +1,39 @@
+"""Where a tournament's match logs go: one file per attempt of a match, never reused.
+
+``--log-dir DIR`` makes every match (in process and over TCP) write the server's match log,
+``DIR/match-NNNNN.jsonl`` (NNNNN the match id).  A match that is played again (it failed, or
+the run was interrupted and ``--resume`` replays it) gets the next free name,
+``match-NNNNN.2.jsonl``, ``match-NNNNN.3.jsonl`` ...: the log of an earlier attempt is kept,
+never clobbered.  The file is still created exclusively and locked by its one writer
+(:mod:`daihinmin.server.outfile`), so a file that appears in between is refused, not
+overwritten.  The results database records which log belongs to which attempt.
+
+>>> import tempfile
+>>> folder = tempfile.mkdtemp()
+>>> first = next_log_path(folder, 7)
+>>> first.name
+'match-00007.jsonl'
+>>> _ = first.write_text("")
+>>> next_log_path(folder, 7).name
+'match-00007.2.jsonl'
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def next_log_path(log_dir: str | Path, match_id: int) -> Path:
+    """The first name not yet taken in ``log_dir`` for this match (absolute)."""
+    folder = Path(os.path.abspath(log_dir))
+    attempt = 1
+    while True:
+        suffix = "" if attempt == 1 else f".{attempt}"
+        path = folder / f"match-{match_id:05d}{suffix}.jsonl"
+        if not os.path.lexists(path):
+            return path
+        attempt += 1
+
+
+__all__ = ["next_log_path"]
