@@ -34,6 +34,7 @@ MAX_OWED_TABLES = 4
 SEND_BUFFER_BYTES = 64 * 1024
 # Requests served from bytes already there, per connection, between two yields to Trio.
 QUICK_READS_PER_YIELD = 8
+_INTS_20070 = tuple(encode_int(v, PROTOCOL_20070) for v in range(16))
 
 
 def set_nodelay(stream: trio.SocketStream) -> None:
@@ -77,6 +78,7 @@ class PlayerConnection:
     def __init__(self, stream: trio.SocketStream, number: int, name: str,
                  version: int = PROTOCOL_20070, *, send_timeout: float | None = None) -> None:
         self.stream = stream
+        self.sock = plain_socket(stream)  # the stdlib socket under it (None: stream only)
         self.number = number
         self.name = name
         self.version = version
@@ -100,6 +102,8 @@ class PlayerConnection:
         return table.to_bytes(self.version)
 
     def encode_int(self, value: int) -> bytes:
+        if self.version == PROTOCOL_20070 and 0 <= value < len(_INTS_20070):
+            return _INTS_20070[value]  # the answers and end flags: packed once
         return encode_int(value, self.version)
 
     # --- sending --------------------------------------------------------------------------
@@ -150,7 +154,7 @@ class PlayerConnection:
         Reads the plain socket under Trio's stream where there is one: one ``recv`` per
         wake-up, and no ``recv`` that finds nothing before the next wait when the last one
         emptied the socket (fewer system calls and scheduler passes per move)."""
-        sock = plain_socket(self.stream)
+        sock = self.sock
         try:
             if sock is None:
                 while self._room() >= 0:
@@ -203,7 +207,7 @@ class PlayerConnection:
     def _read_now(self) -> None:
         """Take what the player has sent already, without waiting (a request's first look:
         a quick reply is used at once, with no pass through the read task)."""
-        sock = plain_socket(self.stream)
+        sock = self.sock
         if sock is None or self.ended is not None or self._room() < 0:
             return
         try:

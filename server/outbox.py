@@ -20,6 +20,7 @@ does not read); the other players' messages go on.
 from __future__ import annotations
 
 import builtins
+import socket
 import time
 from collections.abc import Callable
 from typing import Any
@@ -33,12 +34,15 @@ from .errors import PlayerDisconnectedError, PlayerTimeoutError
 from .seats import SeatTable
 
 
-def try_send(stream: trio.SocketStream, data: bytes) -> int:
+def try_send(stream: trio.SocketStream, data: bytes, sock: socket.socket | None = None
+             ) -> int:
     """Bytes of ``data`` the socket took at once (0 when it would block, on any error, or
-    when the stream has no plain socket under it)."""
-    sock = plain_socket(stream)
+    when the stream has no plain socket under it).  ``sock``: the stream's plain socket
+    when the caller knows it already."""
     if sock is None:
-        return 0
+        sock = plain_socket(stream)
+        if sock is None:
+            return 0
     try:
         sent: int = sock.send(data)
         return sent
@@ -62,7 +66,7 @@ class Outbox:
         if conn is None:
             return
         if not conn.closed:
-            sent = try_send(conn.stream, data)
+            sent = try_send(conn.stream, data, conn.sock) if conn.sock is not None else 0
             if sent == len(data):
                 self.written_at[player] = time.perf_counter()
                 return
@@ -85,6 +89,18 @@ class Outbox:
         """Bytes already encoded for this player's protocol version."""
         if self.seats[player].conn is not None:
             await self._queue(player, data)
+
+    async def raw_each(self, messages: list[bytes]) -> None:
+        """``messages[p]`` to each seated player ``p``, in player order: :meth:`raw` for
+        each, with the coalesced queueing done in line (every turn's tables go this way)."""
+        pending = self.pending if self.coalesce else None
+        for seat, data in zip(self.seats.seats, messages, strict=True):
+            if seat.conn is None:
+                continue
+            if pending is not None:
+                pending.setdefault(seat.number, []).append(data)
+            else:
+                await self._send(seat.number, data)
 
     async def table(self, player: int, table: Table) -> None:
         conn = self.seats[player].conn

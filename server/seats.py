@@ -201,8 +201,8 @@ class SeatTable:
         """Before a request: hand over dead connections; drop bytes nobody asked for."""
         for seat in self.seats:
             conn = seat.conn
-            if conn is None:
-                continue
+            if conn is None or (not conn.buffer and conn.ended is None):
+                continue  # the usual case, every turn: nothing came that nobody asked for
             if conn.flooded:
                 await self.hand_over(seat.number, SeatStatus.MALFORMED, conn.ended or "flooded")
             elif conn.ended is not None:
