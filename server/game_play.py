@@ -32,7 +32,7 @@ from daihinmin.driver.game import (
     TurnDone,
 )
 from daihinmin.driver.record import GameRecord, TurnRecord, raw_cells
-from daihinmin.protocol.table import PROTOCOL_20070
+from daihinmin.protocol.table import PROTOCOL_20070, encode_int
 from daihinmin.rules.game import GameState
 from daihinmin.rules.match import GameSetup, MatchState
 from daihinmin.values.moves import Cell, Move
@@ -184,17 +184,18 @@ class GameSession:
         elif field_before is None:
             self.shown = None
         ext = self.wire.game_cells(game, self.classes)
+        end_flag = self.end_flag if game.over else END_CONTINUE
         if ext is None and self.plain:
             if self._shown_rows[0] is not self.shown:  # the play on the field changed
                 self._shown_rows = (self.shown, card_rows_bytes(self.shown))
             await outbox.raw_to_all(field_bytes_now(
                 self._shown_rows[1], self.shown is None, game, step, self.classes, lock_before,
-                eleven_back_before))
+                eleven_back_before), encode_int(end_flag))
         else:
             await self.wire.send_to_all(outbox, field_table(self.shown, game, step,
                                                             self.classes, lock_before,
                                                             eleven_back_before), ext)
-        await outbox.int_to_all(self.end_flag if game.over else END_CONTINUE)
+            await outbox.int_to_all(end_flag)
         if game.field is None:
             self.shown = None  # the trick was cleared: the next field starts empty
         self.requests.observed(turn)

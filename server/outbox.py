@@ -50,10 +50,6 @@ def try_send(stream: trio.SocketStream, data: bytes, sock: socket.socket | None 
         return 0
 
 
-def _as_is(conn: PlayerConnection, data: bytes) -> bytes:
-    return data
-
-
 class Outbox:
     def __init__(self, seats: SeatTable, coalesce: bool = False) -> None:
         self.seats = seats
@@ -116,9 +112,14 @@ class Outbox:
         """The same table to players 0..n-1, encoded once per protocol version."""
         await self._to_all(table, PlayerConnection.encode_table)
 
-    async def raw_to_all(self, data: bytes) -> None:
-        """The same 20070 bytes to every seated player (all of them speak 20070)."""
-        await self._to_all(data, _as_is)
+    async def raw_to_all(self, *messages: bytes) -> None:
+        """The same 20070 messages to every seated player (all of them speak 20070), in
+        order: one chunk per player when coalescing, else one write per message."""
+        if self.coalesce:
+            await self.raw_each([b"".join(messages)] * len(self.seats))
+        else:
+            for data in messages:
+                await self.raw_each([data] * len(self.seats))
 
     async def int_to_all(self, value: builtins.int) -> None:  # ``int`` is the method above
         await self._to_all(value, PlayerConnection.encode_int)
