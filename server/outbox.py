@@ -58,7 +58,7 @@ class Outbox:
         self.written_at = [0.0] * len(seats)  # perf_counter() of each player's last write
 
     async def _send(self, player: int, data: bytes) -> None:
-        conn = self.seats[player].conn
+        conn = self.seats.seats[player].conn  # the list itself: once per message
         if conn is None:
             return
         if not conn.closed:
