@@ -70,6 +70,21 @@ from .record import ChoiceRecord, GameRecord, RawCells, TransferRecord, TurnReco
 #: The answer to a move that could not be read (or came too late): a pass, answered 8.
 REJECTED = 8
 
+# Each move's name for the record, worked out once (the same few moves come again and again;
+# a name depends only on what makes moves equal).
+_MOVE_NAMES: dict[Move, str] = {}
+MOVE_NAMES_KEPT = 4096
+
+
+def move_name(move: Move) -> str:
+    """``str(move)``, remembered."""
+    name = _MOVE_NAMES.get(move)
+    if name is None:
+        if len(_MOVE_NAMES) >= MOVE_NAMES_KEPT:
+            _MOVE_NAMES.clear()
+        name = _MOVE_NAMES[move] = str(move)
+    return name
+
 
 class DriverError(Exception):
     """The driver was used out of order (an answer nobody asked for, a request unanswered)."""
@@ -268,7 +283,7 @@ class GameDriver:
                                      step.move if step.judgement.accepted else PASS,
                                      trick_cleared_before=field_was_empty))
         self.record.turns.append(TurnRecord(
-            request.player, str(move) if move is not None else str(PASS), answer,
+            request.player, move_name(PASS if move is None else move), answer,
             round(think_ms, 3), error, raw if error and raw else None, fault, by))
         return step
 

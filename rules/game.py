@@ -182,13 +182,16 @@ class GameState:
         return new
 
     def active_players(self) -> list[int]:
-        return [p for p in range(self.n_players) if self.is_active(p)]
+        out = self.finished + self.bottom  # out of the game (kept apart: a hot path)
+        if not out:
+            return list(range(len(self.hands)))
+        return [p for p in range(len(self.hands)) if p not in out]
 
     def is_active(self, player: int) -> bool:
         return player not in self.finished and player not in self.bottom
 
     def counts(self) -> tuple[int, ...]:
-        return tuple(len(h) for h in self.hands)
+        return tuple(map(len, self.hands))
 
     @property
     def reversed(self) -> bool:
@@ -382,9 +385,9 @@ class GameState:
         """The players still to answer the field: every active player who has not passed;
         the last one who played answers too only with ``owner_answers`` (the devkit's
         rule), else the trick clears as soon as all the others have passed."""
-        answers = self.rules.owner_answers
+        answers, passed, owner = self.rules.owner_answers, self.passed, self.owner
         return [p for p in self.active_players()
-                if not self.passed >> p & 1 and (answers or p != self.owner)]
+                if not passed >> p & 1 and (answers or p != owner)]
 
     def _play(self, player: int, move: Move, events: list[Event]) -> None:
         rules = self.rules

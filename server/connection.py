@@ -1,14 +1,21 @@
 """One seated player's TCP connection: whole messages in, whole messages out, with deadlines.
 
 Every message goes out with one ``send_all`` call, bounded by the send deadline: a player
-that stops reading cannot block the table (:meth:`PlayerConnection.watch_sends`).  A reader
-task (:meth:`PlayerConnection.read_loop`, run in the match's nursery) keeps what the player
-sends in a bounded buffer, so a receive that times out loses no byte: a table that arrives
-after its deadline is recognised as *stale* and thrown away when it comes, and the next table
-read is the one that was asked for.  A request first takes what the kernel already holds
-without waiting (a quick reply needs no pass through the reader task).  Bytes the server did
-not ask for are found before each request (:meth:`PlayerConnection.unsolicited`) and dropped;
-a player that sends more than a few tables' worth of them is cut off (``flooded``).
+that stops reading cannot block the table (:meth:`PlayerConnection.watch_sends`).  What the
+player sends is kept in a bounded buffer, so a receive that times out loses no byte: a table
+that arrives after its deadline is recognised as *stale* and thrown away when it comes, and
+the next table read is the one that was asked for.  Bytes the server did not ask for are found
+before each request (:meth:`PlayerConnection.unsolicited`) and dropped; a player that sends
+more than a few tables' worth of them is cut off (``flooded``).
+
+Who reads: over a plain socket, nobody in between (``pulled``).  A request first takes what
+the kernel already holds, then waits on the socket itself, and the seats' check before each
+request takes in what every connection sent since (:meth:`PlayerConnection.read_ready`, after
+one ``poll`` for them all): one task per table, so a move costs one task switch, not two.  A
+stream with no plain socket under it is read by a reader task
+(:meth:`PlayerConnection.read_loop`, run in the match's nursery) that wakes the waiting
+request; so is any connection whose owner runs that task.  Both ways take in the same bytes
+under the same limits (``_absorb``, ``_room``).
 """
 
 from __future__ import annotations
@@ -34,6 +41,7 @@ MAX_OWED_TABLES = 4
 SEND_BUFFER_BYTES = 64 * 1024
 # Requests served from bytes already there, per connection, between two yields to Trio.
 QUICK_READS_PER_YIELD = 8
+_INTS_20070 = tuple(encode_int(v, PROTOCOL_20070) for v in range(16))
 
 
 def set_nodelay(stream: trio.SocketStream) -> None:
@@ -77,6 +85,7 @@ class PlayerConnection:
     def __init__(self, stream: trio.SocketStream, number: int, name: str,
                  version: int = PROTOCOL_20070, *, send_timeout: float | None = None) -> None:
         self.stream = stream
+        self.sock = plain_socket(stream)  # the stdlib socket under it (None: stream only)
         self.number = number
         self.name = name
         self.version = version
@@ -91,6 +100,7 @@ class PlayerConnection:
         self.stalled = False  # a write blocked past the send deadline
         self._changed = trio.Event()
         self._quick = 0  # requests served at once since the last yield to the scheduler
+        self._reader = False  # a read_loop task runs (else the requests and checks read)
 
     # --- encoding -------------------------------------------------------------------------
     def encode_table(self, table: Table) -> bytes:
@@ -100,6 +110,8 @@ class PlayerConnection:
         return table.to_bytes(self.version)
 
     def encode_int(self, value: int) -> bytes:
+        if self.version == PROTOCOL_20070 and 0 <= value < len(_INTS_20070):
+            return _INTS_20070[value]  # the answers and end flags: packed once
         return encode_int(value, self.version)
 
     # --- sending --------------------------------------------------------------------------
@@ -150,7 +162,8 @@ class PlayerConnection:
         Reads the plain socket under Trio's stream where there is one: one ``recv`` per
         wake-up, and no ``recv`` that finds nothing before the next wait when the last one
         emptied the socket (fewer system calls and scheduler passes per move)."""
-        sock = plain_socket(self.stream)
+        sock = self.sock
+        self._reader = True
         try:
             if sock is None:
                 while self._room() >= 0:
@@ -171,9 +184,36 @@ class PlayerConnection:
                     return
                 drained = len(data) < chunk
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
-            self.ended = self.ended or f"receive failed: {exc or type(exc).__name__}"
+            self._failed(exc)
         finally:
+            self._reader = False
             self._notify()
+
+    def _failed(self, exc: BaseException) -> None:
+        self.ended = self.ended or f"receive failed: {exc or type(exc).__name__}"
+
+    @property
+    def pulled(self) -> bool:
+        """No read task runs and there is a plain socket: the requests and the seats'
+        check read (:meth:`read_ready`) what the read task would have taken."""
+        return self.sock is not None and not self._reader
+
+    def read_ready(self) -> None:
+        """Take what the kernel holds now, without waiting, as the read task would: until
+        it would block, the stream ends or fails, or the buffer is full (a flood)."""
+        sock = self.sock
+        assert sock is not None
+        while self.ended is None and self._room() >= 0:
+            chunk = self._chunk()
+            try:
+                data = sock.recv(chunk)
+            except BlockingIOError:
+                return
+            except OSError as exc:
+                self._failed(exc)
+                return
+            if not self._absorb(data) or len(data) < chunk:
+                return
 
     def _room(self) -> int:
         """Bytes the buffer may still take; below 0 the player flooded (and is cut off)."""
@@ -203,14 +243,14 @@ class PlayerConnection:
     def _read_now(self) -> None:
         """Take what the player has sent already, without waiting (a request's first look:
         a quick reply is used at once, with no pass through the read task)."""
-        sock = plain_socket(self.stream)
+        sock = self.sock
         if sock is None or self.ended is not None or self._room() < 0:
             return
         try:
             data = sock.recv(self._chunk())
-        except OSError:  # nothing there yet, or an error the read task reports
+        except OSError:  # nothing there yet, or an error the reader or the wait reports
             return
-        if data:  # the end of the stream is left to the read task, which stops on it
+        if data:  # the end of the stream is left to the reader or the wait, which stop on it
             self._absorb(data)
 
     def _notify(self) -> None:
@@ -239,7 +279,10 @@ class PlayerConnection:
         if len(self.buffer) < (self.stale + 1) * size:
             self._read_now()
         if len(self.buffer) < (self.stale + 1) * size:
-            await self._wait_for_table(timeout)
+            if self.pulled:
+                await self._pull_table(timeout)
+            else:
+                await self._wait_for_table(timeout)
         else:
             await self._now_and_then_yield()
         need = (self.stale + 1) * size  # after the waits: late tables may have been dropped
@@ -267,11 +310,30 @@ class PlayerConnection:
         size = self.table_bytes
         with trio.move_on_after(seconds(timeout)):
             while len(self.buffer) < (self.stale + 1) * size:
-                if self.ended is not None:
-                    got = max(0, len(self.buffer) - self.stale * size)
-                    raise PlayerDisconnectedError(
-                        self.number, f"{self.ended} ({got} of {size} bytes of the table)")
+                self._raise_if_ended()
                 await self._changed.wait()
+
+    async def _pull_table(self, timeout: float | None) -> None:
+        """:meth:`_wait_for_table` with no read task: this request waits on the socket
+        itself and reads on each wake-up (one task switch per move fewer)."""
+        size, sock = self.table_bytes, self.sock
+        assert sock is not None
+        with trio.move_on_after(seconds(timeout)):
+            while len(self.buffer) < (self.stale + 1) * size:
+                self._raise_if_ended()
+                try:
+                    await trio.lowlevel.wait_readable(sock)
+                except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
+                    self._failed(exc)
+                    continue
+                self.read_ready()
+
+    def _raise_if_ended(self) -> None:
+        if self.ended is not None:
+            size = self.table_bytes
+            got = max(0, len(self.buffer) - self.stale * size)
+            raise PlayerDisconnectedError(
+                self.number, f"{self.ended} ({got} of {size} bytes of the table)")
 
     async def aclose(self) -> None:
         self.closed = True

@@ -32,7 +32,7 @@ from daihinmin.driver.game import (
     TurnDone,
 )
 from daihinmin.driver.record import GameRecord, TurnRecord, raw_cells
-from daihinmin.protocol.table import PROTOCOL_20070
+from daihinmin.protocol.table import PROTOCOL_20070, encode_int
 from daihinmin.rules.game import GameState
 from daihinmin.rules.match import GameSetup, MatchState
 from daihinmin.values.moves import Cell, Move
@@ -49,8 +49,7 @@ from .tables import (
     class_row,
     deal_order,
     deal_table,
-    field_bytes,
-    field_state,
+    field_bytes_now,
     field_table,
     turn_state,
 )
@@ -150,14 +149,13 @@ class GameSession:
         self.seats.at(self.setup.game, game.turns + 1)
         await self.seats.check()
         outbox, mover = self.outbox, request.player
-        state = turn_state(game, self.classes)
         ext = self.wire.game_cells(game, self.classes)
         self.plain = all(s.conn is None or s.conn.version == PROTOCOL_20070
                          for s in self.seats.seats)
         if ext is None and self.plain:
-            for player, data in enumerate(self.turn_tables.encode(game, state)):
-                await outbox.raw(player, data)
+            await outbox.raw_each(self.turn_tables.encode_turn(game, self.classes))
         else:
+            state = turn_state(game, self.classes)
             for player, table in enumerate(self.turn_tables.build(game, state)):
                 await outbox.table(player, self.wire.for_player(player, table, ext))
         await outbox.flush()
@@ -186,16 +184,18 @@ class GameSession:
         elif field_before is None:
             self.shown = None
         ext = self.wire.game_cells(game, self.classes)
+        end_flag = self.end_flag if game.over else END_CONTINUE
         if ext is None and self.plain:
             if self._shown_rows[0] is not self.shown:  # the play on the field changed
                 self._shown_rows = (self.shown, card_rows_bytes(self.shown))
-            await outbox.raw_to_all(field_bytes(self._shown_rows[1], field_state(
-                self.shown is None, game, step, self.classes, lock_before, eleven_back_before)))
+            await outbox.raw_to_all(field_bytes_now(
+                self._shown_rows[1], self.shown is None, game, step, self.classes, lock_before,
+                eleven_back_before), encode_int(end_flag))
         else:
             await self.wire.send_to_all(outbox, field_table(self.shown, game, step,
                                                             self.classes, lock_before,
                                                             eleven_back_before), ext)
-        await outbox.int_to_all(self.end_flag if game.over else END_CONTINUE)
+            await outbox.int_to_all(end_flag)
         if game.field is None:
             self.shown = None  # the trick was cleared: the next field starts empty
         self.requests.observed(turn)

@@ -17,7 +17,8 @@ so slow or idle connections cannot hold every slot), and once every seat is take
 listener is closed (new connections are refused).  Failed handshakes are warned about at a
 bounded rate (:mod:`daihinmin.server.ratelog`) and only counted, never stored one by one.
 A ``host`` that is not a loopback address gets a warning naming the risk.  During play
-each connection has a reader task with a bounded buffer (:mod:`daihinmin.server.connection`);
+each connection has a bounded buffer, read by the table's own task
+(:mod:`daihinmin.server.connection`);
 faults follow :mod:`daihinmin.driver.faults`, so the match always finishes.  Each finished
 game is in the log (flushed and fsynced) before the next deal; ``config.resume`` continues a
 logged match (:mod:`daihinmin.server.resume`).
@@ -220,7 +221,8 @@ class MatchServer:
             async with trio.open_nursery() as nursery:
                 for seat in seats.seats:  # (a restored stand-in's connection is closed)
                     if seat.conn is not None:
-                        nursery.start_soon(seat.conn.read_loop)
+                        if seat.conn.sock is None:  # else the table's own task reads it
+                            nursery.start_soon(seat.conn.read_loop)
                         nursery.start_soon(seat.conn.watch_sends)
                 while not match.finished:
                     record = await play_game(match, seats, config, self.observer.turn_played)

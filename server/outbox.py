@@ -20,6 +20,7 @@ does not read); the other players' messages go on.
 from __future__ import annotations
 
 import builtins
+import socket
 import time
 from collections.abc import Callable
 from typing import Any
@@ -33,21 +34,20 @@ from .errors import PlayerDisconnectedError, PlayerTimeoutError
 from .seats import SeatTable
 
 
-def try_send(stream: trio.SocketStream, data: bytes) -> int:
+def try_send(stream: trio.SocketStream, data: bytes, sock: socket.socket | None = None
+             ) -> int:
     """Bytes of ``data`` the socket took at once (0 when it would block, on any error, or
-    when the stream has no plain socket under it)."""
-    sock = plain_socket(stream)
+    when the stream has no plain socket under it).  ``sock``: the stream's plain socket
+    when the caller knows it already."""
     if sock is None:
-        return 0
+        sock = plain_socket(stream)
+        if sock is None:
+            return 0
     try:
         sent: int = sock.send(data)
         return sent
     except OSError:  # BlockingIOError, or a broken pipe the connection's send reports
         return 0
-
-
-def _as_is(conn: PlayerConnection, data: bytes) -> bytes:
-    return data
 
 
 class Outbox:
@@ -58,11 +58,11 @@ class Outbox:
         self.written_at = [0.0] * len(seats)  # perf_counter() of each player's last write
 
     async def _send(self, player: int, data: bytes) -> None:
-        conn = self.seats[player].conn
+        conn = self.seats.seats[player].conn  # the list itself: once per message
         if conn is None:
             return
         if not conn.closed:
-            sent = try_send(conn.stream, data)
+            sent = try_send(conn.stream, data, conn.sock) if conn.sock is not None else 0
             if sent == len(data):
                 self.written_at[player] = time.perf_counter()
                 return
@@ -86,6 +86,18 @@ class Outbox:
         if self.seats[player].conn is not None:
             await self._queue(player, data)
 
+    async def raw_each(self, messages: list[bytes]) -> None:
+        """``messages[p]`` to each seated player ``p``, in player order: :meth:`raw` for
+        each, with the coalesced queueing done in line (every turn's tables go this way)."""
+        pending = self.pending if self.coalesce else None
+        for seat, data in zip(self.seats.seats, messages, strict=True):
+            if seat.conn is None:
+                continue
+            if pending is not None:
+                pending.setdefault(seat.number, []).append(data)
+            else:
+                await self._send(seat.number, data)
+
     async def table(self, player: int, table: Table) -> None:
         conn = self.seats[player].conn
         if conn is not None:
@@ -100,9 +112,14 @@ class Outbox:
         """The same table to players 0..n-1, encoded once per protocol version."""
         await self._to_all(table, PlayerConnection.encode_table)
 
-    async def raw_to_all(self, data: bytes) -> None:
-        """The same 20070 bytes to every seated player (all of them speak 20070)."""
-        await self._to_all(data, _as_is)
+    async def raw_to_all(self, *messages: bytes) -> None:
+        """The same 20070 messages to every seated player (all of them speak 20070), in
+        order: one chunk per player when coalescing, else one write per message."""
+        if self.coalesce:
+            await self.raw_each([b"".join(messages)] * len(self.seats))
+        else:
+            for data in messages:
+                await self.raw_each([data] * len(self.seats))
 
     async def int_to_all(self, value: builtins.int) -> None:  # ``int`` is the method above
         await self._to_all(value, PlayerConnection.encode_int)

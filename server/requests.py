@@ -60,17 +60,38 @@ class ExchangeReply:
     by: str | None = None
 
 
-def read_move(conn: PlayerConnection, raw: bytes, max_jokers: int
-              ) -> tuple[Move | None, dict[Cell, int] | None, str | None, SeatStatus | None]:
-    """(move, cells, None, None), or (None, cells, why, fault) for a table that is no move."""
+MoveReading = tuple[Move | None, dict[Cell, int] | None, str | None, SeatStatus | None]
+# Tables already read, by (bytes, version, jokers): players send the same few tables again
+# and again (the pass above all), and reading one is a pure function of these three.
+_READ_MOVES: dict[tuple[bytes, int, int], MoveReading] = {}
+READ_MOVES_KEPT = 1024
+
+
+def read_move(conn: PlayerConnection, raw: bytes, max_jokers: int) -> MoveReading:
+    """(move, cells, None, None), or (None, cells, why, fault) for a table that is no move.
+
+    Each answer is worked out once per table (:func:`read_move_table`) and kept; the cells
+    are handed out as a fresh dict every time."""
+    key = (raw, conn.version, max_jokers)
+    known = _READ_MOVES.get(key)
+    if known is None:
+        if len(_READ_MOVES) >= READ_MOVES_KEPT:
+            _READ_MOVES.clear()
+        known = _READ_MOVES[key] = read_move_table(conn.version, raw, max_jokers)
+    move, cells, error, fault = known
+    return move, dict(cells) if cells is not None else None, error, fault
+
+
+def read_move_table(version: int, raw: bytes, max_jokers: int) -> MoveReading:
+    """:func:`read_move` worked out from the bytes."""
     try:
-        table = Table.from_bytes(raw, conn.version)
+        table = Table.from_bytes(raw, version)
     except ProtocolError as exc:
         return None, None, describe(exc), SeatStatus.MALFORMED
     cells = table.nonzero()
     try:
         # 20260 also reads the joker pair and double stairs (docs/PROTOCOL_EXTENSION.md).
-        extended = conn.version == PROTOCOL_20260
+        extended = version == PROTOCOL_20260
         return move_from_cells(cells, max_jokers, extended=extended), cells, None, None
     except TABLE_ERRORS as exc:
         return None, cells, describe(exc), table_fault(exc)
@@ -196,5 +217,5 @@ def _ms(since: float) -> float:
     return (time.perf_counter() - since) * 1000.0
 
 
-__all__ = ["ExchangeReply", "GameRequests", "MoveReply", "read_exchange", "read_move",
-           "table_fault"]
+__all__ = ["ExchangeReply", "GameRequests", "MoveReading", "MoveReply", "read_exchange",
+           "read_move", "read_move_table", "table_fault"]

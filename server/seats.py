@@ -13,6 +13,7 @@ reply's time beyond its own deadline is taken from the bank, and a timeout empti
 from __future__ import annotations
 
 import logging
+import select
 from dataclasses import dataclass
 
 from daihinmin.driver.faults import OnFault, SeatEvent, SeatReport, SeatStatus
@@ -66,6 +67,9 @@ class SeatTable:
         self.events: list[SeatEvent] = []  # since the last take_events()
         self.game = 0  # where the match is, for the events
         self.turn = 0
+        # The connections read without a read task, their poll object and them by fd.
+        self._polled: tuple[tuple[PlayerConnection, ...], select.poll | None,
+                            dict[int, PlayerConnection]] = ((), None, {})
 
     @classmethod
     def of(cls, conns: list[PlayerConnection | None], config: ServerConfig,
@@ -197,12 +201,33 @@ class SeatTable:
             self.events.append(SeatEvent(player, self.game, self.turn, SeatStatus.CRASHED,
                                          NOTED, detail))
 
+    def _read_ready(self) -> None:
+        """What the players sent since the last look, taken in for the connections that no
+        read task reads: one ``poll`` for all of them, then a read of those with bytes (or
+        an end) waiting."""
+        pulled = tuple(s.conn for s in self.seats
+                       if s.conn is not None and s.conn.pulled and s.conn.ended is None)
+        if not pulled:
+            return
+        if self._polled[0] != pulled:
+            fresh = select.poll()
+            for conn in pulled:
+                assert conn.sock is not None
+                fresh.register(conn.sock.fileno(), select.POLLIN)
+            self._polled = (pulled, fresh, {c.sock.fileno(): c for c in pulled
+                                             if c.sock is not None})
+        _, poller, by_fd = self._polled
+        assert poller is not None
+        for fd, _events in poller.poll(0):
+            by_fd[fd].read_ready()
+
     async def check(self) -> None:
         """Before a request: hand over dead connections; drop bytes nobody asked for."""
+        self._read_ready()
         for seat in self.seats:
             conn = seat.conn
-            if conn is None:
-                continue
+            if conn is None or (not conn.buffer and conn.ended is None):
+                continue  # the usual case, every turn: nothing came that nobody asked for
             if conn.flooded:
                 await self.hand_over(seat.number, SeatStatus.MALFORMED, conn.ended or "flooded")
             elif conn.ended is not None:

@@ -66,6 +66,25 @@ def tail_cells(state: TableState) -> list[int]:
 
 _CARD_ROWS = struct.Struct(f">{5 * COLS}I")
 _TAIL_ROWS = struct.Struct(f">{CELLS - 5 * COLS}I")
+# Rows 5..7 with their zero runs as pad bytes: row 5's eight flags, 7 zeros, row 6, row 7.
+_TAIL_PACKED = struct.Struct(f">8I{4 * (COLS - 8)}x{COLS}I{4 * COLS}x")
+assert _TAIL_PACKED.size == _TAIL_ROWS.size
+
+
+def tail_bytes(my_turn: int, turn_player: int, field_empty: int, eleven_back: int,
+               revolution: int, lock: int, row6: tuple[int, ...]) -> bytes:
+    """Rows 5..7 of a play-phase table as 20070 bytes (no exchange flags), straight from
+    the values: what ``_TAIL_ROWS.pack(*tail_cells(state))`` gives, with no
+    :class:`TableState` built on the way (the server's hot path).  ``row6``:
+    :func:`row6_of` of the counts, classes and seats."""
+    return _TAIL_PACKED.pack(0, 0, my_turn, turn_player, field_empty, eleven_back,
+                             revolution, lock, *row6)
+
+
+def row6_of(counts: tuple[int, ...], classes: tuple[int, ...], seats: tuple[int, ...]
+            ) -> tuple[int, ...]:
+    """Row 6: five counts, five classes, five seats (cut or padded to five each)."""
+    return _five(counts) + _five(classes) + _five(seats)
 
 
 def card_rows_bytes(cells: dict[Cell, int] | None) -> bytes:
@@ -103,6 +122,18 @@ class TurnTables:
         others = _TAIL_ROWS.pack(*tail)
         tail[2] = 1  # [5][2]: you must move
         mine = _TAIL_ROWS.pack(*tail)
+        return self._with_hands(game, others, mine)
+
+    def encode_turn(self, game: GameState, classes: tuple[int, ...]) -> list[bytes]:
+        """:meth:`encode` of :func:`turn_state` ``(game, classes)``, with no state built."""
+        row6 = row6_of(game.counts(), classes, game.seats)
+        turn, empty = game.turn, int(game.field is None)
+        flags = (int(game.eleven_back), int(game.revolution), int(game.lock))
+        others = tail_bytes(0, turn, empty, *flags, row6)
+        mine = tail_bytes(1, turn, empty, *flags, row6)
+        return self._with_hands(game, others, mine)
+
+    def _with_hands(self, game: GameState, others: bytes, mine: bytes) -> list[bytes]:
         turn = game.turn
         return [self.card_bytes(hand) + (mine if player == turn else others)
                 for player, hand in enumerate(game.hands)]
@@ -165,6 +196,17 @@ def field_bytes(card_rows: bytes, state: TableState) -> bytes:
     return card_rows + _TAIL_ROWS.pack(*tail_cells(state))
 
 
+def field_bytes_now(card_rows: bytes, empty: bool, game: GameState, step: StepResult,
+                    classes: tuple[int, ...], lock_before: bool, eleven_back_before: bool
+                    ) -> bytes:
+    """:func:`field_bytes` of :func:`field_state` (the same arguments), with no state
+    built (the server's hot path)."""
+    lock, eleven_back = shown_flags(step, lock_before, eleven_back_before)
+    return card_rows + tail_bytes(0, step.player, int(empty), int(eleven_back),
+                                  int(game.revolution), int(lock),
+                                  row6_of(game.counts(), classes, game.seats))
+
+
 __all__ = ["TurnTables", "card_rows_bytes", "class_row", "deal_order", "deal_table",
-           "field_bytes", "field_state", "field_table", "shown_flags", "tail_cells", "turn_state",
-           "turn_table"]
+           "field_bytes", "field_bytes_now", "field_state", "field_table", "row6_of",
+           "shown_flags", "tail_bytes", "tail_cells", "turn_state", "turn_table"]

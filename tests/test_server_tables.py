@@ -272,3 +272,48 @@ def test_field_table_bytes_from_the_play_rows_equal_the_encoded_field_table() ->
             steps += 1
         match.finish_game(game)
     assert steps > 80
+
+
+@pytest.mark.parametrize("preset,players", [("uecda", 5), ("web", 3), ("original", 6),
+                                            ("uecda", 4)])
+def test_turn_and_field_bytes_built_straight_from_the_game_equal_the_state_path(
+        preset: str, players: int) -> None:
+    """The hot path's tails (no TableState built) give exactly the bytes of the state path,
+    for any player count (row 6 is cut or padded to five of each)."""
+    from daihinmin.rules.match import MatchState
+    from daihinmin.rules.ruleset import ruleset_from
+    from daihinmin.server.tables import (
+        TurnTables,
+        card_rows_bytes,
+        field_bytes,
+        field_bytes_now,
+        field_state,
+    )
+    from daihinmin.values.shapes import move_to_cells
+
+    rules = ruleset_from(preset, [f"players={players}"])
+    pick = random.Random(players)
+    match = MatchState(rules, seed=players + 40, games=3)
+    builder, slow = TurnTables(), TurnTables()
+    steps = 0
+    while not match.finished:
+        setup = match.setup_game()
+        game = setup.start()
+        classes = class_row(setup)
+        while not game.over:
+            if game.pending is not None:
+                game.step_choice(None)
+                continue
+            assert builder.encode_turn(game, classes) == slow.encode(
+                game, turn_state(game, classes))
+            lock, eleven_back = game.lock, game.eleven_back
+            move = pick.choice(game.legal_moves())
+            step = game.step(move)
+            rows = card_rows_bytes(None if move.is_pass else move_to_cells(move))
+            for empty in (False, True):
+                assert field_bytes_now(rows, empty, game, step, classes, lock,
+                                       eleven_back) == field_bytes(
+                    rows, field_state(empty, game, step, classes, lock, eleven_back))
+            steps += 1
+        match.finish_game(game)
+    assert steps > 50

@@ -66,6 +66,28 @@ def cpu_seconds(pid: int) -> float:
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def user_system_seconds(pid: int) -> tuple[float, float]:
+    """User and kernel CPU time of ``pid`` so far (clock ticks from stat: coarse, for the
+    split only)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
+
+
+def machine_busy_seconds() -> float:
+    """CPU seconds every core of the machine spent not idle so far (all processes, the
+    other users' included), from ``/proc/stat``; 0 where there is none."""
+    try:
+        with open("/proc/stat") as f:
+            values = [int(v) for v in f.readline().split()[1:]]
+    except (OSError, ValueError):
+        return 0.0
+    idle = values[3] + (values[4] if len(values) > 4 else 0)  # idle + iowait
+    busy = sum(values[:7]) - idle  # user..softirq; steal (another guest ran) is not ours
+    return busy / os.sysconf("SC_CLK_TCK")
+
+
 def rss_kb(pid: int) -> int:
     with open(f"/proc/{pid}/status") as f:
         for line in f:
@@ -80,6 +102,8 @@ class Snapshot:
     server_cpu: float
     client_cpu: list[float]
     server_rss_kb: int
+    server_user_system: tuple[float, float] = (0.0, 0.0)
+    machine_busy: float = 0.0
 
 
 @dataclass
@@ -100,7 +124,8 @@ class Table:
 
     def snapshot(self) -> Snapshot:
         return Snapshot(time.perf_counter(), cpu_seconds(self.server.pid),
-                        [cpu_seconds(c.pid) for c in self.clients], rss_kb(self.server.pid))
+                        [cpu_seconds(c.pid) for c in self.clients], rss_kb(self.server.pid),
+                        user_system_seconds(self.server.pid), machine_busy_seconds())
 
     def follow(self, games: int) -> None:
         """Read the server's stderr: the port, the game lines (snapshots at the first and
@@ -231,7 +256,7 @@ def run_kind(kind: str, native: Path | None, games: int, tables: int, seed: int,
         stop(started)
         close_logs(started)
     window = games - 1
-    walls, server_cpu, client_cpu = [], [], []
+    walls, server_cpu, client_cpu, user, system = [], [], [], [], []
     turns = sum(t.turns for t in started)
     for table in started:
         first, last = table.first, table.last
@@ -239,9 +264,16 @@ def run_kind(kind: str, native: Path | None, games: int, tables: int, seed: int,
             raise BenchError("the server did not report its first and last game")
         walls.append(last.at - first.at)
         server_cpu.append(last.server_cpu - first.server_cpu)
+        user.append(last.server_user_system[0] - first.server_user_system[0])
+        system.append(last.server_user_system[1] - first.server_user_system[1])
         client_cpu += [b - a for a, b in zip(first.client_cpu, last.client_cpu, strict=True)]
-    span = max(t.last.at for t in started if t.last) - min(t.first.at for t in started
-                                                          if t.first)
+    firsts = [t.first for t in started if t.first]
+    lasts = [t.last for t in started if t.last]
+    span = max(s.at for s in lasts) - min(s.at for s in firsts)
+    # Cores busy over the run: the bench's own processes, and the whole machine (the same
+    # window, from the first table's first game to the last table's last).
+    ours = (sum(server_cpu) + sum(client_cpu)) / span
+    machine = (max(s.machine_busy for s in lasts) - min(s.machine_busy for s in firsts)) / span
     per_game = 1000.0 / window
     return {
         "kind": kind, "tables": tables, "games_per_table": games, "timed_games": window * tables,
@@ -252,6 +284,11 @@ def run_kind(kind: str, native: Path | None, games: int, tables: int, seed: int,
         "client_cpu_ms_per_game": round(sum(client_cpu) / len(client_cpu) * per_game, 3),
         "client_cpu_ms_per_game_max": round(max(client_cpu) * per_game, 3),
         "server_cpu_us_per_turn": round(sum(server_cpu) * 1e6 / turns, 2),
+        "server_user_ms_per_game": round(sum(user) / len(user) * per_game, 3),
+        "server_system_ms_per_game": round(sum(system) / len(system) * per_game, 3),
+        "cores_busy_bench": round(ours, 2),
+        "cores_busy_machine": round(machine, 2),
+        "cores": os.cpu_count(),
         "server_rss_kb_start": [t.first.server_rss_kb for t in started if t.first],
         "server_rss_kb_end": [t.last.server_rss_kb for t in started if t.last],
     }
@@ -410,8 +447,11 @@ def bench_tcp(args: argparse.Namespace) -> int:
               f"{r['server_cpu_ms_per_game']:.2f} ms/game, client CPU "
               f"{r['client_cpu_ms_per_game']:.2f} ms/game per process; "
               f"{r['turns_per_game']:.0f} turns/game, server {r['server_cpu_us_per_turn']:.0f} "
-              f"us CPU/turn; server RSS "
-              f"{r['server_rss_kb_start']} -> {r['server_rss_kb_end']} kB")
+              f"us CPU/turn ({r['server_user_ms_per_game']:.1f} user + "
+              f"{r['server_system_ms_per_game']:.1f} kernel ms/game); server RSS "
+              f"{r['server_rss_kb_start']} -> {r['server_rss_kb_end']} kB; cores busy: "
+              f"{r['cores_busy_bench']:.2f} this bench, {r['cores_busy_machine']:.2f} the "
+              f"machine, of {r['cores']}")
         s = r["syscalls"]
         if s:
             print(f"           syscalls/game: server {s['server_syscalls_per_game']:.0f} "
