@@ -13,7 +13,6 @@ import logging
 from daihinmin.contract.view import GameView, Observed
 from daihinmin.protocol.codec import TableState
 from daihinmin.rules.deal import strongest
-from daihinmin.rules.game import remove_from_hand
 from daihinmin.rules.ruleset import ForbiddenFinish, RuleSet
 from daihinmin.values.cards import EMPTY, CardSet
 from daihinmin.values.moves import PASS, Move
@@ -99,7 +98,9 @@ class GameTracker:
                 log.warning("game %d: the server accepted %s but shows %s on the field",
                             self.game, sent, move)
             if played and self.own_play is None:
-                self.hand = remove_from_hand(self.hand, move)
+                # rules.game.remove_from_hand's own expression: a bot process then needs
+                # none of the engine's game module
+                self.hand = self.hand - move.hand_cards()
         if self.own_play is not None:  # the CHOICE table applied it: history once
             observed, self.field_cells = self.own_play, shown.cells
         else:
