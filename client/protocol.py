@@ -56,8 +56,8 @@ from .tables import (
     check_int,
     move_bytes,
     read_deal,
-    read_field,
-    read_turn,
+    read_field_bytes,
+    read_turn_bytes,
 )
 from .tracker import GameTracker
 
@@ -301,7 +301,7 @@ class ClientProtocol:
         else:
             rows = data[:_CARD_BYTES]
             known = self._hand if rows == self._hand_rows else None
-            turn = read_turn(Table.from_bytes(data), where, known)
+            turn = read_turn_bytes(data, where, known)
             self._hand_rows, self._hand = rows, turn.hand
             game.on_turn_table(turn)
         self._sent = self._answer = None
@@ -330,8 +330,8 @@ class ClientProtocol:
 
     def _on_field(self, data: bytes, where: str) -> list[bytes]:
         game = self._game()
-        table = Table.from_bytes(data)
         if isinstance(game, ExtendedTracker):
+            table = Table.from_bytes(data)
             if self._sent is not None and is_choice_table(table):
                 return self._on_choice(game, table, where)
             shown, ext = read_ext_field(table, where)
@@ -339,7 +339,7 @@ class ClientProtocol:
         else:
             rows = data[:_CARD_BYTES]
             known = self._field_play if rows == self._field_rows else None
-            shown = read_field(table, where, max(self.rules.jokers, 1), known)
+            shown = read_field_bytes(data, where, max(self.rules.jokers, 1), known)
             self._field_rows, self._field_play = rows, (shown.cells, shown.move)
         observed = game.on_field_table(shown, self._answer, self._sent)
         if self._tells_turns:
