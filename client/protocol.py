@@ -106,6 +106,9 @@ class MatchRecord:
 
 # Passed to the handlers as ``where``; an error carrying it gets the real text in receive().
 _CARD_BYTES = 5 * 15 * 4  # rows 0..4 of a 20070 table on the wire
+# Field plays remembered (by card rows; about 300 B each plus the play): 100 games of five
+# default bots show about 300 different plays, and 256 of them answer 91% of the new fields.
+FIELD_PLAYS = 256
 _WHERE_LATER = "\x00where the client stands"
 
 
@@ -137,9 +140,9 @@ class ClientProtocol:
         self.received = 0  # whole messages consumed so far
         # Where the client stood before the last message (named by a failed reply's error).
         self._last: tuple[Step, int | None, int, int, bool] = self._position()
-        # The last field table's card rows and the play read from them: passes resend them.
-        self._field_rows = b""
-        self._field_play: tuple[dict[tuple[int, int], int], Move | None] | None = None
+        # Plays read from field tables, by their card rows: passes resend the last one, and
+        # the same plays come back game after game (the newest FIELD_PLAYS are kept).
+        self._plays: dict[bytes, tuple[dict[tuple[int, int], int], Move | None]] = {}
         # The last turn table's card rows (bytes) and the hand read from them: the hand
         # changes only when this client plays.
         self._hand_rows = b""
@@ -338,9 +341,13 @@ class ClientProtocol:
             game.on_ext_field(ext)
         else:
             rows = data[:_CARD_BYTES]
-            known = self._field_play if rows == self._field_rows else None
+            plays = self._plays
+            known = plays.get(rows)
             shown = read_field_bytes(data, where, max(self.rules.jokers, 1), known)
-            self._field_rows, self._field_play = rows, (shown.cells, shown.move)
+            if known is None:
+                if len(plays) >= FIELD_PLAYS:
+                    del plays[next(iter(plays))]  # the oldest
+                plays[rows] = (shown.cells, shown.move)
         observed = game.on_field_table(shown, self._answer, self._sent)
         if self._tells_turns:
             self.bot.on_turn(game.view(), observed, observed.is_play)
