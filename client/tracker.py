@@ -44,7 +44,8 @@ class GameTracker:
         self.turn_player = NOBODY
         self.field_empty = True
         self.turns = 0
-        self.history: list[Observed] = []
+        self.history: list[Observed] = []  # append-only (see view)
+        self._history_shown: tuple[Observed, ...] = ()  # the history as views last got it
         self.chosen: CardSet | None = None  # what the bot chose to give back
         self.exchange_given = EMPTY
         self.exchange_received = EMPTY
@@ -55,11 +56,15 @@ class GameTracker:
 
     # --- views --------------------------------------------------------------------------
     def view(self, my_turn: bool = False) -> GameView:
+        # The history only grows, so the views in between share one tuple of it.
+        history = self._history_shown
+        if len(history) != len(self.history):
+            history = self._history_shown = tuple(self.history)
         return GameView(
             player=self.player, hand=self.hand, field=self.field, turn_player=self.turn_player,
             revolution=self.revolution, eleven_back=self.eleven_back, lock=self.lock,
             counts=self.counts, classes=self.classes, seats=self.seats, my_turn=my_turn,
-            rules=self.rules, game=self.game, history=tuple(self.history),
+            rules=self.rules, game=self.game, history=history,
             exchange_given=self.exchange_given, exchange_received=self.exchange_received,
             passed=self.passed, field_owner=self.field_owner,
         )

@@ -283,6 +283,21 @@ def test_plays_read_before_are_remembered_and_still_told_apart(
     assert len(proto._plays) == 2
 
 
+def test_a_view_keeps_its_history_as_the_game_goes_on() -> None:
+    """Views share one tuple of the history until a turn is added; an older view keeps the
+    turns it was given."""
+    proto = started()
+    turn(proto, 1, True, Move.parse("D6"))
+    game = proto.game
+    assert game is not None
+    before = game.view()
+    assert isinstance(before.history, tuple) and game.view().history is before.history
+    turn(proto, 2, False, Move.parse("H9"))
+    after = game.view(my_turn=True)
+    assert [o.move for o in before.history] == [Move.parse("D6")]
+    assert [o.move for o in after.history] == [Move.parse("D6"), Move.parse("H9")]
+
+
 def test_lower_class_exchange_facts_when_a_card_comes_back() -> None:
     # Daihinmin (class 4) gives its two strongest (JK, H2) and gets H2 back plus S5.
     proto = started("S3 S4 H2 JK", classes=(4, 0, 1, 2, 3))
