@@ -96,10 +96,11 @@ async def test_a_trickled_table_meets_the_read_deadline_of_the_whole_message(
 class TricklingServer:
     """A real-time server thread: the player number, one byte every ``every`` seconds."""
 
-    def __init__(self, every: float) -> None:
+    def __init__(self, every: float, first: bytes = b"", trickled: bytes = PLAYER_NUMBER
+                 ) -> None:
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.port = self.listener.getsockname()[1]
-        self.every = every
+        self.every, self.first, self.trickled = every, first, trickled
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
@@ -108,7 +109,8 @@ class TricklingServer:
         self.listener.settimeout(10)
         with self.listener, self.listener.accept()[0] as conn:
             conn.recv(TABLE_BYTES)
-            for byte in PLAYER_NUMBER:
+            conn.sendall(self.first)
+            for byte in self.trickled:
                 if self.stop.wait(self.every):
                     return
                 conn.sendall(bytes([byte]))
@@ -132,6 +134,19 @@ def test_the_blocking_runner_meets_the_read_deadline() -> None:
     try:
         with pytest.raises(ServerTimeoutError, match="deal table"):
             run_bot(DefaultBot(), "127.0.0.1", server.port, read_timeout=0.5)
+    finally:
+        server.stop.set()
+        server.thread.join(5)
+
+
+def test_the_blocking_runner_meets_the_read_deadline_of_a_trickled_table() -> None:
+    """The read limit shrinks with the time left: a byte of the deal every 0.7 s meets the
+    deadline of 1 s with one byte of it read (a limit left at 1 s would read a second one,
+    at 1.4 s)."""
+    server = TricklingServer(every=0.7, first=PLAYER_NUMBER, trickled=bytes(TABLE_BYTES))
+    try:
+        with pytest.raises(ServerTimeoutError, match=f"deal table.*got 1 of {TABLE_BYTES} "):
+            run_bot(DefaultBot(), "127.0.0.1", server.port, read_timeout=1.0)
     finally:
         server.stop.set()
         server.thread.join(5)
