@@ -316,7 +316,7 @@ class ClientProtocol:
         if not isinstance(move, Move):
             raise BotError(f"{type(self.bot).__name__}.play returned {type(move).__name__}, "
                            "not a Move")
-        if self.check_moves and move not in view.legal_moves():
+        if self.check_moves and not view.allows(move):
             self.record.illegal_moves += 1
             log.warning("game %d turn %d: the bot plays %s, which is not legal here "
                         "(hand %s, field %s); sending it anyway, the server judges",
