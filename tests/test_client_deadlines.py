@@ -116,37 +116,34 @@ class TricklingServer:
                 conn.sendall(bytes([byte]))
             self.stop.wait(10)
 
+    def __enter__(self) -> TricklingServer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        self.thread.join(5)
+
 
 def test_the_blocking_runner_meets_the_total_handshake_deadline() -> None:
-    server = TricklingServer(every=0.4)
     started = time.monotonic()
-    try:
-        with pytest.raises(ServerTimeoutError, match=r"player number.*got \d of 4 bytes"):
-            run_bot(DefaultBot(), "127.0.0.1", server.port, connect_timeout=1.0)
-    finally:
-        server.stop.set()
-        server.thread.join(5)
+    with (TricklingServer(every=0.4) as server,
+          pytest.raises(ServerTimeoutError, match=r"player number.*got \d of 4 bytes")):
+        run_bot(DefaultBot(), "127.0.0.1", server.port, connect_timeout=1.0)
     assert time.monotonic() - started < 5  # per read, each byte came well within 1 s
 
 
 def test_the_blocking_runner_meets_the_read_deadline() -> None:
-    server = TricklingServer(every=0.0)  # the whole player number, then nothing
-    try:
-        with pytest.raises(ServerTimeoutError, match="deal table"):
-            run_bot(DefaultBot(), "127.0.0.1", server.port, read_timeout=0.5)
-    finally:
-        server.stop.set()
-        server.thread.join(5)
+    # the whole player number, then nothing
+    with (TricklingServer(every=0.0) as server,
+          pytest.raises(ServerTimeoutError, match="deal table")):
+        run_bot(DefaultBot(), "127.0.0.1", server.port, read_timeout=0.5)
 
 
 def test_the_blocking_runner_meets_the_read_deadline_of_a_trickled_table() -> None:
     """The read limit shrinks with the time left: a byte of the deal every 0.7 s meets the
     deadline of 1 s with one byte of it read (a limit left at 1 s would read a second one,
     at 1.4 s)."""
-    server = TricklingServer(every=0.7, first=PLAYER_NUMBER, trickled=bytes(TABLE_BYTES))
-    try:
-        with pytest.raises(ServerTimeoutError, match=f"deal table.*got 1 of {TABLE_BYTES} "):
-            run_bot(DefaultBot(), "127.0.0.1", server.port, read_timeout=1.0)
-    finally:
-        server.stop.set()
-        server.thread.join(5)
+    with (TricklingServer(every=0.7, first=PLAYER_NUMBER, trickled=bytes(TABLE_BYTES))
+          as server,
+          pytest.raises(ServerTimeoutError, match=f"deal table.*got 1 of {TABLE_BYTES} ")):
+        run_bot(DefaultBot(), "127.0.0.1", server.port, read_timeout=1.0)
