@@ -208,8 +208,9 @@ def run_protocol(sock: socket.socket, proto: ClientProtocol,
             for reply in replies:
                 wire.send(reply, read_timeout)
     finally:
-        with contextlib.suppress(OSError):  # a caller's socket goes back to blocking reads
+        with contextlib.suppress(OSError):
             wire.close()
+        with contextlib.suppress(OSError):  # a caller's socket goes back to blocking reads
             sock.settimeout(read_timeout)
     return proto.record
 

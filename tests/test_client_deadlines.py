@@ -9,14 +9,22 @@ blocking runner cannot follow Trio's clock: it is tried with short deadlines on 
 from __future__ import annotations
 
 import socket
+import struct
 import threading
 import time
 
 import pytest
 import trio
 import trio.testing
-from daihinmin.client import ServerTimeoutError, run_bot, run_bot_async
+from daihinmin.client import (
+    ClientProtocol,
+    ServerClosedError,
+    ServerTimeoutError,
+    run_bot,
+    run_bot_async,
+)
 from daihinmin.client.retry import DEFAULT_CONNECT_TIMEOUT, DEFAULT_READ_TIMEOUT
+from daihinmin.client.sync_runner import run_protocol
 from daihinmin.players.default_bot import DefaultBot
 from daihinmin.protocol.table import TABLE_BYTES, encode_int
 
@@ -147,3 +155,20 @@ def test_the_blocking_runner_meets_the_read_deadline_of_a_trickled_table() -> No
           as server,
           pytest.raises(ServerTimeoutError, match=f"deal table.*got 1 of {TABLE_BYTES} ")):
         run_bot(DefaultBot(), "127.0.0.1", server.port, read_timeout=1.0)
+
+
+def test_a_callers_socket_comes_back_with_its_timeout_and_no_kernel_read_limit() -> None:
+    """run_protocol on a socket the caller made: whatever ends the match (here the server
+    closing after the player number), the socket has the read timeout back and, where the
+    runner had the kernel keep the deadline, no SO_RCVTIMEO left on it."""
+    with socket.create_server(("127.0.0.1", 0)) as listener, \
+            socket.create_connection(listener.getsockname()) as sock:
+        conn, _ = listener.accept()
+        with conn:
+            conn.sendall(PLAYER_NUMBER)
+            conn.shutdown(socket.SHUT_WR)
+            with pytest.raises(ServerClosedError, match="deal table"):
+                run_protocol(sock, ClientProtocol(DefaultBot()), read_timeout=5.0)
+        assert sock.gettimeout() == 5.0
+        limit = sock.getsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, 16)
+        assert struct.unpack("@ll", limit) == (0, 0)
