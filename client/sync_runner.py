@@ -20,6 +20,8 @@ import logging
 import math
 import select
 import socket
+import struct
+import sys
 import time
 
 from daihinmin.contract.view import Bot
@@ -35,6 +37,10 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 42485
 RECEIVE_BYTES = 65536  # more than the server ever writes at once
 _POLL = hasattr(select, "poll")  # else select.select (Windows)
+# Linux: a blocking recv under SO_RCVTIMEO (one system call a wake-up instead of poll + recv).
+_KERNEL_DEADLINE = sys.platform.startswith("linux")
+_DONT_WAIT = socket.MSG_DONTWAIT if _KERNEL_DEADLINE else 0  # a reply never blocks there
+RECV_LIMIT_SLACK = 0.002  # seconds a read may outlast its deadline before the limit is set
 
 
 def connect(host: str, port: int, timeout: float | None) -> socket.socket:
@@ -90,21 +96,34 @@ def send_message(sock: socket.socket, data: bytes, where: str) -> None:
 
 
 class _Wire:
-    """The socket of one match, non-blocking: one ``recv`` of what is there per wake-up, and
-    each reply written at once (a wait only when the server stops reading)."""
+    """The socket of one match: one ``recv`` of what is there per wake-up, and each reply
+    written at once (a wait only when the server stops reading).
+
+    On Linux the socket stays blocking and the kernel keeps the read deadline
+    (``SO_RCVTIMEO``, set again only when the time left moves by more than
+    ``RECV_LIMIT_SLACK``): a wake-up is one system call.  Elsewhere the socket is
+    non-blocking and each ``recv`` waits in ``poll``/``select`` first."""
 
     def __init__(self, sock: socket.socket, proto: ClientProtocol) -> None:
-        sock.setblocking(False)
         self.sock, self.proto = sock, proto
-        self.poller = select.poll() if _POLL else None
-        if self.poller is not None:
+        self.limit: float | None = None  # the SO_RCVTIMEO set (0: none), None: not set yet
+        self.poller = None
+        if _KERNEL_DEADLINE:
+            sock.setblocking(True)
+            return
+        sock.setblocking(False)
+        if _POLL:
+            self.poller = select.poll()
             self.poller.register(sock, select.POLLIN)
 
-    def _wait(self, deadline: float) -> bool:
-        """Bytes (or an error, or the end) to read before ``deadline``."""
-        left = deadline - time.monotonic()
-        if left <= 0:
-            return False
+    def _wait(self, left: float) -> bool:
+        """Bytes (or an error, or the end) to read within ``left`` seconds."""
+        if _KERNEL_DEADLINE:  # recv itself waits, up to the limit
+            want = 0.0 if left == math.inf else max(left, 1e-6)  # 0: no limit
+            if self.limit is None or abs(self.limit - want) > RECV_LIMIT_SLACK:
+                self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, _timeval(want))
+                self.limit = want
+            return True
         if self.poller is None:
             return bool(select.select([self.sock], [], [], None if left == math.inf else left)[0])
         return bool(self.poller.poll(None if left == math.inf else math.ceil(left * 1000)))
@@ -114,12 +133,13 @@ class _Wire:
         the message waited for and how much of it came; their text is built only then."""
         proto = self.proto
         while True:
-            if not self._wait(deadline):
+            left = deadline - time.monotonic()
+            if left <= 0 or not self._wait(left):
                 raise ServerTimeoutError(proto.where(), timeout or 0.0, proto.unread,
                                          proto.expecting.size)
             try:
                 data = self.sock.recv(RECEIVE_BYTES)
-            except BlockingIOError:  # woken with nothing to read after all
+            except BlockingIOError:  # the kernel's limit ran out, or woken for nothing
                 continue
             except (ConnectionResetError, ConnectionAbortedError) as exc:
                 raise ServerClosedError(proto.where(), proto.unread, proto.expecting.size,
@@ -135,7 +155,7 @@ class _Wire:
         """One reply, one write; a full socket waits for room within ``timeout``."""
         sock = self.sock
         try:
-            sent = sock.send(data)
+            sent = sock.send(data, _DONT_WAIT)
         except BlockingIOError:
             sent = 0
         except OSError as exc:  # broken pipe, reset, network gone
@@ -147,7 +167,18 @@ class _Wire:
         try:
             send_message(sock, data[sent:], self.proto.replied_where())
         finally:
-            sock.setblocking(False)
+            sock.setblocking(_KERNEL_DEADLINE)
+
+    def close(self) -> None:
+        """Leave the socket as it was given: no kernel read limit."""
+        if self.limit:
+            self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, _timeval(0.0))
+
+
+def _timeval(seconds: float) -> bytes:
+    """A ``struct timeval`` for SO_RCVTIMEO (Linux: two longs)."""
+    whole = int(seconds)
+    return struct.pack("@ll", whole, int((seconds - whole) * 1_000_000))
 
 
 def run_protocol(sock: socket.socket, proto: ClientProtocol,
@@ -177,6 +208,8 @@ def run_protocol(sock: socket.socket, proto: ClientProtocol,
             for reply in replies:
                 wire.send(reply, read_timeout)
     finally:
+        with contextlib.suppress(OSError):
+            wire.close()
         with contextlib.suppress(OSError):  # a caller's socket goes back to blocking reads
             sock.settimeout(read_timeout)
     return proto.record

@@ -148,6 +148,43 @@ def read_play(t: Table, where: str, max_jokers: int = 2
         raise _fail(where, f"the field is not a play: {exc}", exc.cell) from exc
 
 
+# --- the same readers straight from the 20070 bytes (the client's every table) ----------
+# Rows 5 and 6 (the state) are 30 big-endian ints from byte 300; a table whose card rows
+# the caller already knows is read from those alone, with no Table built.
+_STATE_ROWS = struct.Struct(">30I")
+_STATE_OFFSET = 5 * COLS * 4
+
+
+def _state_of(r: tuple[int, ...]) -> TableState:
+    """:func:`read_state` of the table whose rows 5 and 6 are ``r``."""
+    return TableState(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7],
+                      r[15:20], r[20:25], r[25:30])
+
+
+def read_turn_bytes(data: bytes, where: str, hand: CardSet | None = None) -> HandTable:
+    """``read_turn(Table.from_bytes(data), where, hand)`` for a 20070 table of 480 bytes:
+    with ``hand`` known and every check passed, only rows 5 and 6 are read.  Anything else
+    (a new hand, a cell that fails a check) takes :func:`read_turn` itself, which says
+    what is wrong."""
+    r = _STATE_ROWS.unpack_from(data, _STATE_OFFSET)
+    if (hand is None or r[2] > 1 or r[4] > 1 or r[5] > 1 or r[6] > 1 or r[7] > 1
+            or r[3] >= PLAYERS or max(r[15:20]) > MAX_CARDS):
+        return read_turn(Table.from_bytes(data), where, hand)
+    return HandTable(hand, _state_of(r))
+
+
+def read_field_bytes(data: bytes, where: str, max_jokers: int = 2,
+                     play: tuple[dict[tuple[int, int], int], Move | None] | None = None
+                     ) -> FieldTable:
+    """``read_field(Table.from_bytes(data), where, max_jokers, play)`` for a 20070 table of
+    480 bytes: with ``play`` known and every check passed, only rows 5 and 6 are read."""
+    r = _STATE_ROWS.unpack_from(data, _STATE_OFFSET)
+    if (play is None or r[3] >= PLAYERS or r[4] > 1 or r[5] > 1 or r[6] > 1 or r[7] > 1
+            or max(r[15:20]) > MAX_CARDS):
+        return read_field(Table.from_bytes(data), where, max_jokers, play)
+    return FieldTable(play[0], play[1], _state_of(r))
+
+
 _BIG_ENDIAN_TABLE = struct.Struct(f">{CELLS}I")
 _EMPTY_CELLS = (0,) * CELLS
 
@@ -183,5 +220,7 @@ __all__ = [
     "move_bytes",
     "read_deal",
     "read_field",
+    "read_field_bytes",
     "read_turn",
+    "read_turn_bytes",
 ]

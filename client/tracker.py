@@ -13,7 +13,6 @@ import logging
 from daihinmin.contract.view import GameView, Observed
 from daihinmin.protocol.codec import TableState
 from daihinmin.rules.deal import strongest
-from daihinmin.rules.game import remove_from_hand
 from daihinmin.rules.ruleset import ForbiddenFinish, RuleSet
 from daihinmin.values.cards import EMPTY, CardSet
 from daihinmin.values.moves import PASS, Move
@@ -45,7 +44,8 @@ class GameTracker:
         self.turn_player = NOBODY
         self.field_empty = True
         self.turns = 0
-        self.history: list[Observed] = []
+        self.history: list[Observed] = []  # append-only (see view)
+        self._history_shown: tuple[Observed, ...] = ()  # the history as views last got it
         self.chosen: CardSet | None = None  # what the bot chose to give back
         self.exchange_given = EMPTY
         self.exchange_received = EMPTY
@@ -56,11 +56,15 @@ class GameTracker:
 
     # --- views --------------------------------------------------------------------------
     def view(self, my_turn: bool = False) -> GameView:
+        # The history only grows, so the views in between share one tuple of it.
+        history = self._history_shown
+        if len(history) != len(self.history):
+            history = self._history_shown = tuple(self.history)
         return GameView(
             player=self.player, hand=self.hand, field=self.field, turn_player=self.turn_player,
             revolution=self.revolution, eleven_back=self.eleven_back, lock=self.lock,
             counts=self.counts, classes=self.classes, seats=self.seats, my_turn=my_turn,
-            rules=self.rules, game=self.game, history=tuple(self.history),
+            rules=self.rules, game=self.game, history=history,
             exchange_given=self.exchange_given, exchange_received=self.exchange_received,
             passed=self.passed, field_owner=self.field_owner,
         )
@@ -99,7 +103,9 @@ class GameTracker:
                 log.warning("game %d: the server accepted %s but shows %s on the field",
                             self.game, sent, move)
             if played and self.own_play is None:
-                self.hand = remove_from_hand(self.hand, move)
+                # rules.game.remove_from_hand's own expression: a bot process then needs
+                # none of the engine's game module
+                self.hand = self.hand - move.hand_cards()
         if self.own_play is not None:  # the CHOICE table applied it: history once
             observed, self.field_cells = self.own_play, shown.cells
         else:

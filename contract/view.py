@@ -12,7 +12,7 @@ from functools import cached_property
 
 from daihinmin.rules.choices import PendingChoice, choice_options
 from daihinmin.rules.deal import weakest
-from daihinmin.rules.judge import legal_plays
+from daihinmin.rules.judge import legal_plays, play_verdict
 from daihinmin.rules.leads import opening_card
 from daihinmin.rules.ruleset import UECDA, RuleSet
 from daihinmin.values.cards import EMPTY, CardSet
@@ -92,11 +92,21 @@ class GameView:
     def legal_moves(self) -> list[Move]:
         """Legal plays plus the pass (when the rules let this player pass now)."""
         moves = self.legal_plays()
-        # A leader with no legal play may pass (e.g. its last card may not be played).
-        if (self.field is not None or not moves
-                or (self.rules.leader_may_pass and not self.lead_must_contain)):
+        if self._may_pass():
             moves.append(PASS)
         return moves
+
+    def allows(self, move: Move) -> bool:
+        """``move in self.legal_moves()``, asked of the judge for this one move (the
+        server's own check, ``rules.judge.play_verdict``) instead of listing every play."""
+        if move.is_pass:
+            return self._may_pass()
+        return play_verdict(self, self.hand, move) is None
+
+    def _may_pass(self) -> bool:
+        # A leader with no legal play may pass (e.g. its last card may not be played).
+        return (self.field is not None or not self._legal_plays
+                or (self.rules.leader_may_pass and not self.lead_must_contain))
 
     def legal_choices(self) -> list[CardSet]:
         """Valid answers to a choice pending for this player (7-pass, 10-discard)."""

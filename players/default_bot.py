@@ -60,10 +60,9 @@ class DefaultBot(Bot):
             move = move_from_cells(cells, max_jokers=1) if cells else PASS
         except MoveShapeError:
             move = PASS  # the server would reject the table: a pass
-        legal = view.legal_moves()
-        if move in legal:
+        if view.allows(move):
             return move
-        if PASS in legal:
+        if view.allows(PASS):
             return PASS  # a table the server rejects counts as a pass
         # rules where the leader must play (not the client's): its lead among the legal ones
         return lead_choice(view.legal_plays(), view.reversed)

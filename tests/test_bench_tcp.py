@@ -37,6 +37,8 @@ def test_bundled_bots_and_two_tables() -> None:
     r = out["results"]["default"]
     assert r["tables"] == 2 and r["timed_games"] == 4
     assert len(r["server_rss_kb_end"]) == 2 and r["client_cpu_ms_per_game"] > 0
+    # the start-up of one bot process, measured apart (refused at once, exit 3)
+    assert r["client_startup_cpu_ms"] > 0 and r["client_startup_wall_ms"] > 0
 
 
 @needs_cc

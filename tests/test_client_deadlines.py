@@ -9,14 +9,22 @@ blocking runner cannot follow Trio's clock: it is tried with short deadlines on 
 from __future__ import annotations
 
 import socket
+import struct
 import threading
 import time
 
 import pytest
 import trio
 import trio.testing
-from daihinmin.client import ServerTimeoutError, run_bot, run_bot_async
+from daihinmin.client import (
+    ClientProtocol,
+    ServerClosedError,
+    ServerTimeoutError,
+    run_bot,
+    run_bot_async,
+)
 from daihinmin.client.retry import DEFAULT_CONNECT_TIMEOUT, DEFAULT_READ_TIMEOUT
+from daihinmin.client.sync_runner import run_protocol
 from daihinmin.players.default_bot import DefaultBot
 from daihinmin.protocol.table import TABLE_BYTES, encode_int
 
@@ -96,10 +104,11 @@ async def test_a_trickled_table_meets_the_read_deadline_of_the_whole_message(
 class TricklingServer:
     """A real-time server thread: the player number, one byte every ``every`` seconds."""
 
-    def __init__(self, every: float) -> None:
+    def __init__(self, every: float, first: bytes = b"", trickled: bytes = PLAYER_NUMBER
+                 ) -> None:
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.port = self.listener.getsockname()[1]
-        self.every = every
+        self.every, self.first, self.trickled = every, first, trickled
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
@@ -108,30 +117,58 @@ class TricklingServer:
         self.listener.settimeout(10)
         with self.listener, self.listener.accept()[0] as conn:
             conn.recv(TABLE_BYTES)
-            for byte in PLAYER_NUMBER:
+            conn.sendall(self.first)
+            for byte in self.trickled:
                 if self.stop.wait(self.every):
                     return
                 conn.sendall(bytes([byte]))
             self.stop.wait(10)
 
+    def __enter__(self) -> TricklingServer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        self.thread.join(5)
+
 
 def test_the_blocking_runner_meets_the_total_handshake_deadline() -> None:
-    server = TricklingServer(every=0.4)
     started = time.monotonic()
-    try:
-        with pytest.raises(ServerTimeoutError, match=r"player number.*got \d of 4 bytes"):
-            run_bot(DefaultBot(), "127.0.0.1", server.port, connect_timeout=1.0)
-    finally:
-        server.stop.set()
-        server.thread.join(5)
+    with (TricklingServer(every=0.4) as server,
+          pytest.raises(ServerTimeoutError, match=r"player number.*got \d of 4 bytes")):
+        run_bot(DefaultBot(), "127.0.0.1", server.port, connect_timeout=1.0)
     assert time.monotonic() - started < 5  # per read, each byte came well within 1 s
 
 
 def test_the_blocking_runner_meets_the_read_deadline() -> None:
-    server = TricklingServer(every=0.0)  # the whole player number, then nothing
-    try:
-        with pytest.raises(ServerTimeoutError, match="deal table"):
-            run_bot(DefaultBot(), "127.0.0.1", server.port, read_timeout=0.5)
-    finally:
-        server.stop.set()
-        server.thread.join(5)
+    # the whole player number, then nothing
+    with (TricklingServer(every=0.0) as server,
+          pytest.raises(ServerTimeoutError, match="deal table")):
+        run_bot(DefaultBot(), "127.0.0.1", server.port, read_timeout=0.5)
+
+
+def test_the_blocking_runner_meets_the_read_deadline_of_a_trickled_table() -> None:
+    """The read limit shrinks with the time left: a byte of the deal every 0.7 s meets the
+    deadline of 1 s with one byte of it read (a limit left at 1 s would read a second one,
+    at 1.4 s)."""
+    with (TricklingServer(every=0.7, first=PLAYER_NUMBER, trickled=bytes(TABLE_BYTES))
+          as server,
+          pytest.raises(ServerTimeoutError, match=f"deal table.*got 1 of {TABLE_BYTES} ")):
+        run_bot(DefaultBot(), "127.0.0.1", server.port, read_timeout=1.0)
+
+
+def test_a_callers_socket_comes_back_with_its_timeout_and_no_kernel_read_limit() -> None:
+    """run_protocol on a socket the caller made: whatever ends the match (here the server
+    closing after the player number), the socket has the read timeout back and, where the
+    runner had the kernel keep the deadline, no SO_RCVTIMEO left on it."""
+    with socket.create_server(("127.0.0.1", 0)) as listener, \
+            socket.create_connection(listener.getsockname()) as sock:
+        conn, _ = listener.accept()
+        with conn:
+            conn.sendall(PLAYER_NUMBER)
+            conn.shutdown(socket.SHUT_WR)
+            with pytest.raises(ServerClosedError, match="deal table"):
+                run_protocol(sock, ClientProtocol(DefaultBot()), read_timeout=5.0)
+        assert sock.gettimeout() == 5.0
+        limit = sock.getsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, 16)
+        assert struct.unpack("@ll", limit) == (0, 0)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import pytest
 from daihinmin.client import Bot, ClientProtocol, GameView, Observed, Step
+from daihinmin.client import protocol as client_protocol
 from daihinmin.protocol.codec import (
     TableState,
     build_deal,
@@ -267,6 +268,34 @@ def test_the_same_cards_after_a_clear_count_as_a_new_play() -> None:
     assert turn(proto, 0, True, Move.parse("D8")).move == Move.parse("D8")
     assert turn(proto, 0, True, None).move == PASS  # a pass on the lead
     assert turn(proto, 1, True, Move.parse("S9")).trick_cleared_before
+
+
+def test_plays_read_before_are_remembered_and_still_told_apart(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Field plays are remembered by their card rows (the newest ``FIELD_PLAYS``): a play
+    shown again, remembered or forgotten since, is that play, and a pass over it a pass."""
+    monkeypatch.setattr(client_protocol, "FIELD_PLAYS", 2)
+    proto = started()
+    for i, text in enumerate(["D6", "H9", "D6", "SK", "C7", "H9", "H9"]):
+        move = Move.parse(text)
+        assert turn(proto, i % 5, True, move).move == move  # a lead on the cleared field
+        assert turn(proto, (i + 1) % 5, False, move).move == PASS  # the same cells: a pass
+    assert len(proto._plays) == 2
+
+
+def test_a_view_keeps_its_history_as_the_game_goes_on() -> None:
+    """Views share one tuple of the history until a turn is added; an older view keeps the
+    turns it was given."""
+    proto = started()
+    turn(proto, 1, True, Move.parse("D6"))
+    game = proto.game
+    assert game is not None
+    before = game.view()
+    assert isinstance(before.history, tuple) and game.view().history is before.history
+    turn(proto, 2, False, Move.parse("H9"))
+    after = game.view(my_turn=True)
+    assert [o.move for o in before.history] == [Move.parse("D6")]
+    assert [o.move for o in after.history] == [Move.parse("D6"), Move.parse("H9")]
 
 
 def test_lower_class_exchange_facts_when_a_card_comes_back() -> None:

@@ -11,8 +11,10 @@ start-up, imports and the final report are left out: wall ms/game, CPU ms/game o
 and of each client process (from ``/proc``), the resident memory of the server at the start
 and end of that window, and, where ``strace`` can attach, the system calls per game of all
 processes in a second, shorter run (tracing slows everything, so it never touches the timed
-run).  A run where a process fails or a stand-in plays a seat is reported and fails (exit 1):
-the figures would not be the client's own.
+run).  For the bundled bot, what starting one client process costs is measured apart: the
+median of a few starts refused at once (imports, command line, the bot made).  A run where a
+process fails or a stand-in plays a seat is reported and fails (exit 1): the figures would
+not be the client's own.
 """
 
 from __future__ import annotations
@@ -22,8 +24,11 @@ import contextlib
 import json
 import os
 import re
+import resource
 import shutil
 import signal
+import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -34,11 +39,13 @@ from importlib import resources
 from pathlib import Path
 from typing import IO, Any
 
+from daihinmin.tools.cmd_bot import EXIT_UNREACHABLE
 from daihinmin.tools.exit_codes import FAILED, OK
 
 PLAYERS = 5
 NATIVE_SOURCE = "bench_native_client.c"
 STRACE_GAMES = 30
+STARTUP_RUNS = 5
 LISTENING = re.compile(r"listening on [^:]+:(\d+)")
 GAME_LINE = re.compile(r"^game (\d+): order .*, (\d+) turns, ")
 JOIN_LINE = re.compile(r"^player \d+: ")
@@ -294,6 +301,30 @@ def run_kind(kind: str, native: Path | None, games: int, tables: int, seed: int,
     }
 
 
+def startup_cost(kind: str, runs: int = STARTUP_RUNS) -> dict[str, float]:
+    """What starting one ``daihinmin bot KIND`` process costs (imports, command line, the
+    bot made), measured to its first connect: each run tries a port bound here but not
+    listening, so the bot is refused at once and exits with 3 (unreachable).  Medians of
+    ``runs`` runs, CPU from the children's rusage."""
+    cpu, wall = [], []
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        argv = client_argv(kind, None, closed.getsockname()[1], 0)
+        argv += ["--connect-timeout", "0", "-q"]
+        for _ in range(runs):
+            before, at = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
+            done = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.PIPE, check=False, timeout=120)
+            wall.append(time.perf_counter() - at)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            if done.returncode != EXIT_UNREACHABLE:
+                raise BenchError(f"the start-up run of {kind} exited with {done.returncode}: "
+                                 + done.stderr.decode("utf-8", "replace").strip()[-300:])
+            cpu.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+    return {"client_startup_cpu_ms": round(statistics.median(cpu) * 1000, 1),
+            "client_startup_wall_ms": round(statistics.median(wall) * 1000, 1)}
+
+
 def strace_counts(path: Path) -> tuple[int, int]:
     """(all calls, network and polling calls) from an ``strace -c`` summary."""
     total = network = 0
@@ -421,6 +452,8 @@ def bench_tcp(args: argparse.Namespace) -> int:
                     continue
                 result = run_kind(kind, native, args.games, args.tables, args.seed,
                                   args.write_mode)
+                if kind != "native":
+                    result.update(startup_cost(kind))
                 if args.no_strace:
                     result["syscalls"] = None
                 elif not strace_usable():
@@ -452,6 +485,10 @@ def bench_tcp(args: argparse.Namespace) -> int:
               f"{r['server_rss_kb_start']} -> {r['server_rss_kb_end']} kB; cores busy: "
               f"{r['cores_busy_bench']:.2f} this bench, {r['cores_busy_machine']:.2f} the "
               f"machine, of {r['cores']}")
+        if "client_startup_cpu_ms" in r:
+            print(f"           start-up of one client process (to its first connect): "
+                  f"{r['client_startup_cpu_ms']:.0f} ms CPU, "
+                  f"{r['client_startup_wall_ms']:.0f} ms wall")
         s = r["syscalls"]
         if s:
             print(f"           syscalls/game: server {s['server_syscalls_per_game']:.0f} "
