@@ -76,7 +76,8 @@ def test_read_turn_bytes_is_read_turn(hand: CardSet, state: dict[tuple[int, int]
 def test_read_field_bytes_is_read_field(hand: CardSet, state: dict[tuple[int, int], int],
                                         known: bool, data: st.DataObject) -> None:
     plays = all_plays(hand, UECDA)
-    move = data.draw(st.sampled_from(plays)) if plays and data.draw(st.booleans()) else None
+    on_field: bool = bool(plays) and data.draw(st.booleans())
+    move = data.draw(st.sampled_from(plays)) if on_field else None
     raw = build_field(move, TableState()).with_cells(state).to_bytes()
     table = Table.from_bytes(raw)
     play = read_play(build_field(move, TableState()), WHERE) if known else None
