@@ -56,6 +56,9 @@ def test_mc_plays_copies_of_itself() -> None:
     for mine, theirs in zip(result.points, result.opponent_points, strict=True):
         assert sorted([mine, *theirs]) == [1, 2, 3, 4, 5]
     assert result.playouts and max(result.playouts) <= 24
+    # every searched play's CPU time is recorded beside its wall time
+    assert len(result.decision_cpu_ms) == len(result.decision_ms) == len(result.playouts)
+    assert all(cpu > 0 for cpu in result.decision_cpu_ms)
 
 
 @pytest.mark.parametrize("flag", ["--opt", "--opponent-opt"])

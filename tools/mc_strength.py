@@ -49,6 +49,7 @@ class JobResult:
     places: list[int] = field(default_factory=list)
     start_classes: list[int] = field(default_factory=list)  # -1: a class block's first game
     decision_ms: list[float] = field(default_factory=list)
+    decision_cpu_ms: list[float] = field(default_factory=list)
     playouts: list[int] = field(default_factory=list)
     opponent_points: list[list[int]] = field(default_factory=list)  # per game, seats 1..
 
@@ -100,6 +101,7 @@ def run_job(args: JobArgs) -> JobResult:
                                         on_game=log_game, before_play=before_play))
     out.decision_ms = [d.elapsed_ms for d in mc.decisions if d.kind == "play"]
     out.playouts = [d.playouts for d in mc.decisions if d.kind == "play"]
+    out.decision_cpu_ms = [d.cpu_ms for d in mc.decisions if d.kind == "play"]
     return out
 
 
@@ -183,8 +185,10 @@ def summarise(results: list[JobResult], opponent: str, wall: float,
     place_half = (1.96 * statistics.stdev(ranks) / math.sqrt(len(ranks))
                   if len(ranks) > 1 else 0.0)
     ms = [t for r in results for t in r.decision_ms]
+    cpu_ms = [t for r in results for t in r.decision_cpu_ms]
     playouts = [float(p) for r in results for p in r.playouts]
-    spent_s = sum(ms) / 1000
+    # per CPU second: the core's rate, which the load does not change
+    rates = [p * 1000 / t for p, t in zip(playouts, cpu_ms, strict=True) if p > 0 and t > 0]
     mean = statistics.fmean(points)
     half = 1.96 * statistics.stdev(points) / math.sqrt(len(points)) if len(points) > 1 else 0.0
     return {
@@ -206,9 +210,12 @@ def summarise(results: list[JobResult], opponent: str, wall: float,
         "decisions": len(ms),
         "decision_ms_median": round(percentile(ms, 0.5), 1),
         "decision_ms_p99": round(percentile(ms, 0.99), 1),
+        # CPU time per decision: what a decision costs whatever the load (wall time above)
+        "decision_cpu_ms_median": round(percentile(cpu_ms, 0.5), 1),
+        "decision_cpu_ms_p99": round(percentile(cpu_ms, 0.99), 1),
         "playouts_per_decision_median": round(percentile(playouts, 0.5)),
-        # playouts per second of mc's thinking (sampling included), one process = one core
-        "playouts_per_s": round(sum(playouts) / spent_s) if spent_s > 0 else 0,
+        # per searched play: its playouts per CPU second of thinking (sampling included)
+        "playouts_per_cpu_s_median": round(percentile(rates, 0.5)),
         # each opponent seat's mean points: with copies of mc every seat should be alike
         "opponent_mean_points": [
             round(statistics.fmean(row[k] for r in results for row in r.opponent_points), 3)
@@ -289,9 +296,12 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
               f"{summary['first_share']} {summary['first_share_ci95']}, mean place "
               f"{summary['mean_place']} {summary['mean_place_ci95']}, places 1st..last "
               f"{summary['places']}; {summary['decisions']} decisions, median "
-              f"{summary['decision_ms_median']} ms, p99 {summary['decision_ms_p99']} ms, "
+              f"{summary['decision_ms_median']} ms, p99 {summary['decision_ms_p99']} ms "
+              f"(CPU {summary['decision_cpu_ms_median']} ms, p99 "
+              f"{summary['decision_cpu_ms_p99']} ms), "
               f"median {summary['playouts_per_decision_median']} playouts, "
-              f"{summary['playouts_per_s']} playouts/s; opponents' mean points "
+              f"median {summary['playouts_per_cpu_s_median']} playouts per CPU second; "
+              f"opponents' mean points "
               f"{summary['opponent_mean_points']}; "
               f"{summary['wall_s']} s")
         by_class = summary["firsts_by_start_class"]
