@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 from daihinmin.local.parallel import run_parallel, split_count
-from daihinmin.rules.ruleset import PRESETS, UECDA
+from daihinmin.rules.ruleset import PRESETS, UECDA, RuleSet, ruleset_from
 from daihinmin.rules.scoring import class_title
 from daihinmin.tools.cmd_bot import parse_options
 from daihinmin.tools.exit_codes import OUTPUT_REFUSED
@@ -64,7 +64,6 @@ def run_job(args: JobArgs) -> JobResult:
     from daihinmin.players.mc.bot import MCBot
     from daihinmin.players.registry import make_bot
     from daihinmin.rules.game import GameState
-    from daihinmin.rules.ruleset import ruleset_from
 
     rules = ruleset_from(preset)
     mc = MCBot(seed=seed, **options)
@@ -150,17 +149,21 @@ def block_interval(points_by_job: list[list[int]], block: int = BLOCK_GAMES,
     return ratio_interval(totals[:, 0], totals[:, 1])
 
 
-def firsts_by_start_class(start_classes: list[int],
-                          places: list[int]) -> dict[str, tuple[int, int]]:
-    """Per class held at a game's start: (games, first places), classes in order.
+def firsts_by_start_class(start_classes: list[int], places: list[int],
+                          rules: RuleSet = UECDA) -> dict[str, tuple[int, int]]:
+    """Per class held at a game's start: (games, first places), classes in order, titled as
+    ``rules`` title them (at four players the fourth class is the daihinmin).
 
     >>> firsts_by_start_class([-1, 0, 0, 1], [0, 0, 2, 0])
     {'new block': (1, 1), 'daifugo': (2, 1), 'fugo': (1, 1)}
+    >>> from daihinmin.rules.ruleset import WEB
+    >>> firsts_by_start_class([3], [3], WEB)
+    {'daihinmin': (1, 0)}
     """
     out: dict[str, tuple[int, int]] = {}
     for c in sorted(set(start_classes)):
         got = [p for s, p in zip(start_classes, places, strict=True) if s == c]
-        out["new block" if c < 0 else class_title(UECDA, c)] = (len(got), got.count(0))
+        out["new block" if c < 0 else class_title(rules, c)] = (len(got), got.count(0))
     return out
 
 
@@ -206,7 +209,7 @@ def summarise(results: list[JobResult], opponent: str, wall: float,
         "ci95_blocks": [round(x, 3) for x in block_interval([r.points for r in results])],
         "places": [places.count(k) for k in range(players)],  # 1st .. last
         "firsts_by_start_class": firsts_by_start_class(
-            [c for r in results for c in r.start_classes], places),
+            [c for r in results for c in r.start_classes], places, ruleset_from(preset)),
         "decisions": len(ms),
         "decision_ms_median": round(percentile(ms, 0.5), 1),
         "decision_ms_p99": round(percentile(ms, 0.99), 1),
@@ -256,7 +259,6 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     except (ValueError, TypeError, LookupError) as exc:
         p.error(str(exc))
     from daihinmin.players.mc.observe import simulator_gaps
-    from daihinmin.rules.ruleset import ruleset_from
 
     rules = ruleset_from(args.rules)
     players = rules.players
