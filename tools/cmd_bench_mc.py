@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
+
+from daihinmin.rules.ruleset import PRESETS
+from daihinmin.tools.exit_codes import USAGE
 
 
 def register_bench_mc(bench_sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -11,20 +15,31 @@ def register_bench_mc(bench_sub: argparse._SubParsersAction[argparse.ArgumentPar
     m.add_argument("--decisions", type=int, default=40, help="positions to decide from")
     m.add_argument("--time-ms", type=float, default=250.0, help="thinking time per decision")
     m.add_argument("--seed", type=int, default=1)
+    m.add_argument("--rules", default="uecda", choices=sorted(PRESETS),
+                   help="preset the positions are played at")
     m.add_argument("--json", action="store_true", help="print one JSON object")
     m.set_defaults(func=bench_mc)
 
 
 def bench_mc(args: argparse.Namespace) -> int:
+    from daihinmin.players.mc.observe import simulator_gaps
     from daihinmin.players.prepare import prepare_kinds
+    from daihinmin.rules.ruleset import ruleset_from
     from daihinmin.tools.mc_bench import run_bench  # Numba loads only when asked
 
     prepare_kinds(["mc"], "daihinmin bench mc")  # the first compile, not timed
-    result = run_bench(decisions=args.decisions, time_ms=args.time_ms, seed=args.seed)
+    rules = ruleset_from(args.rules)
+    gaps = simulator_gaps(rules)
+    if gaps:  # mc would play its fallback there: no figure of the search to give
+        print(f"daihinmin bench mc: mc does not simulate the {args.rules} rules "
+              f"({', '.join(gaps[:3])}{', ...' if len(gaps) > 3 else ''})", file=sys.stderr)
+        return USAGE
+    result = run_bench(decisions=args.decisions, time_ms=args.time_ms, seed=args.seed,
+                       rules=rules)
     if args.json:
-        print(json.dumps({"bench": "mc", **result.as_dict()}))
+        print(json.dumps({"bench": "mc", "rules": args.rules, **result.as_dict()}))
     else:
-        print(f"mc: {result.playouts_per_second_per_core:,.0f} playouts/s/core; "
+        print(f"mc at {args.rules}: {result.playouts_per_second_per_core:,.0f} playouts/s/core; "
               f"{result.decisions} decisions at {result.time_ms:.0f} ms budget: median "
               f"{result.decision_ms_median:.0f} ms, p99 {result.decision_ms_p99:.0f} ms, "
               f"median {result.playouts_per_decision_median:.0f} playouts")

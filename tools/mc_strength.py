@@ -10,6 +10,12 @@ class gives its best cards away), and its decision times::
 
     daihinmin mc-strength --games 500 --opponent default --jobs 2
 
+``--opponent-opt KEY=VALUE`` gives the opponents options, so mc can play copies of itself
+(the harness check: ``--opponent mc --opponent-opt time_ms=0 --opponent-opt playouts=300``
+with the same options for mc should score the equal seat's share, 3.0 points at ``uecda``)
+or a differently set mc, an opponent its models do not know.  Every opponent has its own
+seed (``seed * 10 + seat``), so copies of mc never share a random stream with mc.
+
 ``--oracle`` tells mc the true hands before each of its plays (the exchange stays sampled):
 the score it reaches then is the ceiling that better inference of the hidden cards could
 approach, and the difference is what the hidden cards cost.
@@ -31,7 +37,7 @@ from typing import Any
 
 import numpy as np
 from daihinmin.local.parallel import run_parallel, split_count
-from daihinmin.rules.ruleset import UECDA
+from daihinmin.rules.ruleset import PRESETS, UECDA, RuleSet, ruleset_from
 from daihinmin.rules.scoring import class_title
 from daihinmin.tools.cmd_bot import parse_options
 from daihinmin.tools.exit_codes import OUTPUT_REFUSED
@@ -43,26 +49,32 @@ class JobResult:
     places: list[int] = field(default_factory=list)
     start_classes: list[int] = field(default_factory=list)  # -1: a class block's first game
     decision_ms: list[float] = field(default_factory=list)
+    decision_cpu_ms: list[float] = field(default_factory=list)
     playouts: list[int] = field(default_factory=list)
+    opponent_points: list[list[int]] = field(default_factory=list)  # per game, seats 1..
 
 
-def run_job(args: tuple[int, int, str, dict[str, Any], bool, str, str | None]) -> JobResult:
-    games, seed, opponent, options, oracle, preset, log_path = args
+JobArgs = tuple[int, int, str, dict[str, Any], bool, str, str | None, dict[str, Any]]
+
+
+def run_job(args: JobArgs) -> JobResult:
+    games, seed, opponent, options, oracle, preset, log_path, opponent_options = args
     from daihinmin.driver.record import GameRecord
     from daihinmin.local.runner import play_local_match
     from daihinmin.players.mc.bot import MCBot
     from daihinmin.players.registry import make_bot
     from daihinmin.rules.game import GameState
-    from daihinmin.rules.ruleset import ruleset_from
 
     rules = ruleset_from(preset)
     mc = MCBot(seed=seed, **options)
-    bots = [mc] + [make_bot(opponent, seed=seed * 10 + i) for i in range(1, rules.players)]
+    bots = [mc] + [make_bot(opponent, seed=seed * 10 + i, **opponent_options)
+                   for i in range(1, rules.players)]
     out = JobResult()
 
     def on_game(record: GameRecord) -> None:
         out.places.append(record.places[0])
         out.points.append(record.points[0])
+        out.opponent_points.append(list(record.points[1:]))
         classes = record.classes
         out.start_classes.append(classes[0] if classes is not None else -1)
 
@@ -88,7 +100,21 @@ def run_job(args: tuple[int, int, str, dict[str, Any], bool, str, str | None]) -
                                         on_game=log_game, before_play=before_play))
     out.decision_ms = [d.elapsed_ms for d in mc.decisions if d.kind == "play"]
     out.playouts = [d.playouts for d in mc.decisions if d.kind == "play"]
+    out.decision_cpu_ms = [d.cpu_ms for d in mc.decisions if d.kind == "play"]
     return out
+
+
+def check_options(name: str, options: dict[str, Any], flag: str) -> None:
+    """Raise ``TypeError`` (or ``UnknownBotError``) unless player ``name`` takes ``options``,
+    so a misspelt option is a usage error before any game, not a crash in a job."""
+    import inspect
+
+    from daihinmin.players.registry import resolve
+
+    try:
+        inspect.signature(resolve(name)).bind(**options)
+    except TypeError as exc:
+        raise TypeError(f"{flag} for {name}: {exc}") from None
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -123,17 +149,21 @@ def block_interval(points_by_job: list[list[int]], block: int = BLOCK_GAMES,
     return ratio_interval(totals[:, 0], totals[:, 1])
 
 
-def firsts_by_start_class(start_classes: list[int],
-                          places: list[int]) -> dict[str, tuple[int, int]]:
-    """Per class held at a game's start: (games, first places), classes in order.
+def firsts_by_start_class(start_classes: list[int], places: list[int],
+                          rules: RuleSet = UECDA) -> dict[str, tuple[int, int]]:
+    """Per class held at a game's start: (games, first places), classes in order, titled as
+    ``rules`` title them (at four players the fourth class is the daihinmin).
 
     >>> firsts_by_start_class([-1, 0, 0, 1], [0, 0, 2, 0])
     {'new block': (1, 1), 'daifugo': (2, 1), 'fugo': (1, 1)}
+    >>> from daihinmin.rules.ruleset import WEB
+    >>> firsts_by_start_class([3], [3], WEB)
+    {'daihinmin': (1, 0)}
     """
     out: dict[str, tuple[int, int]] = {}
     for c in sorted(set(start_classes)):
         got = [p for s, p in zip(start_classes, places, strict=True) if s == c]
-        out["new block" if c < 0 else class_title(UECDA, c)] = (len(got), got.count(0))
+        out["new block" if c < 0 else class_title(rules, c)] = (len(got), got.count(0))
     return out
 
 
@@ -158,7 +188,10 @@ def summarise(results: list[JobResult], opponent: str, wall: float,
     place_half = (1.96 * statistics.stdev(ranks) / math.sqrt(len(ranks))
                   if len(ranks) > 1 else 0.0)
     ms = [t for r in results for t in r.decision_ms]
+    cpu_ms = [t for r in results for t in r.decision_cpu_ms]
     playouts = [float(p) for r in results for p in r.playouts]
+    # per CPU second: the core's rate, which the load does not change
+    rates = [p * 1000 / t for p, t in zip(playouts, cpu_ms, strict=True) if p > 0 and t > 0]
     mean = statistics.fmean(points)
     half = 1.96 * statistics.stdev(points) / math.sqrt(len(points)) if len(points) > 1 else 0.0
     return {
@@ -176,11 +209,20 @@ def summarise(results: list[JobResult], opponent: str, wall: float,
         "ci95_blocks": [round(x, 3) for x in block_interval([r.points for r in results])],
         "places": [places.count(k) for k in range(players)],  # 1st .. last
         "firsts_by_start_class": firsts_by_start_class(
-            [c for r in results for c in r.start_classes], places),
+            [c for r in results for c in r.start_classes], places, ruleset_from(preset)),
         "decisions": len(ms),
         "decision_ms_median": round(percentile(ms, 0.5), 1),
         "decision_ms_p99": round(percentile(ms, 0.99), 1),
+        # CPU time per decision: what a decision costs whatever the load (wall time above)
+        "decision_cpu_ms_median": round(percentile(cpu_ms, 0.5), 1),
+        "decision_cpu_ms_p99": round(percentile(cpu_ms, 0.99), 1),
         "playouts_per_decision_median": round(percentile(playouts, 0.5)),
+        # per searched play: its playouts per CPU second of thinking (sampling included)
+        "playouts_per_cpu_s_median": round(percentile(rates, 0.5)),
+        # each opponent seat's mean points: with copies of mc every seat should be alike
+        "opponent_mean_points": [
+            round(statistics.fmean(row[k] for r in results for row in r.opponent_points), 3)
+            for k in range(players - 1)] if points else [],
         "wall_s": round(wall, 1),
     }
 
@@ -190,7 +232,7 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--games", type=int, default=500)
     p.add_argument("--opponent", default="default", help="registered player for the others")
-    p.add_argument("--rules", default="uecda",
+    p.add_argument("--rules", default="uecda", choices=sorted(PRESETS),
                    help="preset the games are played at (its default player count)")
     p.add_argument("--jobs", type=int, default=1, help="matches run side by side")
     p.add_argument("--seed", type=int, default=1)
@@ -198,6 +240,8 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     p.add_argument("--playouts", type=int, default=0, help="playout cap per decision")
     p.add_argument("--opt", action="append", default=[], metavar="KEY=VALUE",
                    help="extra MCBot option (numbers and yes/no are converted)")
+    p.add_argument("--opponent-opt", action="append", default=[], metavar="KEY=VALUE",
+                   help="option of every opponent (as --opt), e.g. for --opponent mc")
     p.add_argument("--oracle", action="store_true",
                    help="tell mc the true hands before each play (the inference ceiling)")
     p.add_argument("--json", action="store_true")
@@ -207,10 +251,21 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     args = p.parse_args(argv)
     jobs = max(1, args.jobs)
     options: dict[str, Any] = {"time_ms": args.time_ms, "playouts": args.playouts}
-    options.update(parse_options(args.opt))
-    from daihinmin.rules.ruleset import ruleset_from
+    try:
+        options.update(parse_options(args.opt))
+        opponent_options = parse_options(args.opponent_opt)
+        check_options("mc", {"seed": 0, **options}, "--opt")
+        check_options(args.opponent, {"seed": 0, **opponent_options}, "--opponent-opt")
+    except (ValueError, TypeError, LookupError) as exc:
+        p.error(str(exc))
+    from daihinmin.players.mc.observe import simulator_gaps
 
-    players = ruleset_from(args.rules).players
+    rules = ruleset_from(args.rules)
+    players = rules.players
+    gaps = simulator_gaps(rules)
+    if gaps:  # mc would play its fallback there, and the figures would not be mc's
+        p.error(f"mc does not simulate the {args.rules} rules ({', '.join(gaps[:3])}"
+                f"{', ...' if len(gaps) > 3 else ''})")
     shares = [n for n in split_count(args.games, jobs) if n]
     logs: list[str | None] = [None] * len(shares)
     if args.log_dir is not None:
@@ -223,8 +278,9 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
         except OutputRefusedError as exc:
             print(f"mc_strength: {exc}", file=sys.stderr)
             return OUTPUT_REFUSED
-    tasks = [(n, args.seed + 1000 * j, args.opponent, options, args.oracle, args.rules,
-              logs[j]) for j, n in enumerate(shares)]
+    tasks: list[JobArgs] = [(n, args.seed + 1000 * j, args.opponent, options, args.oracle,
+                             args.rules, logs[j], opponent_options)
+                            for j, n in enumerate(shares)]
     start = time.perf_counter()
     results = run_parallel(run_job, tasks, jobs)
     summary = summarise(results, args.opponent, time.perf_counter() - start, args.oracle,
@@ -242,8 +298,13 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
               f"{summary['first_share']} {summary['first_share_ci95']}, mean place "
               f"{summary['mean_place']} {summary['mean_place_ci95']}, places 1st..last "
               f"{summary['places']}; {summary['decisions']} decisions, median "
-              f"{summary['decision_ms_median']} ms, p99 {summary['decision_ms_p99']} ms, "
-              f"median {summary['playouts_per_decision_median']} playouts; "
+              f"{summary['decision_ms_median']} ms, p99 {summary['decision_ms_p99']} ms "
+              f"(CPU {summary['decision_cpu_ms_median']} ms, p99 "
+              f"{summary['decision_cpu_ms_p99']} ms), "
+              f"median {summary['playouts_per_decision_median']} playouts, "
+              f"median {summary['playouts_per_cpu_s_median']} playouts per CPU second; "
+              f"opponents' mean points "
+              f"{summary['opponent_mean_points']}; "
               f"{summary['wall_s']} s")
         by_class = summary["firsts_by_start_class"]
         print("first place by class at the start: " + ", ".join(

@@ -95,6 +95,9 @@ class Decision:
     means: list[float] = field(default_factory=list)
     visits: list[int] = field(default_factory=list)
     moves: list[str] = field(default_factory=list)  # the candidates, in ``means`` order
+    #: this process's CPU time for the decision: what it cost whatever the machine's load
+    #: (``elapsed_ms`` is wall clock, which a loaded machine stretches)
+    cpu_ms: float = 0.0
 
 
 class MCBot(Bot):
@@ -175,6 +178,7 @@ class MCBot(Bot):
         self.on_search: Callable[[np.ndarray, int, np.ndarray, np.ndarray, ArmStats],
                                  None] | None = None
         self._revealed: np.ndarray | None = None
+        self._cpu_start = 0.0  # process_time() at the current decision's start
         self._unsupported_told: set[RuleSet] = set()
         if warm:
             warm_up()
@@ -207,6 +211,7 @@ class MCBot(Bot):
         if not self._simulated(view) or lower < 0:
             return weakest_cards(view.hand, count)
         start = time.perf_counter()
+        self._cpu_start = time.process_time()
         self._seed()
         cand = exchange_candidates(view.hand, count)
         if len(cand) == 1:
@@ -228,6 +233,7 @@ class MCBot(Bot):
         if not self._simulated(view):
             return _fallback(view)
         start = time.perf_counter()
+        self._cpu_start = time.process_time()
         self._seed()
         kn = knowledge_from_view(view, self._lowest_returners())
         cand_c, cand_i = _candidates(kn.my_hand, view, not self.all_placements)
@@ -392,7 +398,8 @@ class MCBot(Bot):
                 moves: list[str]) -> None:
         self.last = Decision(kind, len(stats.visits), stats.playouts, _ms(start), stats.stop,
                              ess, [round(float(m), 3) for m in stats.means()],
-                             [int(v) for v in stats.visits], moves)
+                             [int(v) for v in stats.visits], moves,
+                             (time.process_time() - self._cpu_start) * 1000)
         self.decisions.append(self.last)
 
     def _checked(self, move: Move, legal: list[Move], view: GameView) -> Move:
