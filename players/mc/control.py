@@ -27,8 +27,18 @@ from .bits import (
 )
 from .movegen import generate
 from .moves import K_GROUP, K_JOKER, K_SEQUENCE, K_SINGLE, high_of, kind_of, low_of, size_of
-from .rulebits import NO_EDGE_JOKERS
-from .state import HAND, MAX_PLAYERS, RULES, cuts, order_flips, take_cards
+from .rulebits import LEAD_LIMIT_SHIFT, NO_EDGE_JOKERS, NO_JOKER_EFFECTS, SANDSTORM
+from .state import (
+    HAND,
+    LEAD_COUNT,
+    LEAD_PLAYER,
+    MAX_PLAYERS,
+    RULES,
+    clears_at_once,
+    cuts,
+    order_flips,
+    take_cards,
+)
 
 
 @njit(cache=True)
@@ -84,7 +94,10 @@ T_GROUP = 4  # 4 + r: the largest group any other player can make at rank column
 T_HANDS = 18  # 18..22: the other players' hands (for sequences), their number at T_COUNT
 T_COUNT = 23
 T_RULES = 24  # the rules word of the state
-THREATS_SIZE = 25
+T_SAND = 25  # 1 when another player can make a sandstorm, which answers any play
+T_LEADS = 26  # tricks in a row the player may still lead (lead_limit; many when off)
+THREATS_SIZE = 27
+UNLIMITED_LEADS = 99
 
 
 @njit(cache=True)
@@ -112,7 +125,28 @@ def threats(st: np.ndarray, p: int, out: np.ndarray) -> None:
         out[T_HANDS + k] = hand
         k += 1
     out[T_COUNT] = k
-    out[T_RULES] = st[RULES]
+    rw = st[RULES]
+    out[T_RULES] = rw
+    out[T_LEADS] = UNLIMITED_LEADS
+    if rw & SANDSTORM or rw >> LEAD_LIMIT_SHIFT:
+        _effect_threats(st, p, rw, out)
+
+
+@njit(cache=True)
+def _effect_threats(st: np.ndarray, p: int, rw: int, out: np.ndarray) -> None:
+    """The sandstorm threat and the leads left of ``p`` under the lead limit."""
+    if rw & SANDSTORM:
+        for q in range(MAX_PLAYERS):
+            hand = st[HAND + q]
+            if q == p or hand == 0:
+                continue
+            jokers = 0 if rw & NO_JOKER_EFFECTS else popcount(hand & JOKER_BITS)
+            threes = popcount(nibble(hand, 1))
+            if threes > 0 and threes + jokers >= 3:
+                out[T_SAND] = 1
+    limit = (rw >> LEAD_LIMIT_SHIFT) & 15
+    if limit:
+        out[T_LEADS] = limit - st[LEAD_COUNT] if st[LEAD_PLAYER] == p else limit
 
 
 @njit(cache=True)
@@ -122,9 +156,11 @@ def unbeatable(t: np.ndarray, cards: int, info: int, rev_after: int) -> bool:
     once."""
     kind = kind_of(info)
     if kind == K_JOKER:
-        return t[T_S3] == 0
-    if cuts(cards, info, t[T_RULES]):
+        return t[T_S3] == 0 and t[T_SAND] == 0
+    if cuts(cards, info, t[T_RULES]) or clears_at_once(cards, info, t[T_RULES]):
         return True
+    if t[T_SAND]:
+        return False
     r = low_of(info)
     if kind == K_SINGLE:
         if t[T_JOKER]:
@@ -178,8 +214,8 @@ def _control_step(t: np.ndarray, hand: int, rev: int, bufc: np.ndarray, bufi: np
     for i in range(n):
         c = oc[i]
         info = oi[i]
-        rv, eb = order_flips(c, info, rw)
-        if not unbeatable(t, c, info, rev ^ rv ^ eb):  # answers follow an 11-back too
+        rv, ans = order_flips(c, info, rw)
+        if not unbeatable(t, c, info, rev ^ ans):  # answers follow an 11-back too
             continue
         rev_after = rev ^ rv  # the next lead: the 11-back ended with the trick
         rest = take_cards(hand, c)
@@ -201,8 +237,8 @@ def _control_deeper(t: np.ndarray, hand: int, rev: int, bufc: np.ndarray, bufi: 
     for i in range(n):
         c = oc[i]
         info = oi[i]
-        rv, eb = order_flips(c, info, rw)
-        if not unbeatable(t, c, info, rev ^ rv ^ eb):  # answers follow an 11-back too
+        rv, ans = order_flips(c, info, rw)
+        if not unbeatable(t, c, info, rev ^ ans):  # answers follow an 11-back too
             continue
         rev_after = rev ^ rv  # the next lead: the 11-back ended with the trick
         rest = take_cards(hand, c)
@@ -223,8 +259,8 @@ def _control_last(t: np.ndarray, hand: int, rev: int, bufc: np.ndarray, bufi: np
     for i in range(n):
         c = oc[i]
         info = oi[i]
-        rv, eb = order_flips(c, info, rw)
-        if unbeatable(t, c, info, rev ^ rv ^ eb) and is_one_play(take_cards(hand, c), rw):
+        _, ans = order_flips(c, info, rw)
+        if unbeatable(t, c, info, rev ^ ans) and is_one_play(take_cards(hand, c), rw):
             return True
     return False
 
@@ -237,9 +273,14 @@ def control_win(t: np.ndarray, hand: int, rev: int, depth: int, bufc: np.ndarray
                 bufi: np.ndarray, offset: int) -> bool:
     """A player leading with ``hand`` against the others summarised in ``t``
     (:func:`threats`): can it finish by at most ``depth`` (<= 3) unbeatable plays and one
-    last play?  ``bufc``/``bufi`` from ``offset`` on are scratch space."""
+    last play?  ``bufc``/``bufi`` from ``offset`` on are scratch space.  Under a lead limit
+    the plays are at most the leads left (``t[T_LEADS]``)."""
+    leads = t[T_LEADS]
+    if leads <= 0:
+        return False
     if is_one_play(hand, t[T_RULES]):
         return True
+    depth = min(depth, leads - 1)
     if depth <= 0:
         return False
     return _control_step(t, hand, rev, bufc, bufi, offset, min(depth, MAX_CONTROL_DEPTH) - 1)

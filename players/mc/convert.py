@@ -17,6 +17,8 @@ from .state import (
     FIELD_CARDS,
     FIELD_INFO,
     HAND,
+    LEAD_COUNT,
+    LEAD_PLAYER,
     LOCK,
     MAX_PLAYERS,
     N_BOTTOM,
@@ -27,9 +29,11 @@ from .state import (
     OWNER,
     OWNER_ANSWERS,
     PASSED,
+    PENDING_REV,
     POS,
     PREV_TOP,
     REV,
+    REVERSED,
     RULES,
     SEAT,
     STATE_SIZE,
@@ -101,8 +105,7 @@ def decode_move(cards: int, info: int) -> Move:
 def state_from_game(game: GameState) -> np.ndarray:
     """The Numba state array of an engine state (``uecda`` play rules, 3..6 players)."""
     n = game.n_players
-    if (not 1 <= n <= MAX_PLAYERS or game.direction != 1 or game.choices
-            or game.pending_revolutions or game.geki):
+    if not 1 <= n <= MAX_PLAYERS or game.choices or game.geki:
         raise UnsupportedPositionError("the simulator does not model this position")
     st = np.zeros(STATE_SIZE, dtype=np.int64)
     st[N_SEATS] = n
@@ -131,4 +134,7 @@ def state_from_game(game: GameState) -> np.ndarray:
     st[N_OUT] = len(game.finished)
     for i, p in enumerate(game.finished):
         st[OUT + i] = p
+    st[REVERSED] = int(game.direction == -1)
+    st[PENDING_REV] = game.pending_revolutions
+    st[LEAD_PLAYER], st[LEAD_COUNT] = game.lead_streak
     return st

@@ -17,9 +17,12 @@ from .control import THREATS_SIZE, control_win, threats
 from .movegen import generate
 from .moves import MAX_MOVES
 from .state import (
+    ELEVEN,
     FIELD_CARDS,
     FIELD_INFO,
     HAND,
+    LEAD_COUNT,
+    LEAD_PLAYER,
     LOCK,
     MAX_PLAYERS,
     N_OUT,
@@ -27,7 +30,9 @@ from .state import (
     OWNER,
     OWNER_ANSWERS,
     PASSED,
+    PENDING_REV,
     REV,
+    REVERSED,
     RULES,
     STATE_SIZE,
     TURN,
@@ -62,6 +67,9 @@ def position_key(st: np.ndarray, me: int) -> int:
     h = _mix(h, st[FIELD_INFO])
     h = _mix(h, st[TURN] | (st[OWNER] << 4) | (st[PASSED] << 8) | (st[REV] << 16)
              | (st[LOCK] << 17) | (st[OWNER_ANSWERS] << 18))
+    if st[RULES] >> 20 != 0:  # the thirteenth_floor effects (uecda and web keys unchanged)
+        h = _mix(h, st[PENDING_REV] | (st[REVERSED] << 8) | ((st[LEAD_PLAYER] + 1) << 16)
+                 | (st[LEAD_COUNT] << 24) | (st[ELEVEN] << 32))
     return h if h != 0 else int64(1)
 
 

@@ -40,7 +40,7 @@ from .moves import (
     suits_of,
     with_second_joker,
 )
-from .rulebits import NO_EDGE_JOKERS
+from .rulebits import NO_EDGE_JOKERS, NO_JOKER_EFFECTS, SANDSTORM
 
 GROUP_MAX = 5  # uecda: a group holds at most five cards (four suits and a joker)
 
@@ -251,6 +251,32 @@ def _sequences(hand: int, size: int, field_info: int, rev: int, lock: int, canon
 
 
 @njit(cache=True)
+def _sandstorms(hand: int, canonical: bool, oc: np.ndarray, oi: np.ndarray, n: int,
+                rw: int) -> int:
+    """Add the sandstorms (three 3s, jokers standing in with joker effects), which answer any
+    field, to the ``n`` plays listed; a group the field's own rules allowed is not listed
+    twice."""
+    threes = hand & (int64(15) << int64(4))
+    if threes == 0:
+        return n
+    jokers = int64(0) if rw & NO_JOKER_EFFECTS else hand & JOKER_BITS
+    start = n
+    end = _groups(threes | jokers, 3, 0, 0, 0, canonical, oc, oi, n)
+    k = start
+    for i in range(start, end):
+        listed = False
+        for j in range(start):
+            if oc[j] == oc[i] and oi[j] == oi[i]:
+                listed = True
+                break
+        if not listed:
+            oc[k] = oc[i]
+            oi[k] = oi[i]
+            k += 1
+    return k
+
+
+@njit(cache=True)
 def generate(hand: int, field_info: int, rev: int, lock: int, canonical: bool,
              oc: np.ndarray, oi: np.ndarray, rw: int) -> int:
     """Write the legal plays (not the pass) into ``oc``/``oi``; return how many.  ``rev``:
@@ -281,4 +307,6 @@ def generate(hand: int, field_info: int, rev: int, lock: int, canonical: bool,
     elif kind == K_SEQUENCE:
         n = _sequences(hand, size_of(field_info), field_info, rev, lock, canonical, oc, oi, n,
                        rw)
+    if field_info != 0 and rw & SANDSTORM:
+        n = _sandstorms(hand, canonical, oc, oi, n, rw)
     return n

@@ -26,6 +26,7 @@ from .state import (
     OWNER,
     PASSED,
     REV,
+    REVERSED,
     TURN,
     add_cards,
     new_state,
@@ -54,8 +55,8 @@ def _plays_value(rules: RuleSet, name: str) -> bool:
         return _evenly_spaced(rules)
     if name == "forbidden_plays":  # the list is read only when finishes are forbidden
         return rules.forbidden_finish is ForbiddenFinish.OFF or value == UECDA.forbidden_plays
-    if name == "later_lead":
-        return value in (LaterLead.DIAMOND3, LaterLead.LAST_PLACE)
+    if name == "later_lead":  # the worst scorer is the last place of the previous game
+        return value in (LaterLead.DIAMOND3, LaterLead.LAST_PLACE, LaterLead.WORST_SCORER)
     return (name in _SIMULATED or value == getattr(UECDA, name)
             or value in WORD_VALUES.get(name, ()))
 
@@ -127,7 +128,7 @@ def _table_facts(view: GameView) -> tuple[int, int, int, bool]:
     classes = tuple(view.classes)
     prev_top = classes.index(0) if later else -1
     leader = -1
-    if later and rules.later_lead is LaterLead.LAST_PLACE:
+    if later and rules.later_lead in (LaterLead.LAST_PLACE, LaterLead.WORST_SCORER):
         leader = classes.index(len(classes) - 1)
     d3_leads = (rules.later_lead is LaterLead.DIAMOND3 if later
                 else rules.first_lead is FirstLead.DIAMOND3)
@@ -265,6 +266,7 @@ def _fits(st: np.ndarray, view: GameView, kn: Knowledge) -> bool:
     return (int(st[TURN]) == kn.me and int(st[FIELD_INFO]) == field_i
             and int(st[FIELD_CARDS]) == field_c and bool(st[LOCK]) == view.lock
             and bool(st[REV]) == (view.revolution != view.eleven_back)
+            and bool(st[REVERSED]) == (view.direction == -1)
             and all(int(st[HAND + q]).bit_count() == view.counts[q]
                     for q in range(len(view.counts))))
 
@@ -277,6 +279,7 @@ def _state_from_view(view: GameView, kn: Knowledge, hands: np.ndarray) -> np.nda
     st[LOCK] = int(view.lock)
     st[REV] = int(view.revolution != view.eleven_back)  # the order answers follow
     st[ELEVEN] = int(view.eleven_back)
+    st[REVERSED] = int(view.direction == -1)
     st[PASSED] = getattr(view, "passed", 0)  # newer views carry the trick's passes
     owner = getattr(view, "field_owner", None)
     if owner is None:

@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 
 from .bits import JOKER_BIT, int64, lowest_bit, nibble, popcount, suit_ranks
-from .control import THREATS_SIZE, control_win, threats, unbeatable
+from .control import T_LEADS, THREATS_SIZE, control_win, threats, unbeatable
 from .movegen import generate
 from .moves import K_JOKER, K_SEQUENCE, K_SINGLE, high_of, kind_of, low_of, size_of
 from .state import (
@@ -27,9 +27,11 @@ from .state import (
     FIELD_INFO,
     HAND,
     LOCK,
+    PENDING_REV,
     REV,
     RULES,
     cuts,
+    is_sandstorm,
     order_flips,
     take_cards,
 )
@@ -111,19 +113,25 @@ def forced_play(st: np.ndarray, p: int, prm: np.ndarray, bufc: np.ndarray, bufi:
         return -1
     depth = int(prm[P_WIN_DEPTH])
     rev = st[REV]
-    lead_rev = rev ^ st[ELEVEN]  # the order of the next lead: an 11-back ends with the trick
+    # the order of the next lead: an 11-back ends with the trick, delayed revolutions fire
+    lead_rev = rev ^ st[ELEVEN] ^ (st[PENDING_REV] & 1)
     rw = st[RULES]
     on_joker = kind_of(st[FIELD_INFO]) == K_JOKER
     t = np.empty(THREATS_SIZE, dtype=np.int64)
     threats(st, p, t)
+    if st[FIELD_INFO] == 0:
+        t[T_LEADS] -= 1  # the play is itself a lead
     for i in range(n):
         c = bufc[i]
         info = bufi[i]
         kind = kind_of(info)
-        rv, eb = order_flips(c, info, rw)
-        if not ((on_joker and kind == K_SINGLE) or unbeatable(t, c, info, rev ^ rv ^ eb)):
+        rv, ans = order_flips(c, info, rw)
+        if not ((on_joker and kind == K_SINGLE) or unbeatable(t, c, info, rev ^ ans)):
             continue
-        if control_win(t, take_cards(hand, c), lead_rev ^ rv, depth - 1, bufc, bufi, n):
+        after = lead_rev ^ rv
+        if st[PENDING_REV] & 1 and is_sandstorm(c, info, rw):
+            after ^= 1  # the sandstorm cancels the delayed revolutions
+        if control_win(t, take_cards(hand, c), after, depth - 1, bufc, bufi, n):
             return i
     return -1
 

@@ -25,6 +25,19 @@ ELEVEN_BACK = 64  # eleven_back=True: a J reverses the order until the trick cle
 LEADER_MUST_PLAY = 128  # leader_may_pass=False
 MIYAKO_OCHI = 256  # miyako_ochi=True: the old daifugo drops to last when beaten out
 
+# --- play effects of the thirteenth_floor preset, usable in any rule set (bits 20 and up) ---
+FIVE_SKIP = 1 << 20  # five_skip=True: each 5 skips the next player still in the trick
+FIVE_SKIP_CHAINED = 1 << 21  # five_skip_chained=True: each further 5 skips from the new turn
+NINE_REVERSE = 1 << 22  # nine_reverse=True: a 9 turns the direction of play
+EFFECTS_PER_CARD = 1 << 23  # effects_per_card=True: every 9 of a play turns it once
+SANDSTORM = 1 << 24  # sandstorm=True: three 3s beat anything and clear the trick
+AMBULANCE_CLEARS = 1 << 25  # ambulance_clears=True: two 9s clear the trick
+REVOLUTION_DELAYED = 1 << 26  # revolution_delayed=True: a revolution fires when the trick clears
+END_ON_FIRST_OUT = 1 << 27  # end_on_first_out=True: the game ends when the first player is out
+#: lead_limit (0 = off, 1..15) is held in bits 40..43 of the word.
+LEAD_LIMIT_SHIFT = 40
+MAX_LEAD_LIMIT = 15
+
 _REVOLUTION_SEQUENCE_BITS = {0: SEQUENCES_NEVER_REVOLT, 4: SEQUENCES_REVOLT_AT_4, 5: 0}
 
 
@@ -47,7 +60,23 @@ def rules_word(rules: RuleSet) -> int:
         word |= LEADER_MUST_PLAY
     if rules.miyako_ochi:
         word |= MIYAKO_OCHI
-    return word
+    return word | _effect_bits(rules)
+
+
+_EFFECT_FLAGS = (("five_skip", FIVE_SKIP), ("five_skip_chained", FIVE_SKIP_CHAINED),
+                 ("nine_reverse", NINE_REVERSE), ("effects_per_card", EFFECTS_PER_CARD),
+                 ("sandstorm", SANDSTORM), ("ambulance_clears", AMBULANCE_CLEARS),
+                 ("revolution_delayed", REVOLUTION_DELAYED),
+                 ("end_on_first_out", END_ON_FIRST_OUT))
+
+
+def _effect_bits(rules: RuleSet) -> int:
+    """The bits of the thirteenth_floor play effects and the lead limit."""
+    word = 0
+    for name, bit in _EFFECT_FLAGS:
+        if getattr(rules, name):
+            word |= bit
+    return word | min(max(rules.lead_limit, 0), MAX_LEAD_LIMIT) << LEAD_LIMIT_SHIFT
 
 
 #: The values of each rule field the word plays besides the uecda one.
@@ -60,4 +89,6 @@ WORD_VALUES: dict[str, tuple[object, ...]] = {
     "eleven_back": (True,),
     "leader_may_pass": (False,),
     "miyako_ochi": (True,),
+    **{name: (True,) for name, _ in _EFFECT_FLAGS},
+    "lead_limit": tuple(range(1, MAX_LEAD_LIMIT + 1)),
 }
