@@ -13,12 +13,16 @@ import random
 
 import numpy as np
 import pytest
+from daihinmin.contract.view import GameView
+from daihinmin.local.runner import play_local_match
 from daihinmin.players.mc import state as S
+from daihinmin.players.mc.bot import MCBot
 from daihinmin.players.mc.control import THREATS_SIZE, threats, unbeatable
 from daihinmin.players.mc.convert import encode_move, state_from_game
 from daihinmin.players.mc.endgame import UNKNOWN, SolverScratch, solve_two
 from daihinmin.players.mc.observe import simulator_gaps
 from daihinmin.players.mc.rulebits import rules_word
+from daihinmin.players.registry import make_bot
 from daihinmin.rules.events import EventKind
 from daihinmin.rules.game import GameState
 from daihinmin.rules.match import MatchState
@@ -31,7 +35,14 @@ from daihinmin.rules.plays import (
     rank_count,
     revolts,
 )
-from daihinmin.rules.ruleset import THIRTEENTH_FLOOR, RuleSet
+from daihinmin.rules.ruleset import (
+    THIRTEENTH_FLOOR,
+    FirstLead,
+    LaterLead,
+    RuleSet,
+    Scoring,
+    ruleset_from,
+)
 from daihinmin.values.cards import CardSet
 from daihinmin.values.moves import Move
 from hypothesis import HealthCheck, given, settings
@@ -54,11 +65,14 @@ FLOOR_TOGGLES: dict[str, dict[str, object]] = {
     "lead_limit_2": {"lead_limit": 2},
     "lead_limit_1": {"lead_limit": 1},
     "end_on_first_out": {"end_on_first_out": True},
+    "card_scoring": {"end_on_first_out": True, "scoring": Scoring.CARDS},
+    "first_lead_draw": {"first_lead": FirstLead.DRAW, "later_lead": LaterLead.WORST_SCORER,
+                        "end_on_first_out": True, "scoring": Scoring.CARDS},
     "floor_effects": {"five_skip": True, "five_skip_chained": True, "nine_reverse": True,
                       "effects_per_card": True, "sandstorm": True, "ambulance_clears": True,
                       "revolution_delayed": True, "lead_limit": 2, "end_on_first_out": True,
                       "revolution_sequence_min": 4, "sequence_edge_jokers": False,
-                      "leader_may_pass": False},
+                      "leader_may_pass": False, "scoring": Scoring.CARDS},
 }
 
 #: Cards the effects are about: 3s (sandstorm), 5s, 9s, Js, 8s and the jokers.
@@ -86,10 +100,20 @@ def check_step(game: GameState, move: Move) -> None:
     n = game.n_players
     assert sim[S.OVER] == 1
     out = list(sim[S.OUT:S.OUT + n])
-    if any(e.kind is EventKind.PASS_LIMIT for e in result.events):
+    if (game.rules.scoring is Scoring.PLACE
+            and any(e.kind is EventKind.PASS_LIMIT for e in result.events)):
         assert sorted(out) == sorted(expected[S.OUT:S.OUT + n])  # random places
     else:
         assert out == ref.finished, f"after {move}: order {out} != {ref.finished}"
+    if ref.scores is not None:  # the card scores of the game's end
+        assert [S.card_score(sim, p) for p in range(n)] == list(ref.scores)
+        if game.rules.scoring is Scoring.CARDS:  # a lower score is a higher playout value
+            values = [S.score_value(sim, p) for p in range(n)]
+            assert all(1.0 <= v <= n for v in values)
+            for p in range(n):
+                for q in range(n):
+                    if ref.scores[p] < ref.scores[q]:
+                        assert values[p] >= values[q]
 
 
 @st.composite
@@ -297,6 +321,7 @@ def test_two_player_solver_agrees_with_brute_force_with_effects(toggle: str,
                                                                 data: st.DataObject) -> None:
     toggles = dict(FLOOR_TOGGLES[toggle])
     toggles.pop("end_on_first_out", None)  # two left of four: a race to the third place
+    toggles.pop("scoring", None)
     game, me = data.draw(two_player_endings(toggles))
     got = solve_two(state_from_game(game), me, 10**6, SolverScratch().arrays())
     assert got != UNKNOWN
@@ -307,9 +332,37 @@ def test_the_floor_effects_leave_the_gaps_one_field_at_a_time() -> None:
     gaps = simulator_gaps(THIRTEENTH_FLOOR)
     for name in ("five_skip", "five_skip_chained", "nine_reverse", "effects_per_card",
                  "sandstorm", "ambulance_clears", "revolution_delayed", "lead_limit",
-                 "end_on_first_out"):
+                 "end_on_first_out", "scoring", "first_lead", "later_lead"):
         assert not any(g.startswith(name + "=") for g in gaps), name
     rules = table_rules(4, 2, False, FLOOR_TOGGLES["floor_effects"])
     assert simulator_gaps(rules) == []
     assert simulator_gaps(rules.with_rules(lead_limit=16)) == ["lead_limit=16"]
     assert simulator_gaps(rules.with_rules(six_reverse=True)) == ["six_reverse=True"]
+    assert simulator_gaps(rules.with_rules(scoring=Scoring.UNO)) == ["scoring=uno"]
+
+
+class Checked(MCBot):
+    """The mc player, asserting every play is legal."""
+
+    def play(self, view: GameView) -> Move:
+        move = super().play(view)
+        assert move in view.legal_moves(), (move, view.hand, view.field)
+        return move
+
+
+def test_mc_searches_and_plays_legally_under_every_effect() -> None:
+    """A match at the floor effects (card scoring included) with default bots: mc searches
+    every decision with the simulator (no stand-in move) and every play is legal."""
+    rules = ruleset_from("uecda", ["players=4", "jokers=2", "points=", "five_skip=yes",
+                                   "five_skip_chained=yes", "nine_reverse=yes",
+                                   "effects_per_card=yes", "sandstorm=yes",
+                                   "ambulance_clears=yes", "revolution_delayed=yes",
+                                   "lead_limit=2", "end_on_first_out=yes", "scoring=cards",
+                                   "first_lead=draw", "later_lead=worst_scorer",
+                                   "owner_answers=no"])
+    assert simulator_gaps(rules) == []
+    bot = Checked(time_ms=0, playouts=40, seed=3)
+    bots = [bot, make_bot("default"), make_bot("default"), make_bot("default")]
+    match = play_local_match(rules, seed=21, games=3, bots=bots)
+    assert match.game == 4
+    assert bot.decisions and all(d.playouts <= 40 for d in bot.decisions)

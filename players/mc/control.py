@@ -128,7 +128,7 @@ def threats(st: np.ndarray, p: int, out: np.ndarray) -> None:
     rw = st[RULES]
     out[T_RULES] = rw
     out[T_LEADS] = UNLIMITED_LEADS
-    if rw & SANDSTORM or rw >> LEAD_LIMIT_SHIFT:
+    if rw & SANDSTORM or (rw >> LEAD_LIMIT_SHIFT) & 15:
         _effect_threats(st, p, rw, out)
 
 

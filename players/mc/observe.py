@@ -55,6 +55,8 @@ def _plays_value(rules: RuleSet, name: str) -> bool:
         return _evenly_spaced(rules)
     if name == "forbidden_plays":  # the list is read only when finishes are forbidden
         return rules.forbidden_finish is ForbiddenFinish.OFF or value == UECDA.forbidden_plays
+    if name == "first_lead":  # who won the draw is seen: the first mover (no ♦3 fact)
+        return value in (FirstLead.DIAMOND3, FirstLead.DRAW)
     if name == "later_lead":  # the worst scorer is the last place of the previous game
         return value in (LaterLead.DIAMOND3, LaterLead.LAST_PLACE, LaterLead.WORST_SCORER)
     return (name in _SIMULATED or value == getattr(UECDA, name)

@@ -13,7 +13,7 @@ that reads a state plays the table's rules; move generation takes it as an argum
 
 from __future__ import annotations
 
-from daihinmin.rules.ruleset import RuleSet
+from daihinmin.rules.ruleset import RuleSet, Scoring
 
 NO_EDGE_JOKERS = 1  # sequence_edge_jokers=False: a joker stands only for a real card (3..2)
 SEQUENCES_NEVER_REVOLT = 2  # revolution_sequence_min=0
@@ -34,8 +34,9 @@ SANDSTORM = 1 << 24  # sandstorm=True: three 3s beat anything and clear the tric
 AMBULANCE_CLEARS = 1 << 25  # ambulance_clears=True: two 9s clear the trick
 REVOLUTION_DELAYED = 1 << 26  # revolution_delayed=True: a revolution fires when the trick clears
 END_ON_FIRST_OUT = 1 << 27  # end_on_first_out=True: the game ends when the first player is out
-#: lead_limit (0 = off, 1..15) is held in bits 40..43 of the word.
-LEAD_LIMIT_SHIFT = 40
+CARD_SCORING = 1 << 28  # scoring=cards: the 13th floor card penalties, lower is better
+#: lead_limit (0 = off, 1..15) is held in bits 32..35 of the word.
+LEAD_LIMIT_SHIFT = 32
 MAX_LEAD_LIMIT = 15
 
 _REVOLUTION_SEQUENCE_BITS = {0: SEQUENCES_NEVER_REVOLT, 4: SEQUENCES_REVOLT_AT_4, 5: 0}
@@ -76,6 +77,8 @@ def _effect_bits(rules: RuleSet) -> int:
     for name, bit in _EFFECT_FLAGS:
         if getattr(rules, name):
             word |= bit
+    if rules.scoring is Scoring.CARDS:
+        word |= CARD_SCORING
     return word | min(max(rules.lead_limit, 0), MAX_LEAD_LIMIT) << LEAD_LIMIT_SHIFT
 
 
@@ -91,4 +94,5 @@ WORD_VALUES: dict[str, tuple[object, ...]] = {
     "miyako_ochi": (True,),
     **{name: (True,) for name, _ in _EFFECT_FLAGS},
     "lead_limit": tuple(range(1, MAX_LEAD_LIMIT + 1)),
+    "scoring": (Scoring.CARDS,),
 }

@@ -6,7 +6,10 @@ array has room for :data:`MAX_PLAYERS` players; slot :data:`N_SEATS` holds how m
 table (3..6), and the hands of the seats beyond are empty.  Hands hold up to two jokers, kept
 canonical as in :class:`~daihinmin.values.cards.CardSet` (bit 60 first, then 61).  The rule
 toggle the array carries is ``owner_answers`` (the devkit's trick clear, on in ``uecda``;
-off, the 2013 build's), in slot :data:`OWNER_ANSWERS`.
+off, the 2013 build's), in slot :data:`OWNER_ANSWERS`; the others are bits of the rules word
+(:mod:`~daihinmin.players.mc.rulebits`, slot :data:`RULES`).  Slots 64 and up hold the
+state of the thirteenth_floor play effects: the direction of play, the revolutions waiting
+for the clear, the lead streak and the winner's card score.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from .moves import (
 )
 from .rulebits import (
     AMBULANCE_CLEARS,
+    CARD_SCORING,
     EFFECTS_PER_CARD,
     ELEVEN_BACK,
     END_ON_FIRST_OUT,
@@ -82,7 +86,8 @@ REVERSED = 64  # 1 while play goes against the seat order (nine_reverse)
 PENDING_REV = 65  # delayed revolutions waiting for the trick to clear (revolution_delayed)
 LEAD_PLAYER = 66  # who led the last trick(s), -1 before the first lead (lead_limit)
 LEAD_COUNT = 67  # how many tricks in a row that player has led
-STATE_SIZE = 68
+WIN_SCORE = 68  # end_on_first_out: the winner's card score (-10 x the numbers it went out with)
+STATE_SIZE = 69
 #: The rules-word bits whose effects a play may have beyond the uecda ones.
 EFFECT_BITS = (FIVE_SKIP | NINE_REVERSE | SANDSTORM | AMBULANCE_CLEARS | REVOLUTION_DELAYED)
 
@@ -251,7 +256,10 @@ def apply_pass(st: np.ndarray) -> None:
     st[PASSED] |= int64(1) << int64(p)
     st[FAILS] += 1
     if st[FAILS] >= PASS_LIMIT:
-        _finish_rest(st, True)
+        if st[RULES] & CARD_SCORING:
+            _end_by_penalties(st, p)  # by score, ties in turn order from the passer
+        else:
+            _finish_rest(st, True)
         return
     owner = st[OWNER]
     if not _waiting(st, owner):
@@ -406,14 +414,34 @@ def hand_penalty(hand: int) -> int:
 
 
 @njit(cache=True)
-def _end_by_penalties(st: np.ndarray, winner: int) -> None:
-    """end_on_first_out: the others take the places by penalty, lowest first, ties in the
-    direction of play from the winner (rules.game._end_by_scores)."""
+def face_sum(cards: int) -> int:
+    """The numbers printed on the real cards (A 1, 2 2, J/Q/K 11..13; a joker none)."""
+    total = 0
+    for r in range(1, 14):
+        k = popcount(nibble(cards, r))
+        total += k * (1 if r == 12 else 2 if r == 13 else r + 2)
+    return total
+
+
+@njit(cache=True)
+def card_score(st: np.ndarray, p: int) -> int:
+    """``p``'s 13th floor score once the game is over (rules.scoring.card_scores, lower is
+    better): the winner's -10 x the numbers of its last play, else the cards left."""
+    if st[HAND + p] == 0:
+        return st[WIN_SCORE]
+    return hand_penalty(st[HAND + p])
+
+
+@njit(cache=True)
+def _end_by_penalties(st: np.ndarray, first: int) -> None:
+    """The players still holding cards take the places by penalty, lowest first, ties in
+    the direction of play from ``first`` (rules.game._end_by_scores: ``first`` is the winner,
+    or the player to move when the pass limit ends the game)."""
     rest = np.empty(MAX_PLAYERS, dtype=np.int64)
     score = np.empty(MAX_PLAYERS, dtype=np.int64)
     k = 0
-    seat = st[POS + winner]
-    for step in range(1, st[N_SEATS]):
+    seat = st[POS + first]
+    for step in range(st[N_SEATS]):
         q = st[SEAT + seat_after(st, seat, step)]
         if st[HAND + q] == 0:
             continue
@@ -479,6 +507,7 @@ def apply_play(st: np.ndarray, cards: int, info: int) -> None:
         st[OUT + st[N_OUT]] = p
         st[N_OUT] += 1
         if rw & END_ON_FIRST_OUT:
+            st[WIN_SCORE] = -10 * face_sum(cards)
             _end_by_penalties(st, p)
             return
         top = st[PREV_TOP]
@@ -530,6 +559,18 @@ def place_value(st: np.ndarray, place: int) -> int:
     five players: the uecda points).  Place scoring of every preset is this plus a constant
     (``points=()``: players-1 ... 0), which no comparison of moves depends on."""
     return st[N_SEATS] - place
+
+
+#: Card scores mapped onto playout values: LOW_SCORE (or less) is worth the player count,
+#: HIGH_SCORE (or more) 1, linearly between, so a higher mean value is a lower mean score.
+LOW_SCORE, HIGH_SCORE = -400.0, 400.0
+
+
+@njit(cache=True)
+def score_value(st: np.ndarray, p: int) -> float:
+    """The playout value of ``p``'s card score (the game is over)."""
+    s = min(max(float(card_score(st, p)), LOW_SCORE), HIGH_SCORE)
+    return 1.0 + (st[N_SEATS] - 1.0) * (HIGH_SCORE - s) / (HIGH_SCORE - LOW_SCORE)
 
 
 @njit(cache=True)
