@@ -55,6 +55,11 @@ def test_the_strong_level_is_mc_at_other_table_sizes_and_two_jokers() -> None:
         assert level_for("strong", ruleset_from("uecda", extra)).bot == "mc"
 
 
+def test_the_strong_level_is_mc_at_app_and_original_not_yet_at_thirteenth_floor() -> None:
+    assert [level_for("strong", PRESETS[p]).bot for p in ("app", "original")] == ["mc", "mc"]
+    assert level_for("strong", PRESETS["thirteenth_floor"]).bot == "weakest"
+
+
 def test_the_browser_names_are_the_same_levels() -> None:
     for alias, name in ALIASES.items():
         assert level_for(alias, PRESETS["web"]) == level_for(name, PRESETS["web"])

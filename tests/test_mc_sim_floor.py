@@ -131,7 +131,7 @@ def floor_positions(draw: st.DrawFn, players: int, jokers: int,
         deck = draw(st.permutations(pool))
     rules = table_rules(n, jokers, draw(st.booleans(), label="answers"), toggles)
     n_out = 0 if rules.end_on_first_out else draw(st.integers(0, n - 2))
-    order = draw(st.permutations(range(n)))
+    order = draw(st.permutations(range(n)))  # the first dealt (the effect cards) moves
     hands = [CardSet(0)] * n
     pos = 0
     for i, p in enumerate(order):
@@ -141,7 +141,8 @@ def floor_positions(draw: st.DrawFn, players: int, jokers: int,
     rest = deck[pos:]
     pile = CardSet.of(draw(st.permutations(rest))[:14])
     active = [p for p in range(n) if hands[p]]
-    turn = draw(st.sampled_from(active))
+    turn = order[0] if draw(st.booleans(), label="first dealt moves") else draw(
+        st.sampled_from(active))
     field: Move | None = None
     lock = False
     if draw(st.booleans()):
@@ -219,11 +220,13 @@ def test_hand_picked_effects_match_engine() -> None:
     for mine, field, owner, streak in cases:
         hands = [CardSet.parse(mine), CardSet.parse("H6 H7"), CardSet.parse("C3 C4 C8"),
                  CardSet.parse("DA S2")]
-        for rev, direction in ((False, 1), (True, -1)):
+        for rev, direction, pending in ((False, 1, 0), (True, -1, 0), (False, 1, 1),
+                                        (True, -1, 1)):
             game = GameState(rules=rules, hands=hands, seats=(0, 1, 2, 3), turn=0,
                              rng=random.Random(0), field=Move.parse(field) if field else None,
                              owner=owner if field else 0, revolution=rev, direction=direction,
-                             lead_streak=streak, lock=field == "D4 D5 D6")
+                             lead_streak=streak, lock=field == "D4 D5 D6",
+                             pending_revolutions=pending if field else 0)
             check_position(game, 99, random.Random(0))
 
 

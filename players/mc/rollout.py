@@ -20,8 +20,9 @@ from numba import njit
 
 from .bits import JOKER_BIT, int64, lowest_bit, nibble, popcount, suit_ranks
 from .control import T_LEADS, THREATS_SIZE, control_win, threats, unbeatable
-from .movegen import generate
+from .movegen import generate, keep_plays
 from .moves import K_JOKER, K_SEQUENCE, K_SINGLE, high_of, kind_of, low_of, size_of
+from .rulebits import FORBIDDEN_LAST, LEADER_MUST_PLAY
 from .state import (
     ELEVEN,
     FIELD_INFO,
@@ -189,11 +190,32 @@ def plays_or_forced(st: np.ndarray, p: int, prm: np.ndarray, bufc: np.ndarray,
                     bufi: np.ndarray) -> tuple[int, int]:
     """List the plays of ``p`` (to move, one per card set) in the buffers; return how many
     and the index of one that wins the lead race at once (-1: none)."""
-    n = generate(st[HAND + p], st[FIELD_INFO], st[REV], st[LOCK], True, bufc, bufi,
-                 st[RULES])
+    n = policy_plays(st, p, bufc, bufi)
     if n == 0:
         return 0, -1
     return n, forced_play(st, p, prm, bufc, bufi, n)
+
+
+@njit(cache=True)
+def policy_plays(st: np.ndarray, p: int, bufc: np.ndarray, bufi: np.ndarray) -> int:
+    """The plays the policy considers (one per card set): every legal one, except that under
+    ``forbidden_finish=last`` a forbidden finish (a sure lowest place) is left out, unless
+    it is all a leader who must play has."""
+    hand = st[HAND + p]
+    field = st[FIELD_INFO]
+    rw = st[RULES]
+    n = generate(hand, field, st[REV], st[LOCK], True, bufc, bufi, rw)
+    if n == 0 or not rw & FORBIDDEN_LAST:
+        return n
+    if field == 0 and rw & LEADER_MUST_PLAY:
+        k = 0
+        for i in range(n):  # is there a play that is not a forbidden finish?
+            if bufc[i] != hand:
+                k = 1
+                break
+        if k == 0:
+            return n
+    return keep_plays(hand, field, st[REV], rw, False, True, bufc, bufi, n)
 
 
 @njit(cache=True)
@@ -216,8 +238,7 @@ def model_chance(st: np.ndarray, p: int, prm: np.ndarray, cards: int, eps: float
                  bufc: np.ndarray, bufi: np.ndarray) -> float:
     """How likely the policy (noise-free, mixed with ``eps`` of uniform choice) is to make
     the play of ``cards`` (0: pass) for ``p`` to move in ``st``."""
-    n = generate(st[HAND + p], st[FIELD_INFO], st[REV], st[LOCK], True, bufc, bufi,
-                 st[RULES])
+    n = policy_plays(st, p, bufc, bufi)
     follow = st[FIELD_INFO] != 0
     if n == 0:
         return 1.0 if cards == 0 else eps

@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bits import JOKER_BIT, JOKER_BITS, S3_BIT, int64, nibble, popcount
+from .bits import JOKER_BIT, JOKER_BITS, REAL_CARDS, S3_BIT, int64, nibble, popcount
 from .moves import (
     K_GROUP,
     K_JOKER,
@@ -40,13 +40,24 @@ from .rulebits import (
     END_ON_FIRST_OUT,
     FIVE_SKIP,
     FIVE_SKIP_CHAINED,
+    FORBID_APP,
+    FORBID_LIST,
+    FORBID_TOP_PLAY,
+    FORBID_WEB,
+    FORBIDDEN_LAST,
+    JOKER_PAIR,
+    LEAD_HOLDS_CLUB3,
     LEAD_LIMIT_SHIFT,
     MIYAKO_OCHI,
     NINE_REVERSE,
+    NO_EIGHT_CUT,
     NO_EIGHT_CUT_BY_JOKER,
     NO_JOKER_EFFECTS,
+    NO_LOCK,
     NO_LOCK_BY_JOKER,
+    NO_SPADE3_RETURN,
     REVOLUTION_DELAYED,
+    REVOLUTION_REAL_CARDS,
     SANDSTORM,
     SEQUENCES_NEVER_REVOLT,
     SEQUENCES_REVOLT_AT_4,
@@ -270,10 +281,13 @@ def apply_pass(st: np.ndarray) -> None:
 
 
 @njit(cache=True)
-def revolts(info: int, rw: int) -> bool:
-    """Does the play (not the lone joker) turn the revolution under the rules word ``rw``?"""
+def revolts(cards: int, info: int, rw: int) -> bool:
+    """Does the play (not the lone joker) turn the revolution under the rules word ``rw``?
+    (Jokers count towards a group's four cards unless REVOLUTION_REAL_CARDS.)"""
     kind = kind_of(info)
     if kind == K_GROUP:
+        if rw & REVOLUTION_REAL_CARDS:
+            return popcount(cards & REAL_CARDS) >= 4
         return size_of(info) >= 4
     if kind == K_SEQUENCE:
         if rw & SEQUENCES_NEVER_REVOLT:
@@ -303,7 +317,8 @@ def cuts(cards: int, info: int, rw: int) -> bool:
     """An 8-cut: the play holds the 8 rank (a joker standing as 8 counts unless the rules
     say only a real 8 cuts)."""
     kind = kind_of(info)
-    if kind == K_JOKER or kind == 0 or not low_of(info) <= EIGHT <= high_of(info):
+    if (kind == K_JOKER or kind == 0 or rw & NO_EIGHT_CUT
+            or not low_of(info) <= EIGHT <= high_of(info)):
         return False
     return not rw & NO_EIGHT_CUT_BY_JOKER or nibble(cards, EIGHT) != 0
 
@@ -313,9 +328,36 @@ def _revolution_and_eleven(cards: int, info: int, rw: int) -> tuple[int, int]:
     """(revolution flip, 11-back flip) of a play: 1 where it turns the order."""
     if kind_of(info) == K_JOKER:
         return 0, 0
-    rv = 1 if revolts(info, rw) else 0
+    rv = 1 if revolts(cards, info, rw) else 0
     eb = 1 if rw & ELEVEN_BACK and rank_count(cards, info, JACK, rw) > 0 else 0
     return rv, eb
+
+
+# --- forbidden finishes (FORBIDDEN_REJECT / FORBIDDEN_LAST, the FORBID_LIST field) -----------
+@njit(cache=True)
+def is_joker_pair(cards: int, info: int) -> bool:
+    """Two jokers played as a pair (no real card)."""
+    return kind_of(info) == K_GROUP and (cards & REAL_CARDS) == 0
+
+
+@njit(cache=True)
+def is_forbidden_finish(cards: int, info: int, field_info: int, rev: int, rw: int) -> bool:
+    """Would the play ``(cards, info)``, as a player's last, be a forbidden finish under the
+    list of ``rw``?  Judged before the play: on ``field_info`` in the order ``rev``
+    (rules.forbidden.is_forbidden_finish)."""
+    kind = kind_of(info)
+    top = 1 if rev else 13
+    top_play = kind == K_JOKER or (not is_joker_pair(cards, info)
+                                   and low_of(info) <= top <= high_of(info))
+    kinds = rw & FORBID_LIST
+    if kinds == FORBID_TOP_PLAY:
+        return top_play
+    if top_play or cards & JOKER_BITS or cuts(cards, info, rw):
+        return True
+    if kinds != FORBID_APP and revolts(cards, info, rw):
+        return True
+    return (kinds != FORBID_WEB and not rw & NO_SPADE3_RETURN
+            and kind_of(field_info) == K_JOKER and kind == K_SINGLE and cards == S3_BIT)
 
 
 @njit(cache=True)
@@ -467,11 +509,15 @@ def apply_play(st: np.ndarray, cards: int, info: int) -> None:
     before = st[FIELD_INFO]
     before_kind = kind_of(before)
     hand = take_cards(st[HAND + p], cards)
+    rw = st[RULES]
+    forbidden = (hand == 0 and rw & FORBIDDEN_LAST != 0
+                 and is_forbidden_finish(cards, info, before, st[REV], rw))
+    if rw & LEAD_HOLDS_CLUB3:  # the game's first play has been made
+        st[RULES] = rw & ~LEAD_HOLDS_CLUB3
     st[HAND + p] = hand
     st[FAILS] = 0
     kind = kind_of(info)
     clear = False
-    rw = st[RULES]
     if before == 0:  # a lead: who leads how many tricks in a row (lead_limit)
         if st[LEAD_PLAYER] == p:
             st[LEAD_COUNT] += 1
@@ -480,12 +526,16 @@ def apply_play(st: np.ndarray, cards: int, info: int) -> None:
             st[LEAD_COUNT] = 1
     if kind == K_JOKER:
         st[LOCK] = 0
+    elif rw & NO_LOCK:
+        pass
     elif (before != 0 and st[LOCK] == 0 and before_kind != K_JOKER
           and suits_of(info) == suits_of(before)
           and (not rw & NO_LOCK_BY_JOKER
                or ((cards & JOKER_BITS) == 0 and (st[FIELD_CARDS] & JOKER_BITS) == 0))):
         st[LOCK] = 1
     if before_kind == K_JOKER and kind == K_SINGLE and cards == S3_BIT:
+        clear = True
+    if rw & JOKER_PAIR and is_joker_pair(cards, info):  # the joker pair clears the trick
         clear = True
     st[FIELD_CARDS] = cards
     st[FIELD_INFO] = info
@@ -503,7 +553,13 @@ def apply_play(st: np.ndarray, cards: int, info: int) -> None:
         st[ELEVEN] ^= eb
         if cuts(cards, info, rw):
             clear = True
-    if hand == 0:
+    if hand == 0 and forbidden:  # forbidden_finish=last: out to the lowest free place
+        st[BOTTOM + st[N_BOTTOM]] = p
+        st[N_BOTTOM] += 1
+        if n_active(st) <= 1:
+            _finish_rest(st, False)
+            return
+    elif hand == 0:
         st[OUT + st[N_OUT]] = p
         st[N_OUT] += 1
         if rw & END_ON_FIRST_OUT:
