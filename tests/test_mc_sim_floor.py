@@ -25,7 +25,6 @@ from daihinmin.players.mc.rulebits import rules_word
 from daihinmin.players.registry import make_bot
 from daihinmin.rules.events import EventKind
 from daihinmin.rules.game import GameState
-from daihinmin.rules.match import MatchState
 from daihinmin.rules.movegen import all_plays
 from daihinmin.rules.plays import (
     RANK_J,
@@ -39,7 +38,6 @@ from daihinmin.rules.ruleset import (
     THIRTEENTH_FLOOR,
     FirstLead,
     LaterLead,
-    RuleSet,
     Scoring,
     ruleset_from,
 )
@@ -47,7 +45,8 @@ from daihinmin.values.cards import CardSet
 from daihinmin.values.moves import Move
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_mc_sim import DECK2, PLAYER_COUNTS, table_rules
+from test_mc_endgame import brute_force
+from test_mc_sim import DECK2, PLAYER_COUNTS, play_whole_game, table_rules
 from test_mc_sim import check_position as plays_match_engine
 
 pytestmark = pytest.mark.usefixtures("mc_compiled")  # conftest.py: compiled once a session
@@ -178,18 +177,6 @@ def test_each_effect_matches_engine_in_arbitrary_positions(toggle: str, data: st
     check_position(game, 8, random.Random(seed))
 
 
-def play_whole_match(rules: RuleSet, seed: int, data: st.DataObject, games: int) -> None:
-    match = MatchState(rules, seed=seed, games=games)
-    rng = random.Random(seed)
-    while not match.finished:
-        game = match.setup_game().start()
-        while not game.over:
-            check_position(game, 2, rng)
-            moves = game.legal_moves()
-            game.step(moves[data.draw(st.integers(0, len(moves) - 1), label="move")])
-        match.finish_game(game)
-
-
 @pytest.mark.parametrize("toggle", sorted(FLOOR_TOGGLES))
 @settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), data=st.data(),
@@ -198,7 +185,8 @@ def test_each_effect_matches_engine_in_whole_matches(toggle: str, seed: int,
                                                      data: st.DataObject,
                                                      players: int) -> None:
     """Two-game matches with two jokers: every position of every game agrees."""
-    play_whole_match(table_rules(players, 2, False, FLOOR_TOGGLES[toggle]), seed, data, 2)
+    play_whole_game(table_rules(players, 2, False, FLOOR_TOGGLES[toggle]), seed, data, 2,
+                    check_position)
 
 
 def test_hand_picked_effects_match_engine() -> None:
@@ -268,32 +256,6 @@ def test_unbeatable_matches_the_engine_with_effects(data: st.DataObject, rev: bo
         turned = move.kind.name != "JOKER" and revolts(move, rules)
         assert S.order_flips(cards, info, rules_word(rules)) == (int(turned), 0)
         assert unbeatable(t, cards, info, int(rev)) == (clears or not answers), str(move)
-
-
-def brute_force(game: GameState, me: int) -> bool:
-    """Does ``me`` go out before the other player left, best play by both (no lead passes)?"""
-    seen: dict[tuple[object, ...], bool] = {}
-    (other,) = [p for p in game.active_players() if p != me]
-
-    def solve(g: GameState) -> bool:
-        if g.over:
-            return g.places()[me] < g.places()[other]
-        if not g.hands[me]:
-            return True
-        k = (tuple(h.mask for h in g.hands), g.field, g.turn, g.owner, g.passed, g.revolution,
-             g.lock, g.pending_revolutions, g.lead_streak, g.direction)
-        if k not in seen:
-            results = []
-            for m in g.legal_moves():
-                if m.is_pass and g.field is None:
-                    continue
-                child = g.copy()
-                child.step(m)
-                results.append(solve(child))
-            seen[k] = any(results) if g.turn == me else all(results)
-        return seen[k]
-
-    return solve(game)
 
 
 @st.composite
