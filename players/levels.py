@@ -2,11 +2,11 @@
 
 One small mapping for every front end (``daihinmin play --level``, the browser game):
 
->>> from daihinmin.rules.ruleset import APP, UECDA, WEB
+>>> from daihinmin.rules.ruleset import APP, THIRTEENTH_FLOOR, UECDA, WEB
 >>> [level_for(name, UECDA).bot for name in LEVELS], level_for("strong", WEB).bot
 (['random', 'default', 'mc'], 'mc')
->>> level_for("strong", APP).bot  # mc does not simulate the app rules yet
-'weakest'
+>>> level_for("strong", APP).bot, level_for("strong", THIRTEENTH_FLOOR).bot  # 13th: not yet
+('mc', 'weakest')
 >>> level_for("hard", UECDA)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
@@ -18,7 +18,8 @@ daihinmin.players.levels.UnknownLevelError: no CPU level 'hard'; levels: easy, m
   kind at every preset);
 - ``strong``: ``mc`` with :data:`STRONG_MOVE_MS` of thinking per move where its simulator
   plays the rules exactly (:func:`~daihinmin.players.mc.observe.simulator_supports`, today
-  the ``uecda`` and ``web`` play rules at 3 to 6 players with one or two jokers), else
+  the ``uecda``, ``web``, ``app`` and ``original`` play rules at 3 to 6 players with one or
+  two jokers), else
   ``weakest``, the strongest simple bot at the other presets (:attr:`Level.note` says that
   it stands in for ``mc``).
 

@@ -42,17 +42,22 @@ def test_the_strong_bot_at_uecda_is_mc_with_that_budget() -> None:
 
 
 def test_the_stand_in_note_names_what_mc_lacks() -> None:
-    unsimulated = ruleset_from("uecda", ["five_skip=true"])
+    unsimulated = ruleset_from("uecda", ["six_reverse=true"])
     strong = level_for("strong", unsimulated)
     assert strong.bot == "weakest"
     assert (strong.note.startswith("mc does not simulate the uecda")
-            and "(five_skip=True)" in strong.note)
+            and "(six_reverse=True)" in strong.note)
 
 
 def test_the_strong_level_is_mc_at_other_table_sizes_and_two_jokers() -> None:
     for extra in (["players=3"], ["players=4", "jokers=2"], ["players=6", "points="],
                   ["eleven_back=true", "miyako_ochi=true"]):
         assert level_for("strong", ruleset_from("uecda", extra)).bot == "mc"
+
+
+def test_the_strong_level_is_mc_at_app_and_original_not_yet_at_thirteenth_floor() -> None:
+    assert [level_for("strong", PRESETS[p]).bot for p in ("app", "original")] == ["mc", "mc"]
+    assert level_for("strong", PRESETS["thirteenth_floor"]).bot == "weakest"
 
 
 def test_the_browser_names_are_the_same_levels() -> None:

@@ -7,6 +7,7 @@ Both trick clears are held: the devkit's (``owner_answers``, the ``uecda`` defau
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -112,14 +113,17 @@ def test_random_games_match_engine(seed: int, answers: bool, data: st.DataObject
     play_whole_game(UECDA if answers else RULES_2013, seed, data)
 
 
-def play_whole_game(rules: RuleSet, seed: int, data: st.DataObject, games: int = 1) -> None:
-    """``games`` games of a match (later ones: exchange, later leads, miyako-ochi)."""
+def play_whole_game(rules: RuleSet, seed: int, data: st.DataObject, games: int = 1,
+                    check: Callable[[GameState, int, random.Random], None] | None = None
+                    ) -> None:
+    """``games`` games of a match (later ones: exchange, later leads, miyako-ochi), each
+    position held by ``check`` (default: :func:`check_position`)."""
     match = MatchState(rules, seed=seed, games=games)
     rng = random.Random(seed)
     while not match.finished:
         game = match.setup_game().start()
         while not game.over:
-            check_position(game, 2, rng)
+            (check or check_position)(game, 2, rng)
             moves = game.legal_moves()
             game.step(moves[data.draw(st.integers(0, len(moves) - 1), label="move")])
         match.finish_game(game)

@@ -91,7 +91,8 @@ def test_settings_follow_the_presets() -> None:
     assert level_bot("intermediate", PRESETS["web"]) == "default"
     assert level_bot("advanced", PRESETS["uecda"]) == "mc"
     assert level_bot("advanced", PRESETS["web"]) == "mc"  # players/levels.py
-    assert level_bot("advanced", PRESETS["app"]) == "weakest"
+    assert level_bot("advanced", PRESETS["app"]) == "mc"
+    assert level_bot("advanced", PRESETS["thirteenth_floor"]) == "weakest"
     with pytest.raises(RuleConfigError):
         level_bot("grandmaster", PRESETS["web"])
 

@@ -35,6 +35,7 @@ SUIT_ROWS = np.array([sum(1 << (4 * r + s) for r in range(15)) for s in range(4)
                      dtype=np.int64)
 S3_BIT = int64(1) << int64(4)  # ♠3: rank column 1, suit row 0
 D3_BIT = int64(1) << int64(6)  # ♦3: rank column 1, suit row 2
+C3_BIT = int64(1) << int64(7)  # ♣3: rank column 1, suit row 3
 RANK_8 = 6
 
 

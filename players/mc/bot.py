@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from daihinmin.contract.view import Bot, GameView
 from daihinmin.players.util import weakest_cards
-from daihinmin.rules.ruleset import RuleSet
+from daihinmin.rules.forbidden import is_forbidden_finish
+from daihinmin.rules.ruleset import ForbiddenFinish, RuleSet
 from daihinmin.values.cards import CardSet
 from daihinmin.values.moves import PASS, Move
 
@@ -44,15 +45,17 @@ from .observe import (
     simulator_supports,
 )
 from .rollout import policy_params
-from .rulebits import rules_word
+from .rulebits import LEAD_HOLDS_CLUB3, rules_word
 from .search import ArmStats, Budget, Workspace, search_exchange, search_play
 from .state import (
     HAND,
     MAX_PLAYERS,
+    N_OUT,
     STATE_SIZE,
     add_cards,
     apply_move,
     n_active,
+    place_of,
     seed_numba,
 )
 from .weights import load_weights
@@ -239,7 +242,9 @@ class MCBot(Bot):
         cand_c, cand_i = _candidates(kn.my_hand, view, not self.all_placements)
         for k in range(len(cand_c)):
             if cand_c[k] == kn.my_hand:  # going out now: nothing can be better
-                return self._checked(decode_move(cand_c[k], cand_i[k]), legal, view)
+                move = decode_move(cand_c[k], cand_i[k])
+                if not _goes_to_the_bottom(view, move):
+                    return self._checked(move, legal, view)
         worlds, ess = self._sample(kn) if revealed is None else _revealed_worlds(kn, revealed)
         bases = world_states(view, kn, worlds)
         if n_active(bases[0]) == 2 and self.solve_nodes > 0:
@@ -389,7 +394,9 @@ class MCBot(Bot):
             child[:] = base
             apply_move(child, cand_c[k], cand_i[k])
             if child[HAND + me] == 0:
-                return k
+                if place_of(child, me) < child[N_OUT]:  # out, not to the bottom
+                    return k
+                continue
             if solve_two(child, me, self.solve_nodes, s.arrays()) == 1:
                 return k
         return -1
@@ -434,13 +441,20 @@ def _candidates(my_hand: int, view: GameView,
     oc = np.zeros(MAX_MOVES, dtype=np.int64)
     oi = np.zeros(MAX_MOVES, dtype=np.int64)
     field_info = encode_move(view.field)[1] if view.field is not None else 0
+    word = rules_word(view.rules) | (LEAD_HOLDS_CLUB3 if view.lead_must_contain else 0)
     n = generate(my_hand, field_info, int(view.reversed), int(view.lock), canonical, oc, oi,
-                 rules_word(view.rules))
+                 word)
     cards, infos = list(oc[:n]), list(oi[:n])
     if view.field is not None:
         cards.append(0)
         infos.append(0)
     return np.array(cards, dtype=np.int64), np.array(infos, dtype=np.int64)
+
+
+def _goes_to_the_bottom(view: GameView, move: Move) -> bool:
+    """Would going out with ``move`` be a forbidden finish of the ``last`` form?"""
+    return (view.rules.forbidden_finish is ForbiddenFinish.LAST
+            and is_forbidden_finish(view, move))
 
 
 def _lower_partner(view: GameView, count: int) -> int:

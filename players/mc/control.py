@@ -27,18 +27,43 @@ from .bits import (
 )
 from .movegen import generate
 from .moves import K_GROUP, K_JOKER, K_SEQUENCE, K_SINGLE, high_of, kind_of, low_of, size_of
-from .rulebits import NO_EDGE_JOKERS
-from .state import HAND, MAX_PLAYERS, RULES, cuts, order_flips, take_cards
+from .rulebits import (
+    FORBIDDEN_LAST,
+    FORBIDDEN_REJECT,
+    GROUP_MAX_4,
+    JOKER_PAIR,
+    LEAD_HOLDS_CLUB3,
+    LEAD_LIMIT_SHIFT,
+    NO_EDGE_JOKERS,
+    NO_JOKER_EFFECTS,
+    NO_SPADE3_RETURN,
+    SANDSTORM,
+    SEQUENCE_ABOVE_LOW,
+)
+from .state import (
+    HAND,
+    LEAD_COUNT,
+    LEAD_PLAYER,
+    MAX_PLAYERS,
+    RULES,
+    clears_at_once,
+    cuts,
+    is_forbidden_finish,
+    is_joker_pair,
+    order_flips,
+    take_cards,
+)
 
 
 @njit(cache=True)
-def can_answer(hand: int, info: int, rev: int) -> bool:
-    """Does ``hand`` hold a play over the field ``info`` (lock ignored)?"""
+def can_answer(hand: int, info: int, rev: int, rw: int) -> bool:
+    """Does ``hand`` hold a play over the field ``info`` (lock ignored) under the rules word
+    ``rw``?"""
     kind = kind_of(info)
     jk = popcount(hand & JOKER_BITS)
     joker = jk > 0
     if kind == K_JOKER:
-        return (hand & S3_BIT) != 0
+        return (hand & S3_BIT) != 0 and not rw & NO_SPADE3_RETURN
     if kind == K_SINGLE:
         if joker:
             return True
@@ -48,6 +73,8 @@ def can_answer(hand: int, info: int, rev: int) -> bool:
     if kind == K_GROUP:
         k = size_of(info)
         r = low_of(info)
+        if k == 2 and jk >= 2 and rw & JOKER_PAIR:
+            return True
         if rev:
             lo, hi = 1, r - 1
         else:
@@ -59,10 +86,14 @@ def can_answer(hand: int, info: int, rev: int) -> bool:
         return False
     if kind == K_SEQUENCE:
         k = size_of(info)
-        if rev:
+        if rw & SEQUENCE_ABOVE_LOW:  # answered by a lower (higher) lowest rank
+            lo_min, lo_max = (0, low_of(info) - 1) if rev else (low_of(info) + 1, 15 - k)
+        elif rev:
             lo_min, lo_max = 0, low_of(info) - k
         else:
             lo_min, lo_max = high_of(info) + 1, 15 - k
+        if rw & NO_EDGE_JOKERS:  # runs stay within the 3..2 columns
+            lo_min, lo_max = max(lo_min, 1), min(lo_max, 14 - k)
         if lo_max < lo_min:
             return False
         window0 = (int64(1) << int64(k)) - int64(1)
@@ -84,7 +115,10 @@ T_GROUP = 4  # 4 + r: the largest group any other player can make at rank column
 T_HANDS = 18  # 18..22: the other players' hands (for sequences), their number at T_COUNT
 T_COUNT = 23
 T_RULES = 24  # the rules word of the state
-THREATS_SIZE = 25
+T_SAND = 25  # 1 when another player can make a sandstorm, which answers any play
+T_LEADS = 26  # tricks in a row the player may still lead (lead_limit; many when off)
+THREATS_SIZE = 27
+UNLIMITED_LEADS = 99
 
 
 @njit(cache=True)
@@ -112,7 +146,28 @@ def threats(st: np.ndarray, p: int, out: np.ndarray) -> None:
         out[T_HANDS + k] = hand
         k += 1
     out[T_COUNT] = k
-    out[T_RULES] = st[RULES]
+    rw = st[RULES] & ~LEAD_HOLDS_CLUB3  # the checks are about later leads
+    out[T_RULES] = rw
+    out[T_LEADS] = UNLIMITED_LEADS
+    if rw & SANDSTORM or (rw >> LEAD_LIMIT_SHIFT) & 15:
+        _effect_threats(st, p, rw, out)
+
+
+@njit(cache=True)
+def _effect_threats(st: np.ndarray, p: int, rw: int, out: np.ndarray) -> None:
+    """The sandstorm threat and the leads left of ``p`` under the lead limit."""
+    if rw & SANDSTORM:
+        for q in range(MAX_PLAYERS):
+            hand = st[HAND + q]
+            if q == p or hand == 0:
+                continue
+            jokers = 0 if rw & NO_JOKER_EFFECTS else popcount(hand & JOKER_BITS)
+            threes = popcount(nibble(hand, 1))
+            if threes > 0 and threes + jokers >= 3:
+                out[T_SAND] = 1
+    limit = (rw >> LEAD_LIMIT_SHIFT) & 15
+    if limit:
+        out[T_LEADS] = limit - st[LEAD_COUNT] if st[LEAD_PLAYER] == p else limit
 
 
 @njit(cache=True)
@@ -121,10 +176,14 @@ def unbeatable(t: np.ndarray, cards: int, info: int, rev_after: int) -> bool:
     order ``rev_after``; an 8-cut always counts as unbeatable, since it clears the trick at
     once."""
     kind = kind_of(info)
+    rw = t[T_RULES]
     if kind == K_JOKER:
-        return t[T_S3] == 0
-    if cuts(cards, info, t[T_RULES]):
-        return True
+        return (t[T_S3] == 0 or rw & NO_SPADE3_RETURN != 0) and t[T_SAND] == 0
+    if (cuts(cards, info, rw) or clears_at_once(cards, info, rw)
+            or (rw & JOKER_PAIR and is_joker_pair(cards, info))):
+        return True  # each clears the trick at once
+    if t[T_SAND]:
+        return False  # a sandstorm answers anything
     r = low_of(info)
     if kind == K_SINGLE:
         if t[T_JOKER]:
@@ -132,31 +191,34 @@ def unbeatable(t: np.ndarray, cards: int, info: int, rev_after: int) -> bool:
         return not (t[T_MIN] < r if rev_after else t[T_MAX] > r)
     if kind == K_GROUP:
         k = size_of(info)
+        if k == 2 and t[T_JOKER] >= 2 and rw & JOKER_PAIR:
+            return False  # the joker pair
         lo, hi = (1, r - 1) if rev_after else (r + 1, 13)
         for q in range(lo, hi + 1):  # noqa: SIM110 - Numba compiles loops, not any(genexpr)
             if t[T_GROUP + q] >= k:
                 return False
         return True
     for i in range(t[T_COUNT]):  # noqa: SIM110 - sequences are rare: ask each hand
-        if can_answer(t[T_HANDS + i], info, rev_after):
+        if can_answer(t[T_HANDS + i], info, rev_after, rw):
             return False
     return True
 
 
 @njit(cache=True)
 def is_one_play(hand: int, rw: int) -> bool:
-    """Can the whole hand be led as a single play (under the rules word ``rw``)?"""
+    """Can the whole hand be led as a single play (under the rules word ``rw``)?  (Forbidden
+    finishes aside: :func:`finishes_in_one`.)"""
     n = popcount(hand)
     if n <= 1:
         return n == 1
     real = hand & REAL_CARDS
     if real == 0:
-        return False  # two jokers alone: two plays (no joker pair under these rules)
+        return rw & JOKER_PAIR != 0  # two jokers alone: the joker pair, else two plays
     jk = popcount(hand & JOKER_BITS)
     low_card = lowest_bit(real)
     high_card = highest_bit(real)
     if (low_card >> 2) == (high_card >> 2):
-        return n <= 5  # one rank, the jokers (if any) join the group
+        return n <= (4 if rw & GROUP_MAX_4 else 5)  # one rank, the jokers join the group
     if n < 3 or (n > 13 and rw & NO_EDGE_JOKERS):
         return False
     suit = low_card & 3
@@ -165,6 +227,24 @@ def is_one_play(hand: int, rw: int) -> bool:
     ranks = suit_ranks(real, suit)
     span = highest_bit(ranks) - lowest_bit(ranks) + 1
     return span - popcount(ranks) <= jk
+
+
+@njit(cache=True)
+def finishes_in_one(hand: int, rw: int, rev: int, bufc: np.ndarray, bufi: np.ndarray,
+                    offset: int) -> bool:
+    """Can the whole hand be led as one play (in the order ``rev``) that is not a forbidden
+    finish?  ``bufc``/``bufi`` from ``offset`` on are scratch space."""
+    if not is_one_play(hand, rw):
+        return False
+    if not rw & (FORBIDDEN_REJECT | FORBIDDEN_LAST):
+        return True
+    oc = bufc[offset:]
+    oi = bufi[offset:]
+    n = generate(hand, 0, rev, 0, False, oc, oi, rw)
+    for i in range(n):
+        if oc[i] == hand and not is_forbidden_finish(oc[i], oi[i], 0, rev, rw):
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -178,12 +258,12 @@ def _control_step(t: np.ndarray, hand: int, rev: int, bufc: np.ndarray, bufi: np
     for i in range(n):
         c = oc[i]
         info = oi[i]
-        rv, eb = order_flips(c, info, rw)
-        if not unbeatable(t, c, info, rev ^ rv ^ eb):  # answers follow an 11-back too
+        rv, ans = order_flips(c, info, rw)
+        if not unbeatable(t, c, info, rev ^ ans):  # answers follow an 11-back too
             continue
         rev_after = rev ^ rv  # the next lead: the 11-back ended with the trick
         rest = take_cards(hand, c)
-        if is_one_play(rest, rw):
+        if finishes_in_one(rest, rw, rev_after, bufc, bufi, offset + n):
             return True
         if level > 0 and _control_deeper(t, rest, rev_after, bufc, bufi, offset + n, level - 1):
             return True
@@ -201,12 +281,12 @@ def _control_deeper(t: np.ndarray, hand: int, rev: int, bufc: np.ndarray, bufi: 
     for i in range(n):
         c = oc[i]
         info = oi[i]
-        rv, eb = order_flips(c, info, rw)
-        if not unbeatable(t, c, info, rev ^ rv ^ eb):  # answers follow an 11-back too
+        rv, ans = order_flips(c, info, rw)
+        if not unbeatable(t, c, info, rev ^ ans):  # answers follow an 11-back too
             continue
         rev_after = rev ^ rv  # the next lead: the 11-back ended with the trick
         rest = take_cards(hand, c)
-        if is_one_play(rest, rw):
+        if finishes_in_one(rest, rw, rev_after, bufc, bufi, offset + n):
             return True
         if level > 0 and _control_last(t, rest, rev_after, bufc, bufi, offset + n):
             return True
@@ -223,8 +303,9 @@ def _control_last(t: np.ndarray, hand: int, rev: int, bufc: np.ndarray, bufi: np
     for i in range(n):
         c = oc[i]
         info = oi[i]
-        rv, eb = order_flips(c, info, rw)
-        if unbeatable(t, c, info, rev ^ rv ^ eb) and is_one_play(take_cards(hand, c), rw):
+        rv, ans = order_flips(c, info, rw)
+        if unbeatable(t, c, info, rev ^ ans) and finishes_in_one(
+                take_cards(hand, c), rw, rev ^ rv, bufc, bufi, offset + n):
             return True
     return False
 
@@ -237,9 +318,14 @@ def control_win(t: np.ndarray, hand: int, rev: int, depth: int, bufc: np.ndarray
                 bufi: np.ndarray, offset: int) -> bool:
     """A player leading with ``hand`` against the others summarised in ``t``
     (:func:`threats`): can it finish by at most ``depth`` (<= 3) unbeatable plays and one
-    last play?  ``bufc``/``bufi`` from ``offset`` on are scratch space."""
-    if is_one_play(hand, t[T_RULES]):
+    last play?  ``bufc``/``bufi`` from ``offset`` on are scratch space.  Under a lead limit
+    the plays are at most the leads left (``t[T_LEADS]``)."""
+    leads = t[T_LEADS]
+    if leads <= 0:
+        return False
+    if finishes_in_one(hand, t[T_RULES], rev, bufc, bufi, offset):
         return True
+    depth = min(depth, leads - 1)
     if depth <= 0:
         return False
     return _control_step(t, hand, rev, bufc, bufi, offset, min(depth, MAX_CONTROL_DEPTH) - 1)

@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 from daihinmin.rules.game import GameState
 from daihinmin.values.cards import JOKER_BITS, CardSet
-from daihinmin.values.moves import LONE_JOKER, PASS, Move, MoveKind
+from daihinmin.values.moves import JOKER_PAIR, LONE_JOKER, PASS, Move, MoveKind
 
 from . import moves as mv
 from .bits import JOKER_BIT
-from .rulebits import rules_word
+from .rulebits import LEAD_HOLDS_CLUB3, rules_word
 from .state import (
     BOTTOM,
     ELEVEN,
@@ -17,6 +17,8 @@ from .state import (
     FIELD_CARDS,
     FIELD_INFO,
     HAND,
+    LEAD_COUNT,
+    LEAD_PLAYER,
     LOCK,
     MAX_PLAYERS,
     N_BOTTOM,
@@ -27,9 +29,11 @@ from .state import (
     OWNER,
     OWNER_ANSWERS,
     PASSED,
+    PENDING_REV,
     POS,
     PREV_TOP,
     REV,
+    REVERSED,
     RULES,
     SEAT,
     STATE_SIZE,
@@ -63,7 +67,7 @@ def encode_move(move: Move) -> tuple[int, int]:
     if kind is MoveKind.JOKER:
         return int(JOKER_BIT), mv.LONE_JOKER_INFO
     cells = move.joker_cells
-    if len(cells) > 2 or kind is MoveKind.STAIRS or (kind is MoveKind.GROUP and not move.cards):
+    if len(cells) > 2 or kind is MoveKind.STAIRS:
         raise UnsupportedPositionError(f"the simulator does not model the play {move}")
     cards = move.cards.mask | joker_mask(len(cells))
     jrow, jcol = cells[0] if cells else (mv.NO_JOKER_ROW, 0)
@@ -90,6 +94,8 @@ def decode_move(cards: int, info: int) -> Move:
     if kind == mv.K_SINGLE:
         (c,) = tuple(real)
         return Move.single(c)
+    if kind == mv.K_GROUP and not real:
+        return JOKER_PAIR
     low = (info >> 8) & 15
     if kind == mv.K_GROUP:
         return Move.group(low, real.suits_of_rank(low), tuple(row for row, _ in cells))
@@ -101,12 +107,11 @@ def decode_move(cards: int, info: int) -> Move:
 def state_from_game(game: GameState) -> np.ndarray:
     """The Numba state array of an engine state (``uecda`` play rules, 3..6 players)."""
     n = game.n_players
-    if (not 1 <= n <= MAX_PLAYERS or game.direction != 1 or game.choices
-            or game.pending_revolutions or game.geki):
+    if not 1 <= n <= MAX_PLAYERS or game.choices or game.geki:
         raise UnsupportedPositionError("the simulator does not model this position")
     st = np.zeros(STATE_SIZE, dtype=np.int64)
     st[N_SEATS] = n
-    st[RULES] = rules_word(game.rules)
+    st[RULES] = rules_word(game.rules) | (LEAD_HOLDS_CLUB3 if game.lead_must_contain else 0)
     prev = game.prev_classes
     st[PREV_TOP] = prev.index(0) if prev is not None and 0 in prev else -1
     st[N_BOTTOM] = len(game.bottom)
@@ -131,4 +136,7 @@ def state_from_game(game: GameState) -> np.ndarray:
     st[N_OUT] = len(game.finished)
     for i, p in enumerate(game.finished):
         st[OUT + i] = p
+    st[REVERSED] = int(game.direction == -1)
+    st[PENDING_REV] = game.pending_revolutions
+    st[LEAD_PLAYER], st[LEAD_COUNT] = game.lead_streak
     return st

@@ -14,12 +14,16 @@ from numba import njit
 
 from .bits import int64
 from .control import THREATS_SIZE, control_win, threats
-from .movegen import generate
+from .movegen import generate, keep_plays
 from .moves import MAX_MOVES
+from .rulebits import FORBIDDEN_LAST
 from .state import (
+    ELEVEN,
     FIELD_CARDS,
     FIELD_INFO,
     HAND,
+    LEAD_COUNT,
+    LEAD_PLAYER,
     LOCK,
     MAX_PLAYERS,
     N_OUT,
@@ -27,7 +31,9 @@ from .state import (
     OWNER,
     OWNER_ANSWERS,
     PASSED,
+    PENDING_REV,
     REV,
+    REVERSED,
     RULES,
     STATE_SIZE,
     TURN,
@@ -61,7 +67,10 @@ def position_key(st: np.ndarray, me: int) -> int:
     h = _mix(h, st[FIELD_CARDS])
     h = _mix(h, st[FIELD_INFO])
     h = _mix(h, st[TURN] | (st[OWNER] << 4) | (st[PASSED] << 8) | (st[REV] << 16)
-             | (st[LOCK] << 17) | (st[OWNER_ANSWERS] << 18))
+             | (st[LOCK] << 17) | (st[OWNER_ANSWERS] << 18) | (st[ELEVEN] << 19))
+    if st[RULES] >> 20 != 0:  # the thirteenth_floor effects (uecda and web keys unchanged)
+        h = _mix(h, st[PENDING_REV] | (st[REVERSED] << 8) | ((st[LEAD_PLAYER] + 1) << 16)
+                 | (st[LEAD_COUNT] << 24))
     return h if h != 0 else int64(1)
 
 
@@ -105,8 +114,12 @@ def _expand(st: np.ndarray, me: int, depth: int, bufc: np.ndarray, bufi: np.ndar
     hand = st[HAND + p]
     field = st[FIELD_INFO]
     offset = depth * MAX_MOVES
-    n = generate(hand, field, st[REV], st[LOCK], False, bufc[offset:offset + MAX_MOVES],
-                 bufi[offset:offset + MAX_MOVES], st[RULES])
+    oc = bufc[offset:offset + MAX_MOVES]
+    oi = bufi[offset:offset + MAX_MOVES]
+    rw = st[RULES]
+    n = generate(hand, field, st[REV], st[LOCK], False, oc, oi, rw)
+    if rw & FORBIDDEN_LAST:  # going out forbidden loses the race: never a winning move
+        n = keep_plays(hand, field, st[REV], rw, False, True, oc, oi, n)
     for i in range(n):
         if bufc[offset + i] == hand:
             return 1 if p == me else 0

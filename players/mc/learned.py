@@ -82,8 +82,8 @@ def play_features(st: np.ndarray, p: int, c: int, info: int, t: np.ndarray, in_r
     kind = kind_of(info)
     s = strength(info, rev) / 13.0
     rw = st[RULES]
-    rv, eb = order_flips(c, info, rw)
-    rev_after = rev ^ rv ^ eb  # the order the answers follow
+    rv, ans = order_flips(c, info, rw)
+    rev_after = rev ^ ans  # the order the answers follow
     rest = take_cards(hand, c)
     if field == 0:
         row[F_STRENGTH_LEAD] = s

@@ -26,7 +26,7 @@ from .bits import JOKER_BIT, JOKER_BITS, popcount
 from .movegen import generate
 from .moves import K_GROUP, K_JOKER, K_SEQUENCE, high_of, kind_of, low_of, size_of
 from .rollout import choose, model_chance
-from .rulebits import LEADER_MUST_PLAY
+from .rulebits import LEAD_HOLDS_CLUB3, LEADER_MUST_PLAY
 from .sample_model import sample_move
 from .state import (
     ELEVEN,
@@ -113,8 +113,10 @@ def uniform_choice(st: np.ndarray, p: int, bufc: np.ndarray, bufi: np.ndarray) -
 @njit(cache=True)
 def pass_option(st: np.ndarray, n: int) -> int:
     """1 if the player to move (with ``n`` legal plays) may pass, else 0: a leader may not
-    under ``leader_may_pass=False`` while it has a play."""
-    return 0 if st[FIELD_INFO] == 0 and st[RULES] & LEADER_MUST_PLAY and n > 0 else 1
+    under ``leader_may_pass=False``, nor at a first lead that must hold the ♣3, while it has
+    a play."""
+    must = st[RULES] & (LEADER_MUST_PLAY | LEAD_HOLDS_CLUB3)
+    return 0 if st[FIELD_INFO] == 0 and must and n > 0 else 1
 
 
 @njit(cache=True)

@@ -15,6 +15,7 @@ import numpy as np
 from numba import njit
 
 from .bits import (
+    C3_BIT,
     JOKER_BIT,
     JOKER_BITS,
     REAL_CARDS,
@@ -40,9 +41,23 @@ from .moves import (
     suits_of,
     with_second_joker,
 )
-from .rulebits import NO_EDGE_JOKERS
+from .rulebits import (
+    FORBIDDEN_REJECT,
+    GROUP_MAX_4,
+    JOKER_PAIR,
+    LEAD_HOLDS_CLUB3,
+    NO_EDGE_JOKERS,
+    NO_JOKER_EFFECTS,
+    NO_SPADE3_RETURN,
+    SANDSTORM,
+    SEQUENCE_ABOVE_LOW,
+)
+from .state import is_forbidden_finish
 
 GROUP_MAX = 5  # uecda: a group holds at most five cards (four suits and a joker)
+#: The joker pair (joker_pair_clears): both jokers, in cells (0, 14) and (1, 14) as
+#: ``values.moves.JOKER_PAIR``.
+JOKER_PAIR_INFO = int(with_second_joker(pack(K_GROUP, 2, 14, 14, 3, 0, 14), 1, 14))
 
 
 @njit(cache=True)
@@ -81,8 +96,10 @@ def _joker_cards(jokers: int) -> int:
 
 @njit(cache=True)
 def _groups(hand: int, size: int, field_info: int, rev: int, lock: int, canonical: bool,
-            oc: np.ndarray, oi: np.ndarray, n: int) -> int:
-    """Groups of ``size`` cards (0: any size 2..5) stronger than the field."""
+            oc: np.ndarray, oi: np.ndarray, n: int, rw: int) -> int:
+    """Groups of ``size`` cards (0: any size 2..5, or 2..4 with GROUP_MAX_4) stronger than
+    the field."""
+    group_max = 4 if rw & GROUP_MAX_4 else GROUP_MAX
     jokers = popcount(hand & JOKER_BITS)
     req = suits_of(field_info) if (lock and field_info != 0) else -1
     field_low = low_of(field_info)
@@ -106,7 +123,7 @@ def _groups(hand: int, size: int, field_info: int, rev: int, lock: int, canonica
             n_free = popcount(free)
             for j in range(1, jokers + 1):
                 total = nr + j
-                if total > GROUP_MAX or (size != 0 and total != size):
+                if total > group_max or (size != 0 and total != size):
                     continue
                 jc = cards | _joker_cards(j)
                 if j > n_free:  # every suit row filled: the last joker stands in row 4
@@ -213,7 +230,10 @@ def _sequences(hand: int, size: int, field_info: int, rev: int, lock: int, canon
                 if high < high_min:
                     continue
                 if field_info != 0:
-                    if rev:
+                    if rw & SEQUENCE_ABOVE_LOW:  # by the lowest rank: runs may overlap
+                        if not (low < f_low if rev else low > f_low):
+                            continue
+                    elif rev:
                         if not high < f_low:
                             continue
                     elif not low > f_high:
@@ -251,6 +271,32 @@ def _sequences(hand: int, size: int, field_info: int, rev: int, lock: int, canon
 
 
 @njit(cache=True)
+def _sandstorms(hand: int, canonical: bool, oc: np.ndarray, oi: np.ndarray, n: int,
+                rw: int) -> int:
+    """Add the sandstorms (three 3s, jokers standing in with joker effects), which answer any
+    field, to the ``n`` plays listed; a group the field's own rules allowed is not listed
+    twice."""
+    threes = hand & (int64(15) << int64(4))
+    if threes == 0:
+        return n
+    jokers = int64(0) if rw & NO_JOKER_EFFECTS else hand & JOKER_BITS
+    start = n
+    end = _groups(threes | jokers, 3, 0, 0, 0, canonical, oc, oi, n, rw)
+    k = start
+    for i in range(start, end):
+        listed = False
+        for j in range(start):
+            if oc[j] == oc[i] and oi[j] == oi[i]:
+                listed = True
+                break
+        if not listed:
+            oc[k] = oc[i]
+            oi[k] = oi[i]
+            k += 1
+    return k
+
+
+@njit(cache=True)
 def generate(hand: int, field_info: int, rev: int, lock: int, canonical: bool,
              oc: np.ndarray, oi: np.ndarray, rw: int) -> int:
     """Write the legal plays (not the pass) into ``oc``/``oi``; return how many.  ``rev``:
@@ -263,10 +309,11 @@ def generate(hand: int, field_info: int, rev: int, lock: int, canonical: bool,
             oc[n] = JOKER_BIT
             oi[n] = LONE_JOKER_INFO
             n += 1
-        n = _groups(hand, 0, 0, rev, 0, canonical, oc, oi, n)
+        n = _groups(hand, 0, 0, rev, 0, canonical, oc, oi, n, rw)
+        n = _joker_pair(hand, rw, oc, oi, n)
         n = _sequences(hand, 0, 0, rev, 0, canonical, oc, oi, n, rw)
     elif kind == K_JOKER:
-        if hand & S3_BIT:
+        if hand & S3_BIT and not rw & NO_SPADE3_RETURN:
             oc[0] = S3_BIT
             oi[0] = pack(K_SINGLE, 1, 1, 1, 1, NO_JOKER_ROW, 0)
             n = 1
@@ -277,8 +324,45 @@ def generate(hand: int, field_info: int, rev: int, lock: int, canonical: bool,
             oi[n] = LONE_JOKER_INFO
             n += 1
     elif kind == K_GROUP:
-        n = _groups(hand, size_of(field_info), field_info, rev, lock, canonical, oc, oi, n)
+        n = _groups(hand, size_of(field_info), field_info, rev, lock, canonical, oc, oi, n,
+                    rw)
+        if size_of(field_info) == 2:  # the joker pair beats any pair, lock or not
+            n = _joker_pair(hand, rw, oc, oi, n)
     elif kind == K_SEQUENCE:
         n = _sequences(hand, size_of(field_info), field_info, rev, lock, canonical, oc, oi, n,
                        rw)
+    if field_info != 0 and rw & SANDSTORM:
+        n = _sandstorms(hand, canonical, oc, oi, n, rw)
+    if rw & (FORBIDDEN_REJECT | LEAD_HOLDS_CLUB3):
+        n = keep_plays(hand, field_info, rev, rw, field_info == 0 and rw & LEAD_HOLDS_CLUB3 != 0,
+                       rw & FORBIDDEN_REJECT != 0, oc, oi, n)
     return n
+
+
+@njit(cache=True)
+def _joker_pair(hand: int, rw: int, oc: np.ndarray, oi: np.ndarray, n: int) -> int:
+    if rw & JOKER_PAIR and (hand & JOKER_BITS) == JOKER_BITS and n < oc.shape[0]:
+        oc[n] = JOKER_BITS
+        oi[n] = JOKER_PAIR_INFO
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def keep_plays(hand: int, field_info: int, rev: int, rw: int, club3: bool, finishes: bool,
+               oc: np.ndarray, oi: np.ndarray, n: int) -> int:
+    """Drop from the ``n`` listed plays those the rules word forbids beyond their shape:
+    with ``club3`` a lead without the ♣3 (LEAD_HOLDS_CLUB3), with ``finishes`` a forbidden
+    finish (illegal under FORBIDDEN_REJECT; under FORBIDDEN_LAST legal but a sure lowest
+    place, which the playout policy and the solver leave out).  Return how many are left."""
+    k = 0
+    for i in range(n):
+        c = oc[i]
+        if club3 and not c & C3_BIT:
+            continue
+        if finishes and c == hand and is_forbidden_finish(c, oi[i], field_info, rev, rw):
+            continue
+        oc[k] = c
+        oi[k] = oi[i]
+        k += 1
+    return k

@@ -11,9 +11,9 @@ from daihinmin.contract.view import GameView
 from daihinmin.rules.ruleset import UECDA, FirstLead, ForbiddenFinish, LaterLead, RuleSet
 from daihinmin.values.cards import CardSet
 
-from .bits import D3_BIT, REAL_CARDS
+from .bits import C3_BIT, D3_BIT, REAL_CARDS
 from .convert import encode_move, hand_mask, joker_mask
-from .rulebits import WORD_VALUES, rules_word
+from .rulebits import LEAD_HOLDS_CLUB3, WORD_VALUES, opening_word
 from .state import (
     ELEVEN,
     FIELD_CARDS,
@@ -26,6 +26,8 @@ from .state import (
     OWNER,
     PASSED,
     REV,
+    REVERSED,
+    RULES,
     TURN,
     add_cards,
     new_state,
@@ -53,9 +55,10 @@ def _plays_value(rules: RuleSet, name: str) -> bool:
     if name == "points":  # a playout scores players - place: any evenly spaced points
         return _evenly_spaced(rules)
     if name == "forbidden_plays":  # the list is read only when finishes are forbidden
-        return rules.forbidden_finish is ForbiddenFinish.OFF or value == UECDA.forbidden_plays
-    if name == "later_lead":
-        return value in (LaterLead.DIAMOND3, LaterLead.LAST_PLACE)
+        return (rules.forbidden_finish is ForbiddenFinish.OFF
+                or value == UECDA.forbidden_plays or value in WORD_VALUES[name])
+    if name == "later_lead":  # the worst scorer is the last place of the previous game
+        return value in (LaterLead.DIAMOND3, LaterLead.LAST_PLACE, LaterLead.WORST_SCORER)
     return (name in _SIMULATED or value == getattr(UECDA, name)
             or value in WORD_VALUES.get(name, ()))
 
@@ -72,9 +75,11 @@ def simulator_gaps(rules: RuleSet) -> list[str]:
     jokers, place points evenly spaced, and the toggles of the rules word,
     :mod:`~daihinmin.players.mc.rulebits`), as ``field=value``; [] when it plays them all.
 
-    >>> from daihinmin.rules.ruleset import APP, WEB
-    >>> simulator_gaps(UECDA), simulator_gaps(WEB), simulator_gaps(APP)[:2]
-    ([], [], ['group_max=4', 'sequence_order=above_low'])
+    >>> from daihinmin.rules.ruleset import APP, ORIGINAL, THIRTEENTH_FLOOR, WEB
+    >>> simulator_gaps(UECDA), simulator_gaps(WEB), simulator_gaps(APP), simulator_gaps(ORIGINAL)
+    ([], [], [], [])
+    >>> simulator_gaps(THIRTEENTH_FLOOR)[:2]
+    ['hand_size=7', 'double_stairs=True']
     >>> simulator_gaps(UECDA.with_rules(players=4, jokers=2, points=()))
     []
     """
@@ -112,6 +117,7 @@ class Knowledge:
     rules_word: int = 0  # the toggles the simulator plays (rulebits)
     prev_top: int = -1  # the previous game's daifugo, -1 in a first game
     leader: int = -1  # who leads the game by the rules (-1: the holder of the ♦3)
+    # (rules_word holds LEAD_HOLDS_CLUB3 when the game opened with the ♣3 holder's lead)
 
 
 def _later_game(view: GameView) -> bool:
@@ -120,18 +126,22 @@ def _later_game(view: GameView) -> bool:
     return any(classes) and sorted(classes) == list(range(len(view.counts)))
 
 
-def _table_facts(view: GameView) -> tuple[int, int, int, bool]:
-    """(rules word, previous daifugo, rule leader, does the ♦3 holder lead) of the game."""
+def _table_facts(view: GameView) -> tuple[int, int, int, int]:
+    """(the word of the game's start state, previous daifugo, rule leader, the card the
+    first mover is known to hold: the ♦3, the ♣3 or 0) of the game."""
     rules = view.rules
     later = _later_game(view)
     classes = tuple(view.classes)
     prev_top = classes.index(0) if later else -1
     leader = -1
-    if later and rules.later_lead is LaterLead.LAST_PLACE:
+    if later and rules.later_lead in (LaterLead.LAST_PLACE, LaterLead.WORST_SCORER):
         leader = classes.index(len(classes) - 1)
-    d3_leads = (rules.later_lead is LaterLead.DIAMOND3 if later
-                else rules.first_lead is FirstLead.DIAMOND3)
-    return rules_word(rules), prev_top, leader, d3_leads
+    if later:
+        lead_card = int(D3_BIT) if rules.later_lead is LaterLead.DIAMOND3 else 0
+    else:
+        lead_card = {FirstLead.DIAMOND3: int(D3_BIT),
+                     FirstLead.CLUB3: int(C3_BIT)}.get(rules.first_lead, 0)
+    return opening_word(rules, not later), prev_top, leader, lead_card
 
 
 def deck_size(rules: RuleSet) -> int:
@@ -207,9 +217,9 @@ def knowledge_from_view(view: GameView, lowest_returners: Collection[int] = ()) 
         first = view.history[0].player if complete else -1
     else:
         first = view.turn_player if view.turn_player >= 0 else -1
-    word, prev_top, leader, d3_leads = _table_facts(view)
-    if d3_leads and first >= 0 and first != me and unknown & int(D3_BIT):
-        fixed[first] |= D3_BIT
+    word, prev_top, leader, lead_card = _table_facts(view)
+    if lead_card and first >= 0 and first != me and unknown & lead_card:
+        fixed[first] |= lead_card  # the ♦3 (or ♣3) holder leads
     pairs = _pair_rows(view, me, my_hand, played, unknown, fixed, view.exchange_given,
                        lowest_returners)
     return Knowledge(me, my_hand, unknown, counts, fixed, played, pairs,
@@ -265,6 +275,7 @@ def _fits(st: np.ndarray, view: GameView, kn: Knowledge) -> bool:
     return (int(st[TURN]) == kn.me and int(st[FIELD_INFO]) == field_i
             and int(st[FIELD_CARDS]) == field_c and bool(st[LOCK]) == view.lock
             and bool(st[REV]) == (view.revolution != view.eleven_back)
+            and bool(st[REVERSED]) == (view.direction == -1)
             and all(int(st[HAND + q]).bit_count() == view.counts[q]
                     for q in range(len(view.counts))))
 
@@ -277,6 +288,9 @@ def _state_from_view(view: GameView, kn: Knowledge, hands: np.ndarray) -> np.nda
     st[LOCK] = int(view.lock)
     st[REV] = int(view.revolution != view.eleven_back)  # the order answers follow
     st[ELEVEN] = int(view.eleven_back)
+    st[REVERSED] = int(view.direction == -1)
+    st[RULES] = (kn.rules_word & ~LEAD_HOLDS_CLUB3) | (
+        LEAD_HOLDS_CLUB3 if view.field is None and view.lead_must_contain else 0)
     st[PASSED] = getattr(view, "passed", 0)  # newer views carry the trick's passes
     owner = getattr(view, "field_owner", None)
     if owner is None:

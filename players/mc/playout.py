@@ -15,16 +15,19 @@ from .endgame import UNKNOWN, solve_two
 from .learned import learned_choose
 from .models import MODEL_POLICY, choose_as
 from .rollout import P_SELF, P_SOLVE_NODES, P_WEIGHTS
+from .rulebits import CARD_SCORING
 from .state import (
     HAND,
     N_OUT,
     OVER,
+    RULES,
     TURN,
     apply_pass,
     apply_play,
     n_active,
     place_of,
     place_value,
+    score_value,
 )
 
 
@@ -46,20 +49,26 @@ def step(st: np.ndarray, me: int, models: np.ndarray, prm: np.ndarray, bufc: np.
 
 @njit(cache=True)
 def playout(st: np.ndarray, me: int, models: np.ndarray, prm: np.ndarray, bufc: np.ndarray,
-            bufi: np.ndarray, solver: tuple[np.ndarray, ...]) -> int:
+            bufi: np.ndarray, solver: tuple[np.ndarray, ...]) -> float:
     """Play ``st`` on until ``me``'s place is known; return its value
-    (:func:`~daihinmin.players.mc.state.place_value`: players - place).
+    (:func:`~daihinmin.players.mc.state.place_value`: players - place; under card scoring
+    the game is played to its end and the score mapped by
+    :func:`~daihinmin.players.mc.state.score_value`).
 
     ``st`` is modified.  ``solver`` is the two-player solver's work space
     (:meth:`~daihinmin.players.mc.endgame.SolverScratch.arrays`).
     """
-    budget = int(prm[P_SOLVE_NODES])
+    cards = st[RULES] & CARD_SCORING != 0
+    budget = 0 if cards else int(prm[P_SOLVE_NODES])  # the solver races for places
     while True:
-        if st[OVER] != 0 or st[HAND + me] == 0:
-            return place_value(st, place_of(st, me))
+        if cards:
+            if st[OVER] != 0:
+                return score_value(st, me)
+        elif st[OVER] != 0 or st[HAND + me] == 0:
+            return float(place_value(st, place_of(st, me)))
         if budget > 0 and n_active(st) == 2:
             won = solve_two(st, me, budget, solver)
             if won != UNKNOWN:
-                return place_value(st, st[N_OUT] + (0 if won else 1))
+                return float(place_value(st, st[N_OUT] + (0 if won else 1)))
             budget = 0  # too big to solve: play it out
         step(st, me, models, prm, bufc, bufi)

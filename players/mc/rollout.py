@@ -19,17 +19,20 @@ import numpy as np
 from numba import njit
 
 from .bits import JOKER_BIT, int64, lowest_bit, nibble, popcount, suit_ranks
-from .control import THREATS_SIZE, control_win, threats, unbeatable
-from .movegen import generate
+from .control import T_LEADS, THREATS_SIZE, control_win, threats, unbeatable
+from .movegen import generate, keep_plays
 from .moves import K_JOKER, K_SEQUENCE, K_SINGLE, high_of, kind_of, low_of, size_of
+from .rulebits import FORBIDDEN_LAST, LEADER_MUST_PLAY
 from .state import (
     ELEVEN,
     FIELD_INFO,
     HAND,
     LOCK,
+    PENDING_REV,
     REV,
     RULES,
     cuts,
+    is_sandstorm,
     order_flips,
     take_cards,
 )
@@ -111,19 +114,25 @@ def forced_play(st: np.ndarray, p: int, prm: np.ndarray, bufc: np.ndarray, bufi:
         return -1
     depth = int(prm[P_WIN_DEPTH])
     rev = st[REV]
-    lead_rev = rev ^ st[ELEVEN]  # the order of the next lead: an 11-back ends with the trick
+    # the order of the next lead: an 11-back ends with the trick, delayed revolutions fire
+    lead_rev = rev ^ st[ELEVEN] ^ (st[PENDING_REV] & 1)
     rw = st[RULES]
     on_joker = kind_of(st[FIELD_INFO]) == K_JOKER
     t = np.empty(THREATS_SIZE, dtype=np.int64)
     threats(st, p, t)
+    if st[FIELD_INFO] == 0:
+        t[T_LEADS] -= 1  # the play is itself a lead
     for i in range(n):
         c = bufc[i]
         info = bufi[i]
         kind = kind_of(info)
-        rv, eb = order_flips(c, info, rw)
-        if not ((on_joker and kind == K_SINGLE) or unbeatable(t, c, info, rev ^ rv ^ eb)):
+        rv, ans = order_flips(c, info, rw)
+        if not ((on_joker and kind == K_SINGLE) or unbeatable(t, c, info, rev ^ ans)):
             continue
-        if control_win(t, take_cards(hand, c), lead_rev ^ rv, depth - 1, bufc, bufi, n):
+        after = lead_rev ^ rv
+        if st[PENDING_REV] & 1 and is_sandstorm(c, info, rw):
+            after ^= 1  # the sandstorm cancels the delayed revolutions
+        if control_win(t, take_cards(hand, c), after, depth - 1, bufc, bufi, n):
             return i
     return -1
 
@@ -181,11 +190,32 @@ def plays_or_forced(st: np.ndarray, p: int, prm: np.ndarray, bufc: np.ndarray,
                     bufi: np.ndarray) -> tuple[int, int]:
     """List the plays of ``p`` (to move, one per card set) in the buffers; return how many
     and the index of one that wins the lead race at once (-1: none)."""
-    n = generate(st[HAND + p], st[FIELD_INFO], st[REV], st[LOCK], True, bufc, bufi,
-                 st[RULES])
+    n = policy_plays(st, p, bufc, bufi)
     if n == 0:
         return 0, -1
     return n, forced_play(st, p, prm, bufc, bufi, n)
+
+
+@njit(cache=True)
+def policy_plays(st: np.ndarray, p: int, bufc: np.ndarray, bufi: np.ndarray) -> int:
+    """The plays the policy considers (one per card set): every legal one, except that under
+    ``forbidden_finish=last`` a forbidden finish (a sure lowest place) is left out, unless
+    it is all a leader who must play has."""
+    hand = st[HAND + p]
+    field = st[FIELD_INFO]
+    rw = st[RULES]
+    n = generate(hand, field, st[REV], st[LOCK], True, bufc, bufi, rw)
+    if n == 0 or not rw & FORBIDDEN_LAST:
+        return n
+    if field == 0 and rw & LEADER_MUST_PLAY:
+        k = 0
+        for i in range(n):  # is there a play that is not a forbidden finish?
+            if bufc[i] != hand:
+                k = 1
+                break
+        if k == 0:
+            return n
+    return keep_plays(hand, field, st[REV], rw, False, True, bufc, bufi, n)
 
 
 @njit(cache=True)
@@ -208,8 +238,7 @@ def model_chance(st: np.ndarray, p: int, prm: np.ndarray, cards: int, eps: float
                  bufc: np.ndarray, bufi: np.ndarray) -> float:
     """How likely the policy (noise-free, mixed with ``eps`` of uniform choice) is to make
     the play of ``cards`` (0: pass) for ``p`` to move in ``st``."""
-    n = generate(st[HAND + p], st[FIELD_INFO], st[REV], st[LOCK], True, bufc, bufi,
-                 st[RULES])
+    n = policy_plays(st, p, bufc, bufi)
     follow = st[FIELD_INFO] != 0
     if n == 0:
         return 1.0 if cards == 0 else eps

@@ -13,7 +13,14 @@ that reads a state plays the table's rules; move generation takes it as an argum
 
 from __future__ import annotations
 
-from daihinmin.rules.ruleset import RuleSet
+from daihinmin.rules.ruleset import (
+    FirstLead,
+    ForbiddenFinish,
+    ForbiddenPlays,
+    RuleSet,
+    Scoring,
+    SequenceOrder,
+)
 
 NO_EDGE_JOKERS = 1  # sequence_edge_jokers=False: a joker stands only for a real card (3..2)
 SEQUENCES_NEVER_REVOLT = 2  # revolution_sequence_min=0
@@ -25,7 +32,49 @@ ELEVEN_BACK = 64  # eleven_back=True: a J reverses the order until the trick cle
 LEADER_MUST_PLAY = 128  # leader_may_pass=False
 MIYAKO_OCHI = 256  # miyako_ochi=True: the old daifugo drops to last when beaten out
 
+# --- the app and original presets (bits 1 << 9 .. 1 << 19) ---------------------------------
+GROUP_MAX_4 = 1 << 9  # group_max=4: a group holds at most four cards, jokers included
+SEQUENCE_ABOVE_LOW = 1 << 10  # sequence_order=above_low: a run answers by its lowest rank
+NO_LOCK = 1 << 11  # lock=False: no play ever locks the suits
+FORBIDDEN_REJECT = 1 << 12  # forbidden_finish=reject: a forbidden last play is illegal
+FORBIDDEN_LAST = 1 << 13  # forbidden_finish=last: it goes out to the lowest free place
+#: forbidden_plays, a two-bit field (read only with FORBIDDEN_REJECT or FORBIDDEN_LAST):
+#: 0 = standard (top rank, any joker, an 8-cut, a revolution, a ♠3 return), top_play (the
+#: top rank or the lone joker), web (standard without the ♠3 return), app (standard
+#: without the revolution).  (role_cards is not in this field.)
+FORBID_LIST = 3 << 14
+FORBID_TOP_PLAY = 1 << 14
+FORBID_WEB = 2 << 14
+FORBID_APP = 3 << 14
+NO_EIGHT_CUT = 1 << 16  # eight_cut=False: an 8 never clears the trick
+NO_SPADE3_RETURN = 1 << 17  # spade3_return=False: nothing answers a lone joker
+JOKER_PAIR = 1 << 18  # joker_pair_clears=True: two jokers are a pair that beats any pair
+REVOLUTION_REAL_CARDS = 1 << 19  # revolution_joker_counts=False: jokers do not count
+
+#: Not a rule but a fact of the position, carried in the state's word so that move
+#: generation sees it: the lead must hold the ♣3 (first_lead=club3, a game's first lead).
+#: The first play of the game clears it.  (Bits from 1 << 40 up are such facts.)
+LEAD_HOLDS_CLUB3 = 1 << 40
+
+# --- play effects of the thirteenth_floor preset, usable in any rule set (bits 20 and up) ---
+FIVE_SKIP = 1 << 20  # five_skip=True: each 5 skips the next player still in the trick
+FIVE_SKIP_CHAINED = 1 << 21  # five_skip_chained=True: each further 5 skips from the new turn
+NINE_REVERSE = 1 << 22  # nine_reverse=True: a 9 turns the direction of play
+EFFECTS_PER_CARD = 1 << 23  # effects_per_card=True: every 9 of a play turns it once
+SANDSTORM = 1 << 24  # sandstorm=True: three 3s beat anything and clear the trick
+AMBULANCE_CLEARS = 1 << 25  # ambulance_clears=True: two 9s clear the trick
+REVOLUTION_DELAYED = 1 << 26  # revolution_delayed=True: a revolution fires when the trick clears
+END_ON_FIRST_OUT = 1 << 27  # end_on_first_out=True: the game ends when the first player is out
+CARD_SCORING = 1 << 28  # scoring=cards: the 13th floor card penalties, lower is better
+#: lead_limit (0 = off, 1..15) is held in bits 32..35 of the word.
+LEAD_LIMIT_SHIFT = 32
+MAX_LEAD_LIMIT = 15
+
 _REVOLUTION_SEQUENCE_BITS = {0: SEQUENCES_NEVER_REVOLT, 4: SEQUENCES_REVOLT_AT_4, 5: 0}
+_FORBID_LIST_BITS = {ForbiddenPlays.STANDARD: 0, ForbiddenPlays.TOP_PLAY: FORBID_TOP_PLAY,
+                     ForbiddenPlays.WEB: FORBID_WEB, ForbiddenPlays.APP: FORBID_APP}
+_FORBIDDEN_FORM_BITS = {ForbiddenFinish.OFF: 0, ForbiddenFinish.REJECT: FORBIDDEN_REJECT,
+                        ForbiddenFinish.LAST: FORBIDDEN_LAST}
 
 
 def rules_word(rules: RuleSet) -> int:
@@ -47,8 +96,57 @@ def rules_word(rules: RuleSet) -> int:
         word |= LEADER_MUST_PLAY
     if rules.miyako_ochi:
         word |= MIYAKO_OCHI
+    return word | _app_original_bits(rules) | _effect_bits(rules)
+
+
+def _app_original_bits(rules: RuleSet) -> int:
+    """The bits of the toggles the app and original presets set."""
+    word = 0
+    if rules.group_max == 4:
+        word |= GROUP_MAX_4
+    if rules.sequence_order is SequenceOrder.ABOVE_LOW:
+        word |= SEQUENCE_ABOVE_LOW
+    if not rules.lock:
+        word |= NO_LOCK
+    form = _FORBIDDEN_FORM_BITS.get(rules.forbidden_finish, 0)
+    if form:
+        word |= form | _FORBID_LIST_BITS.get(rules.forbidden_plays, 0)
+    if not rules.eight_cut:
+        word |= NO_EIGHT_CUT
+    if not rules.spade3_return:
+        word |= NO_SPADE3_RETURN
+    if rules.joker_pair_clears:
+        word |= JOKER_PAIR
+    if not rules.revolution_joker_counts:
+        word |= REVOLUTION_REAL_CARDS
     return word
 
+
+def opening_word(rules: RuleSet, fresh: bool) -> int:
+    """The word of a game's start state: the rules, and the ♣3 fact when the game opens
+    afresh (``fresh``: no classes yet) under ``first_lead=club3``."""
+    word = rules_word(rules)
+    if fresh and rules.first_lead is FirstLead.CLUB3:
+        word |= LEAD_HOLDS_CLUB3
+    return word
+
+
+_EFFECT_FLAGS = (("five_skip", FIVE_SKIP), ("five_skip_chained", FIVE_SKIP_CHAINED),
+                 ("nine_reverse", NINE_REVERSE), ("effects_per_card", EFFECTS_PER_CARD),
+                 ("sandstorm", SANDSTORM), ("ambulance_clears", AMBULANCE_CLEARS),
+                 ("revolution_delayed", REVOLUTION_DELAYED),
+                 ("end_on_first_out", END_ON_FIRST_OUT))
+
+
+def _effect_bits(rules: RuleSet) -> int:
+    """The bits of the thirteenth_floor play effects and the lead limit."""
+    word = 0
+    for name, bit in _EFFECT_FLAGS:
+        if getattr(rules, name):
+            word |= bit
+    if rules.scoring is Scoring.CARDS:
+        word |= CARD_SCORING
+    return word | min(max(rules.lead_limit, 0), MAX_LEAD_LIMIT) << LEAD_LIMIT_SHIFT
 
 #: The values of each rule field the word plays besides the uecda one.
 WORD_VALUES: dict[str, tuple[object, ...]] = {
@@ -60,4 +158,19 @@ WORD_VALUES: dict[str, tuple[object, ...]] = {
     "eleven_back": (True,),
     "leader_may_pass": (False,),
     "miyako_ochi": (True,),
+    **{name: (True,) for name, _ in _EFFECT_FLAGS},
+    "lead_limit": tuple(range(1, MAX_LEAD_LIMIT + 1)),
+    "scoring": (Scoring.CARDS,),
+    "group_max": (4,),
+    "sequence_order": (SequenceOrder.ABOVE_LOW,),
+    "lock": (False,),
+    "forbidden_finish": (ForbiddenFinish.REJECT, ForbiddenFinish.LAST),
+    "forbidden_plays": (ForbiddenPlays.TOP_PLAY, ForbiddenPlays.WEB, ForbiddenPlays.APP),
+    "eight_cut": (False,),
+    "spade3_return": (False,),
+    "joker_pair_clears": (True,),
+    "revolution_joker_counts": (False,),
+    # the ♣3 fact: LEAD_HOLDS_CLUB3 (observe, convert); the winner of the draw is the first
+    # mover, seen in the history
+    "first_lead": (FirstLead.CLUB3, FirstLead.DRAW),
 }

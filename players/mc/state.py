@@ -6,7 +6,10 @@ array has room for :data:`MAX_PLAYERS` players; slot :data:`N_SEATS` holds how m
 table (3..6), and the hands of the seats beyond are empty.  Hands hold up to two jokers, kept
 canonical as in :class:`~daihinmin.values.cards.CardSet` (bit 60 first, then 61).  The rule
 toggle the array carries is ``owner_answers`` (the devkit's trick clear, on in ``uecda``;
-off, the 2013 build's), in slot :data:`OWNER_ANSWERS`.
+off, the 2013 build's), in slot :data:`OWNER_ANSWERS`; the others are bits of the rules word
+(:mod:`~daihinmin.players.mc.rulebits`, slot :data:`RULES`).  Slots 64 and up hold the
+state of the thirteenth_floor play effects: the direction of play, the revolutions waiting
+for the clear, the lead streak and the winner's card score.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bits import JOKER_BIT, JOKER_BITS, S3_BIT, int64, nibble, popcount
+from .bits import JOKER_BIT, JOKER_BITS, REAL_CARDS, S3_BIT, int64, nibble, popcount
 from .moves import (
     K_GROUP,
     K_JOKER,
@@ -30,11 +33,32 @@ from .moves import (
     suits_of,
 )
 from .rulebits import (
+    AMBULANCE_CLEARS,
+    CARD_SCORING,
+    EFFECTS_PER_CARD,
     ELEVEN_BACK,
+    END_ON_FIRST_OUT,
+    FIVE_SKIP,
+    FIVE_SKIP_CHAINED,
+    FORBID_APP,
+    FORBID_LIST,
+    FORBID_TOP_PLAY,
+    FORBID_WEB,
+    FORBIDDEN_LAST,
+    JOKER_PAIR,
+    LEAD_HOLDS_CLUB3,
+    LEAD_LIMIT_SHIFT,
     MIYAKO_OCHI,
+    NINE_REVERSE,
+    NO_EIGHT_CUT,
     NO_EIGHT_CUT_BY_JOKER,
     NO_JOKER_EFFECTS,
+    NO_LOCK,
     NO_LOCK_BY_JOKER,
+    NO_SPADE3_RETURN,
+    REVOLUTION_DELAYED,
+    REVOLUTION_REAL_CARDS,
+    SANDSTORM,
     SEQUENCES_NEVER_REVOLT,
     SEQUENCES_REVOLT_AT_4,
 )
@@ -43,6 +67,8 @@ MAX_PLAYERS = 6
 PASS_LIMIT = 20
 EIGHT = 6  # rank column of the 8
 JACK = 9  # rank column of the J
+FIVE = 3  # rank column of the 5
+NINE = 7  # rank column of the 9
 
 # Slots of the state array.
 HAND = 0  # 0..5: the hands of players 0..5 (empty beyond the table's player count)
@@ -66,7 +92,15 @@ ELEVEN = 37  # 1 while an 11-back lasts (until the trick clears)
 PREV_TOP = 38  # the previous game's daifugo (miyako-ochi), -1 when none
 N_BOTTOM = 39
 BOTTOM = 40  # 40..45: players sent to the last places, the last place first
-STATE_SIZE = 46
+# Slots of the thirteenth_floor play effects (64 and up).
+REVERSED = 64  # 1 while play goes against the seat order (nine_reverse)
+PENDING_REV = 65  # delayed revolutions waiting for the trick to clear (revolution_delayed)
+LEAD_PLAYER = 66  # who led the last trick(s), -1 before the first lead (lead_limit)
+LEAD_COUNT = 67  # how many tricks in a row that player has led
+WIN_SCORE = 68  # end_on_first_out: the winner's card score (-10 x the numbers it went out with)
+STATE_SIZE = 69
+#: The rules-word bits whose effects a play may have beyond the uecda ones.
+EFFECT_BITS = (FIVE_SKIP | NINE_REVERSE | SANDSTORM | AMBULANCE_CLEARS | REVOLUTION_DELAYED)
 
 
 @njit(cache=True)
@@ -118,6 +152,7 @@ def new_state(hands: np.ndarray, seats: np.ndarray, first: int, owner_answers: b
         st[POS + seats[i]] = i
     st[TURN] = first
     st[OWNER] = first
+    st[LEAD_PLAYER] = -1
     return st
 
 
@@ -136,12 +171,22 @@ def n_active(st: np.ndarray) -> int:
 
 
 @njit(cache=True)
+def seat_after(st: np.ndarray, seat: int, step: int) -> int:
+    """The seat ``step`` seats after ``seat`` in the direction of play (1..n steps)."""
+    n = st[N_SEATS]
+    if st[REVERSED] != 0:
+        return (seat + n - step) % n
+    return (seat + step) % n
+
+
+@njit(cache=True)
 def next_player(st: np.ndarray, p: int, skip_passed: bool) -> int:
-    """The next active (and, if asked, unpassed) player after ``p`` in seat order, or -1."""
+    """The next active (and, if asked, unpassed) player after ``p`` in the direction of play,
+    or -1."""
     seat = st[POS + p]
     n = st[N_SEATS]
     for step in range(1, n + 1):
-        q = st[SEAT + (seat + step) % n]
+        q = st[SEAT + seat_after(st, seat, step)]
         if q == p or st[HAND + q] == 0:
             continue
         if skip_passed and (st[PASSED] >> q) & 1:
@@ -171,11 +216,19 @@ def _clear(st: np.ndarray, leader: int) -> None:
     if st[ELEVEN] != 0:  # the 11-back ends with the trick
         st[ELEVEN] = 0
         st[REV] ^= 1
-    if st[HAND + leader] != 0:
-        st[TURN] = leader
-    else:
+    if st[PENDING_REV] != 0:  # delayed revolutions fire: their parity turns the order
+        st[REV] ^= st[PENDING_REV] & 1
+        st[PENDING_REV] = 0
+    turn = leader
+    if st[HAND + leader] == 0:
         nxt = next_player(st, leader, False)
-        st[TURN] = leader if nxt < 0 else nxt
+        turn = leader if nxt < 0 else nxt
+    limit = (st[RULES] >> LEAD_LIMIT_SHIFT) & 15
+    if limit != 0 and st[LEAD_PLAYER] == turn and st[LEAD_COUNT] >= limit:
+        nxt = next_player(st, turn, False)  # led too often in a row: the lead moves on
+        if nxt >= 0:
+            turn = nxt
+    st[TURN] = turn
 
 
 @njit(cache=True)
@@ -214,7 +267,10 @@ def apply_pass(st: np.ndarray) -> None:
     st[PASSED] |= int64(1) << int64(p)
     st[FAILS] += 1
     if st[FAILS] >= PASS_LIMIT:
-        _finish_rest(st, True)
+        if st[RULES] & CARD_SCORING:
+            _end_by_penalties(st, p)  # by score, ties in turn order from the passer
+        else:
+            _finish_rest(st, True)
         return
     owner = st[OWNER]
     if not _waiting(st, owner):
@@ -225,10 +281,13 @@ def apply_pass(st: np.ndarray) -> None:
 
 
 @njit(cache=True)
-def revolts(info: int, rw: int) -> bool:
-    """Does the play (not the lone joker) turn the revolution under the rules word ``rw``?"""
+def revolts(cards: int, info: int, rw: int) -> bool:
+    """Does the play (not the lone joker) turn the revolution under the rules word ``rw``?
+    (Jokers count towards a group's four cards unless REVOLUTION_REAL_CARDS.)"""
     kind = kind_of(info)
     if kind == K_GROUP:
+        if rw & REVOLUTION_REAL_CARDS:
+            return popcount(cards & REAL_CARDS) >= 4
         return size_of(info) >= 4
     if kind == K_SEQUENCE:
         if rw & SEQUENCES_NEVER_REVOLT:
@@ -258,20 +317,189 @@ def cuts(cards: int, info: int, rw: int) -> bool:
     """An 8-cut: the play holds the 8 rank (a joker standing as 8 counts unless the rules
     say only a real 8 cuts)."""
     kind = kind_of(info)
-    if kind == K_JOKER or kind == 0 or not low_of(info) <= EIGHT <= high_of(info):
+    if (kind == K_JOKER or kind == 0 or rw & NO_EIGHT_CUT
+            or not low_of(info) <= EIGHT <= high_of(info)):
         return False
     return not rw & NO_EIGHT_CUT_BY_JOKER or nibble(cards, EIGHT) != 0
 
 
 @njit(cache=True)
-def order_flips(cards: int, info: int, rw: int) -> tuple[int, int]:
-    """(revolution flip, 11-back flip) of a play: 1 where it turns the order.  Answers in
-    the same trick follow both; the next lead only the revolution."""
+def _revolution_and_eleven(cards: int, info: int, rw: int) -> tuple[int, int]:
+    """(revolution flip, 11-back flip) of a play: 1 where it turns the order."""
     if kind_of(info) == K_JOKER:
         return 0, 0
-    rv = 1 if revolts(info, rw) else 0
+    rv = 1 if revolts(cards, info, rw) else 0
     eb = 1 if rw & ELEVEN_BACK and rank_count(cards, info, JACK, rw) > 0 else 0
     return rv, eb
+
+
+# --- forbidden finishes (FORBIDDEN_REJECT / FORBIDDEN_LAST, the FORBID_LIST field) -----------
+@njit(cache=True)
+def is_joker_pair(cards: int, info: int) -> bool:
+    """Two jokers played as a pair (no real card)."""
+    return kind_of(info) == K_GROUP and (cards & REAL_CARDS) == 0
+
+
+@njit(cache=True)
+def is_forbidden_finish(cards: int, info: int, field_info: int, rev: int, rw: int) -> bool:
+    """Would the play ``(cards, info)``, as a player's last, be a forbidden finish under the
+    list of ``rw``?  Judged before the play: on ``field_info`` in the order ``rev``
+    (rules.forbidden.is_forbidden_finish)."""
+    kind = kind_of(info)
+    top = 1 if rev else 13
+    top_play = kind == K_JOKER or (not is_joker_pair(cards, info)
+                                   and low_of(info) <= top <= high_of(info))
+    kinds = rw & FORBID_LIST
+    if kinds == FORBID_TOP_PLAY:
+        return top_play
+    if top_play or cards & JOKER_BITS or cuts(cards, info, rw):
+        return True
+    if kinds != FORBID_APP and revolts(cards, info, rw):
+        return True
+    return (kinds != FORBID_WEB and not rw & NO_SPADE3_RETURN
+            and kind_of(field_info) == K_JOKER and kind == K_SINGLE and cards == S3_BIT)
+
+
+@njit(cache=True)
+def order_flips(cards: int, info: int, rw: int) -> tuple[int, int]:
+    """(next-lead flip, answer flip) of a play: 1 where it turns the order the next lead
+    follows (the revolution), and the order the answers in the same trick follow (the
+    revolution unless it is delayed to the clear, and the 11-back)."""
+    rv, eb = _revolution_and_eleven(cards, info, rw)
+    if rw & REVOLUTION_DELAYED:
+        return rv, eb
+    return rv, rv ^ eb
+
+
+@njit(cache=True)
+def _is_group_of(cards: int, info: int, rank: int, size: int, rw: int) -> bool:
+    return (kind_of(info) == K_GROUP and low_of(info) == rank and size_of(info) == size
+            and ((cards & JOKER_BITS) == 0 or not rw & NO_JOKER_EFFECTS))
+
+
+@njit(cache=True)
+def clears_at_once(cards: int, info: int, rw: int) -> bool:
+    """A sandstorm (three 3s) or, with ``ambulance_clears``, two 9s: the trick clears."""
+    return ((rw & SANDSTORM != 0 and _is_group_of(cards, info, 1, 3, rw))
+            or (rw & AMBULANCE_CLEARS != 0 and _is_group_of(cards, info, NINE, 2, rw)))
+
+
+@njit(cache=True)
+def is_sandstorm(cards: int, info: int, rw: int) -> bool:
+    return rw & SANDSTORM != 0 and _is_group_of(cards, info, 1, 3, rw)
+
+
+@njit(cache=True)
+def _play_effects(st: np.ndarray, cards: int, info: int, rw: int) -> tuple[bool, int]:
+    """The thirteenth_floor effects of a play (not the lone joker), in the engine's order:
+    sandstorm (cancels delayed revolutions) and ambulance clear, 9-reverse, 5-skip.
+    Returns (the trick clears, the number of 5s that skip)."""
+    clear = False
+    if is_sandstorm(cards, info, rw):
+        st[PENDING_REV] = 0
+        clear = True
+    elif clears_at_once(cards, info, rw):
+        clear = True
+    if rw & NINE_REVERSE:
+        nines = rank_count(cards, info, NINE, rw)
+        flips = nines if rw & EFFECTS_PER_CARD else min(nines, 1)
+        st[REVERSED] ^= flips & 1
+    skips = rank_count(cards, info, FIVE, rw) if rw & FIVE_SKIP else 0
+    return clear, skips
+
+
+@njit(cache=True)
+def _skip_target(st: np.ndarray, p: int, fives: int) -> int:
+    """Where the turn lands after ``p`` played ``fives`` 5s (rules.game._skip_target): the
+    players still in the trick in the direction of play, ``p`` last; each 5 skips one
+    (chained: each further 5 skips from the player the turn came to)."""
+    seat = st[POS + p]
+    n = st[N_SEATS]
+    count = 0
+    for step in range(1, n + 1):
+        q = st[SEAT + seat_after(st, seat, step)]
+        if st[HAND + q] != 0 and (q == p or not (st[PASSED] >> q) & 1):
+            count += 1
+    if count == 0:
+        return p
+    index = (2 * fives - 1 if st[RULES] & FIVE_SKIP_CHAINED else fives) % count
+    for step in range(1, n + 1):
+        q = st[SEAT + seat_after(st, seat, step)]
+        if st[HAND + q] != 0 and (q == p or not (st[PASSED] >> q) & 1):
+            if index == 0:
+                return q
+            index -= 1
+    return p
+
+
+@njit(cache=True)
+def hand_penalty(hand: int) -> int:
+    """The 13th floor penalty of a hand (rules.plays.hand_penalty): a joker 50, the other
+    role cards (the spade 3, every 5, 8 and 9) 20, any other card its number (A 1, 2 2)."""
+    total = 50 * popcount(hand & JOKER_BITS)
+    for r in range(1, 14):
+        k = popcount(nibble(hand, r))
+        if k == 0:
+            continue
+        if r in (FIVE, EIGHT, NINE):
+            total += 20 * k
+        elif r == 1:
+            spade = nibble(hand, r) & 1
+            total += 20 * spade + 3 * (k - spade)
+        elif r == 12:
+            total += k
+        elif r == 13:
+            total += 2 * k
+        else:
+            total += (r + 2) * k
+    return total
+
+
+@njit(cache=True)
+def face_sum(cards: int) -> int:
+    """The numbers printed on the real cards (A 1, 2 2, J/Q/K 11..13; a joker none)."""
+    total = 0
+    for r in range(1, 14):
+        k = popcount(nibble(cards, r))
+        total += k * (1 if r == 12 else 2 if r == 13 else r + 2)
+    return total
+
+
+@njit(cache=True)
+def card_score(st: np.ndarray, p: int) -> int:
+    """``p``'s 13th floor score once the game is over (rules.scoring.card_scores, lower is
+    better): the winner's -10 x the numbers of its last play, else the cards left."""
+    if st[HAND + p] == 0:
+        return st[WIN_SCORE]
+    return hand_penalty(st[HAND + p])
+
+
+@njit(cache=True)
+def _end_by_penalties(st: np.ndarray, first: int) -> None:
+    """The players still holding cards take the places by penalty, lowest first, ties in
+    the direction of play from ``first`` (rules.game._end_by_scores: ``first`` is the winner,
+    or the player to move when the pass limit ends the game)."""
+    rest = np.empty(MAX_PLAYERS, dtype=np.int64)
+    score = np.empty(MAX_PLAYERS, dtype=np.int64)
+    k = 0
+    seat = st[POS + first]
+    for step in range(st[N_SEATS]):
+        q = st[SEAT + seat_after(st, seat, step)]
+        if st[HAND + q] == 0:
+            continue
+        s = hand_penalty(st[HAND + q])
+        i = k  # insertion sort, stable: equal scores keep the turn order
+        while i > 0 and score[i - 1] > s:
+            rest[i] = rest[i - 1]
+            score[i] = score[i - 1]
+            i -= 1
+        rest[i] = q
+        score[i] = s
+        k += 1
+    for i in range(k):
+        st[OUT + st[N_OUT]] = rest[i]
+        st[N_OUT] += 1
+    st[OVER] = 1
 
 
 @njit(cache=True)
@@ -281,13 +509,25 @@ def apply_play(st: np.ndarray, cards: int, info: int) -> None:
     before = st[FIELD_INFO]
     before_kind = kind_of(before)
     hand = take_cards(st[HAND + p], cards)
+    rw = st[RULES]
+    forbidden = (hand == 0 and rw & FORBIDDEN_LAST != 0
+                 and is_forbidden_finish(cards, info, before, st[REV], rw))
+    if rw & LEAD_HOLDS_CLUB3:  # the game's first play has been made
+        st[RULES] = rw & ~LEAD_HOLDS_CLUB3
     st[HAND + p] = hand
     st[FAILS] = 0
     kind = kind_of(info)
     clear = False
-    rw = st[RULES]
+    if before == 0:  # a lead: who leads how many tricks in a row (lead_limit)
+        if st[LEAD_PLAYER] == p:
+            st[LEAD_COUNT] += 1
+        else:
+            st[LEAD_PLAYER] = p
+            st[LEAD_COUNT] = 1
     if kind == K_JOKER:
         st[LOCK] = 0
+    elif rw & NO_LOCK:
+        pass
     elif (before != 0 and st[LOCK] == 0 and before_kind != K_JOKER
           and suits_of(info) == suits_of(before)
           and (not rw & NO_LOCK_BY_JOKER
@@ -295,18 +535,37 @@ def apply_play(st: np.ndarray, cards: int, info: int) -> None:
         st[LOCK] = 1
     if before_kind == K_JOKER and kind == K_SINGLE and cards == S3_BIT:
         clear = True
+    if rw & JOKER_PAIR and is_joker_pair(cards, info):  # the joker pair clears the trick
+        clear = True
     st[FIELD_CARDS] = cards
     st[FIELD_INFO] = info
     st[OWNER] = p
+    skips = 0
     if kind != K_JOKER:
-        rv, eb = order_flips(cards, info, rw)
+        if rw & EFFECT_BITS:
+            clears, skips = _play_effects(st, cards, info, rw)
+            clear = clear or clears
+        rv, eb = _revolution_and_eleven(cards, info, rw)
+        if rw & REVOLUTION_DELAYED:
+            st[PENDING_REV] += rv
+            rv = 0
         st[REV] ^= rv ^ eb
         st[ELEVEN] ^= eb
         if cuts(cards, info, rw):
             clear = True
-    if hand == 0:
+    if hand == 0 and forbidden:  # forbidden_finish=last: out to the lowest free place
+        st[BOTTOM + st[N_BOTTOM]] = p
+        st[N_BOTTOM] += 1
+        if n_active(st) <= 1:
+            _finish_rest(st, False)
+            return
+    elif hand == 0:
         st[OUT + st[N_OUT]] = p
         st[N_OUT] += 1
+        if rw & END_ON_FIRST_OUT:
+            st[WIN_SCORE] = -10 * face_sum(cards)
+            _end_by_penalties(st, p)
+            return
         top = st[PREV_TOP]
         if (rw & MIYAKO_OCHI and st[N_OUT] == 1 and top >= 0 and top != p
                 and st[HAND + top] != 0):  # miyako-ochi: the old daifugo drops to last
@@ -318,6 +577,13 @@ def apply_play(st: np.ndarray, cards: int, info: int) -> None:
             return
     if clear or not _waiting(st, p):  # with OWNER_ANSWERS, p (if in) waits on its own play
         _clear(st, p)
+        return
+    if skips:
+        target = _skip_target(st, p, skips)
+        if target == p and st[OWNER_ANSWERS] == 0:
+            _clear(st, p)  # the skips came round: the others lost the trick
+        else:
+            st[TURN] = target
         return
     nxt = next_player(st, p, True)
     st[TURN] = p if nxt < 0 else nxt
@@ -349,6 +615,18 @@ def place_value(st: np.ndarray, place: int) -> int:
     five players: the uecda points).  Place scoring of every preset is this plus a constant
     (``points=()``: players-1 ... 0), which no comparison of moves depends on."""
     return st[N_SEATS] - place
+
+
+#: Card scores mapped onto playout values: LOW_SCORE (or less) is worth the player count,
+#: HIGH_SCORE (or more) 1, linearly between, so a higher mean value is a lower mean score.
+LOW_SCORE, HIGH_SCORE = -400.0, 400.0
+
+
+@njit(cache=True)
+def score_value(st: np.ndarray, p: int) -> float:
+    """The playout value of ``p``'s card score (the game is over)."""
+    s = min(max(float(card_score(st, p)), LOW_SCORE), HIGH_SCORE)
+    return 1.0 + (st[N_SEATS] - 1.0) * (HIGH_SCORE - s) / (HIGH_SCORE - LOW_SCORE)
 
 
 @njit(cache=True)

@@ -1,0 +1,190 @@
+"""Differential tests: the mc simulator against the rules engine at the ``app`` preset.
+
+Each rule of the preset the rules word plays (players.mc.rulebits) alone, then the whole
+preset: the same legal plays and next states in arbitrary positions and whole matches, and
+the two-player solver against brute force where going out forbidden sends a player to the
+bottom.  (``group_max=4`` and ``sequence_order=above_low`` are in test_mc_sim_original.)
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from daihinmin.players.mc import state as S
+from daihinmin.players.mc.control import THREATS_SIZE, threats, unbeatable
+from daihinmin.players.mc.convert import decode_move, encode_move, state_from_game
+from daihinmin.players.mc.endgame import UNKNOWN, SolverScratch, solve_two
+from daihinmin.players.mc.observe import simulator_gaps
+from daihinmin.rules.game import GameState
+from daihinmin.rules.movegen import all_plays
+from daihinmin.rules.plays import RANK_J, eight_cuts, rank_count, revolts
+from daihinmin.rules.ruleset import APP, UECDA, ForbiddenFinish, ForbiddenPlays, RuleSet
+from daihinmin.values.cards import CardSet
+from daihinmin.values.moves import JOKER_PAIR, Move
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_mc_endgame import brute_force
+from test_mc_sim import DECK2, PLAYER_COUNTS, check_position, play_whole_game, positions
+from test_mc_sim_original import check_pass, preset_toggles
+
+pytestmark = pytest.mark.usefixtures("mc_compiled")  # conftest.py: compiled once a session
+
+#: Each rule app sets that the rules word plays (and not original): alone, and the preset.
+TOGGLES: dict[str, dict[str, object]] = {
+    "joker_pair_clears": {"joker_pair_clears": True},
+    "revolution_real_cards": {"revolution_joker_counts": False},
+    "last_app": {"forbidden_finish": ForbiddenFinish.LAST,
+                 "forbidden_plays": ForbiddenPlays.APP},
+    "last_standard": {"forbidden_finish": ForbiddenFinish.LAST},
+    "last_web": {"forbidden_finish": ForbiddenFinish.LAST,
+                 "forbidden_plays": ForbiddenPlays.WEB},
+    "last_top_play": {"forbidden_finish": ForbiddenFinish.LAST,
+                      "forbidden_plays": ForbiddenPlays.TOP_PLAY},
+    "app": preset_toggles(APP),
+}
+TWO_JOKERS_ONLY = {"joker_pair_clears", "app"}
+
+
+@pytest.mark.parametrize("toggle", sorted(TOGGLES))
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), seed=st.integers(0, 1000))
+def test_each_app_rule_matches_engine_in_arbitrary_positions(
+        toggle: str, data: st.DataObject, seed: int) -> None:
+    """The same legal plays and next states at 3-6 players (both jokers where the joker
+    pair is on), the lowest place taken by a forbidden finish included."""
+    players = data.draw(st.sampled_from(PLAYER_COUNTS), label="players")
+    jokers = 2 if toggle in TWO_JOKERS_ONLY else data.draw(st.sampled_from([1, 2]))
+    game = data.draw(positions(players, jokers, TOGGLES[toggle]), label="position")
+    check_position(game, 6, random.Random(seed))
+    check_pass(game)
+
+
+@pytest.mark.parametrize("toggle", sorted(TOGGLES))
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), data=st.data())
+def test_each_app_rule_matches_engine_in_whole_matches(
+        toggle: str, seed: int, data: st.DataObject) -> None:
+    """Three-game matches at four players, both jokers: every position agrees."""
+    rules = UECDA.with_rules(players=4, jokers=2, owner_answers=False, points=(),
+                             **TOGGLES[toggle])
+    play_whole_game(rules, seed, data, games=3)
+
+
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), data=st.data())
+def test_app_matches_match_engine(seed: int, data: st.DataObject) -> None:
+    """The app preset itself: three games a match."""
+    play_whole_game(APP, seed, data, games=3)
+
+
+def test_app_is_simulated() -> None:
+    assert simulator_gaps(APP) == []
+
+
+def test_joker_pair_and_forbidden_finishes_by_hand() -> None:
+    """Hand-picked: the joker pair leads, answers a locked pair and clears; going out with
+    it, a 2, an 8 or the ♠3 on a joker sends the player to the bottom; a revolution of
+    three cards and a joker does not turn at app."""
+    app4 = UECDA.with_rules(players=4, jokers=2, owner_answers=False, points=(),
+                            **TOGGLES["app"])
+    cases = [
+        ("JK JK", None, False), ("JK JK", "S5 H5", True), ("S4 JK JK", "S5 H5", True),
+        ("S2", "H9", False), ("S8", None, False), ("S3", "JK", False),
+        ("S6 H6 D6 JK", None, False), ("S6 H6 D6 C6", None, False), ("H9 D9", "S5 H5", True),
+    ]
+    for mine, field, lock in cases:
+        hands = [CardSet.parse(mine), CardSet.parse("D3 CK"), CardSet.parse("C3"),
+                 CardSet.parse("DA")]
+        for rev in (False, True):
+            game = GameState(rules=app4, hands=hands, seats=(0, 1, 2, 3), turn=0,
+                             rng=random.Random(0), field=Move.parse(field) if field else None,
+                             owner=1, lock=lock, revolution=rev)
+            check_position(game, 99, random.Random(0))
+
+
+def test_joker_pair_round_trips() -> None:
+    assert decode_move(*encode_move(JOKER_PAIR)) == JOKER_PAIR
+
+
+@pytest.mark.parametrize("rules", [APP.with_rules(forbidden_finish=ForbiddenFinish.OFF), APP],
+                         ids=["app_no_forbidden", "app"])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), rev=st.booleans())
+def test_unbeatable_matches_the_engine_at_app(rules: RuleSet, data: st.DataObject,
+                                              rev: bool) -> None:
+    """A play is unbeatable exactly when no other player has a legal answer, or it clears
+    at once (the joker pair beats any pair and clears)."""
+    n = 4
+    deck = data.draw(st.permutations(DECK2))
+    sizes = data.draw(st.lists(st.integers(0, 8), min_size=n, max_size=n))
+    sizes[0] = max(sizes[0], 1)
+    hands, pos = [], 0
+    for size in sizes:
+        hands.append(CardSet.of(deck[pos:pos + size]))
+        pos += size
+    seats = tuple(range(n))
+    game = GameState(rules=rules, hands=hands, seats=seats, turn=0, rng=random.Random(0),
+                     owner=0, revolution=rev)
+    sim = state_from_game(game)
+    t = np.zeros(THREATS_SIZE, dtype=np.int64)
+    threats(sim, 0, t)
+    for move in all_plays(hands[0], rules):
+        cards, info = encode_move(move)
+        turned = move.kind.name != "JOKER" and revolts(move, rules)
+        eleven = rules.eleven_back and rank_count(move, RANK_J, rules) > 0
+        answers = False
+        for q in range(1, n):
+            if hands[q]:
+                probe = GameState(rules=rules, hands=hands, seats=seats, turn=q,
+                                  rng=random.Random(0), field=move, owner=0,
+                                  revolution=rev != turned, eleven_back=eleven)
+                answers = answers or bool(probe.legal_plays())
+        order = int(rev) ^ int(turned) ^ int(eleven)
+        truth = eight_cuts(move, rules) or move.is_joker_pair or not answers
+        assert unbeatable(t, cards, info, order) == truth, str(move)
+
+
+@st.composite
+def app_endings(draw: st.DrawFn) -> tuple[GameState, int]:
+    """Two players left at an app table of four (both jokers in the deck)."""
+    deck = draw(st.permutations(DECK2))
+    a, b = draw(st.integers(1, 4)), draw(st.integers(1, 3))
+    players = draw(st.permutations(range(4)))
+    me, other = players[0], players[1]
+    hands = [CardSet(0)] * 4
+    hands[me] = CardSet.of(deck[:a])
+    hands[other] = CardSet.of(deck[a:a + b])
+    pile = CardSet.of(deck[a + b:a + b + 10])
+    turn = draw(st.sampled_from([me, other]))
+    field = draw(st.sampled_from([None, *all_plays(pile, APP)]))
+    owner = turn if field is None else other if turn == me else me
+    return GameState(rules=APP, hands=hands, seats=tuple(draw(st.permutations(range(4)))),
+                     turn=turn, rng=random.Random(0), field=field, owner=owner,
+                     revolution=draw(st.booleans()), finished=list(players[2:])), me
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=app_endings())
+def test_two_player_solver_agrees_with_brute_force_at_app(case: tuple[GameState, int]) -> None:
+    """A forbidden finish loses the race (the player goes to the bottom): the solver never
+    counts it as going out first."""
+    game, me = case
+    scratch = SolverScratch()
+    got = solve_two(state_from_game(game), me, 10**6, scratch.arrays())
+    assert got != UNKNOWN
+    assert bool(got) == brute_force(game, me)
+
+
+def test_forbidden_finish_goes_to_the_bottom() -> None:
+    """At app going out with a 2 takes the lowest place; the simulator's place agrees."""
+    hands = [CardSet.parse("S2"), CardSet.parse("D3 CK"), CardSet.parse("C3 H4"),
+             CardSet.parse("DA S5")]
+    game = GameState(rules=APP, hands=hands, seats=(0, 1, 2, 3), turn=0, rng=random.Random(0),
+                     owner=0)
+    sim = state_from_game(game)
+    c, i = encode_move(Move.parse("S2"))
+    S.apply_move(sim, c, i)
+    game.step(Move.parse("S2"))
+    assert game.places()[0] == 3 and S.place_of(sim, 0) == 3
