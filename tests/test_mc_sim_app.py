@@ -188,3 +188,41 @@ def test_forbidden_finish_goes_to_the_bottom() -> None:
     S.apply_move(sim, c, i)
     game.step(Move.parse("S2"))
     assert game.places()[0] == 3 and S.place_of(sim, 0) == 3
+
+
+#: Cards that make a last play forbidden under some list: 2s, 3s (the top in a revolution),
+#: 8s, the ♠3 and both jokers, and a few others.
+FINISH_CARDS = [4 * 13 + s for s in range(4)] + [4 + s for s in range(4)] + [
+    4 * 6 + s for s in range(4)] + [4 * 7, 4 * 12 + 1, 60, 61]
+
+
+@st.composite
+def last_cards(draw: st.DrawFn, toggles: dict[str, object]) -> GameState:
+    """Positions where the player to move holds one to four cards, mostly ones whose last
+    play some forbidden list names."""
+    game = draw(positions(draw(st.sampled_from(PLAYER_COUNTS)), 2, toggles))
+    mine = draw(st.lists(st.sampled_from(FINISH_CARDS), min_size=1, max_size=4, unique=True))
+    hand = CardSet.of(mine)
+    for p in range(game.n_players):
+        if p != game.turn and game.hands[p]:
+            game.hands[p] = game.hands[p] - hand
+    game.hands[game.turn] = hand
+    return game
+
+
+FORMS = {f"{form.value}_{plays.value}": {"forbidden_finish": form, "forbidden_plays": plays}
+         for form in (ForbiddenFinish.REJECT, ForbiddenFinish.LAST)
+         for plays in (ForbiddenPlays.STANDARD, ForbiddenPlays.TOP_PLAY, ForbiddenPlays.WEB,
+                       ForbiddenPlays.APP)}
+FORMS["app"] = TOGGLES["app"]
+
+
+@pytest.mark.parametrize("form", sorted(FORMS))
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_forbidden_finishes_match_engine(form: str, data: st.DataObject) -> None:
+    """Both forms of forbidden finishes with each list, on hands of a few telling cards:
+    the same legal plays (reject) and the same places (last: the lowest free one)."""
+    game = data.draw(last_cards(FORMS[form]))
+    check_position(game, 99, random.Random(0))
+    check_pass(game)

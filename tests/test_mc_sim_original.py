@@ -244,3 +244,29 @@ def test_the_club3_holder_is_known_to_lead() -> None:
     kn = knowledge_from_view(view)
     assert kn.fixed[2] == int(CardSet.parse("C3").mask)
     assert kn.rules_word & (1 << 40)  # the game's start state: the lead must hold the ♣3
+
+
+@pytest.mark.parametrize("preset", ["app", "original"])
+def test_sample_model_plays_like_the_default_bot_at_app_and_original(preset: str) -> None:
+    """The model of the ``default`` bot keeps to the table's rules here too: the client's
+    move where the rules allow it, else a pass, or the sample lead where the leader may not
+    pass (the ♣3 opening)."""
+    from daihinmin.players.default_bot import DefaultBot
+    from daihinmin.players.mc.convert import decode_move
+    from daihinmin.players.mc.models import MODEL_SAMPLE, choose_as
+    from daihinmin.players.mc.rollout import DEFAULT_PARAMS
+    from daihinmin.rules.ruleset import PRESETS
+    from daihinmin.tools.mc_bench import sample_positions
+    from test_mc_models import view_state
+
+    buf_c = np.zeros(MAX_MOVES, dtype=np.int64)
+    buf_i = np.zeros(MAX_MOVES, dtype=np.int64)
+    for view in sample_positions(120, seed=5, rules=PRESETS[preset]):
+        expected = DefaultBot().play(view)
+        sim = view_state(view)
+        if view.field is None and view.lead_must_contain:
+            sim[S.RULES] |= 1 << 40  # LEAD_HOLDS_CLUB3
+        i = choose_as(MODEL_SAMPLE, sim, view.player, DEFAULT_PARAMS, buf_c, buf_i)
+        got = decode_move(buf_c[i], buf_i[i]) if i >= 0 else None
+        assert (got if got is not None else "pass") == (expected if not expected.is_pass
+                                                        else "pass")
