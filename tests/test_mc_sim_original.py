@@ -15,13 +15,10 @@ import pytest
 from daihinmin.contract.view import GameView
 from daihinmin.players.mc import state as S
 from daihinmin.players.mc.control import (
-    THREATS_SIZE,
     finishes_in_one,
     is_one_play,
-    threats,
-    unbeatable,
 )
-from daihinmin.players.mc.convert import encode_move, hand_mask, state_from_game
+from daihinmin.players.mc.convert import hand_mask, state_from_game
 from daihinmin.players.mc.models import pass_option
 from daihinmin.players.mc.movegen import generate
 from daihinmin.players.mc.moves import MAX_MOVES
@@ -29,8 +26,6 @@ from daihinmin.players.mc.observe import knowledge_from_view, simulator_gaps
 from daihinmin.players.mc.rollout import BUFFER
 from daihinmin.rules.forbidden import is_forbidden_finish
 from daihinmin.rules.game import GameState
-from daihinmin.rules.movegen import all_plays
-from daihinmin.rules.plays import RANK_J, eight_cuts, rank_count, revolts
 from daihinmin.rules.ruleset import (
     ORIGINAL,
     UECDA,
@@ -89,17 +84,30 @@ def check_pass(game: GameState) -> None:
     assert bool(pass_option(sim, n)) == (PASS in game.legal_moves())
 
 
+def check_rule_in_a_position(toggles: dict[str, object], data: st.DataObject, seed: int,
+                             jokers: int = 0) -> None:
+    """An arbitrary position at 3-6 players (``jokers``, else one or two) under the uecda
+    rules with ``toggles``: the same legal plays, next states and pass rule."""
+    players = data.draw(st.sampled_from(PLAYER_COUNTS), label="players")
+    jokers = jokers or data.draw(st.sampled_from([1, 2]), label="jokers")
+    game = data.draw(positions(players, jokers, toggles), label="position")
+    check_position(game, 6, random.Random(seed))
+    check_pass(game)
+
+
+def play_rule_match(toggles: dict[str, object], seed: int, data: st.DataObject) -> None:
+    """A three-game match at four players, both jokers, under uecda with ``toggles``."""
+    rules = UECDA.with_rules(players=4, jokers=2, owner_answers=False, points=(), **toggles)
+    play_whole_game(rules, seed, data, games=3)
+
+
 @pytest.mark.parametrize("toggle", sorted(TOGGLES))
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), seed=st.integers(0, 1000))
 def test_each_original_rule_matches_engine_in_arbitrary_positions(
         toggle: str, data: st.DataObject, seed: int) -> None:
     """The same legal plays and next states at 3-6 players, one or two jokers."""
-    players = data.draw(st.sampled_from(PLAYER_COUNTS), label="players")
-    jokers = data.draw(st.sampled_from([1, 2]), label="jokers")
-    game = data.draw(positions(players, jokers, TOGGLES[toggle]), label="position")
-    check_position(game, 6, random.Random(seed))
-    check_pass(game)
+    check_rule_in_a_position(TOGGLES[toggle], data, seed)
 
 
 @pytest.mark.parametrize("toggle", sorted(TOGGLES))
@@ -108,9 +116,7 @@ def test_each_original_rule_matches_engine_in_arbitrary_positions(
 def test_each_original_rule_matches_engine_in_whole_matches(
         toggle: str, seed: int, data: st.DataObject) -> None:
     """Three-game matches at four players, both jokers: every position agrees."""
-    rules = UECDA.with_rules(players=4, jokers=2, owner_answers=False, points=(),
-                             **TOGGLES[toggle])
-    play_whole_game(rules, seed, data, games=3)
+    play_rule_match(TOGGLES[toggle], seed, data)
 
 
 @st.composite
@@ -190,48 +196,6 @@ def test_one_play_hands_with_groups_of_four() -> None:
                            ("S3 H3 JK JK", True), ("S3 H3 D3 JK JK", False), ("JK JK", False)]:
         assert is_one_play(hand_mask(CardSet.parse(text)), word) == expected, text
         assert is_one_play(hand_mask(CardSet.parse(text)), 0) == (text != "JK JK"), text
-
-
-@pytest.mark.parametrize("rules", [ORIGINAL.with_rules(forbidden_finish=ForbiddenFinish.OFF),
-                                   ORIGINAL], ids=["original_no_forbidden", "original"])
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=st.data(), rev=st.booleans())
-def test_unbeatable_matches_the_engine_at_original(rules: RuleSet, data: st.DataObject,
-                                                   rev: bool) -> None:
-    """A play is unbeatable exactly when no other player has a legal answer (lone jokers
-    with no ♠3 return, runs answered by their lowest rank); with forbidden finishes an
-    answer that would be one still counts (the check stays on the safe side)."""
-    n = 4
-    deck = data.draw(st.permutations(DECK2))
-    sizes = data.draw(st.lists(st.integers(0, 8), min_size=n, max_size=n))
-    sizes[0] = max(sizes[0], 1)
-    hands, pos = [], 0
-    for size in sizes:
-        hands.append(CardSet.of(deck[pos:pos + size]))
-        pos += size
-    rules = rules.with_rules(players=n)
-    seats = tuple(range(n))
-    game = GameState(rules=rules, hands=hands, seats=seats, turn=0,
-                     rng=random.Random(0), owner=0, revolution=rev)
-    sim = state_from_game(game)
-    t = np.zeros(THREATS_SIZE, dtype=np.int64)
-    threats(sim, 0, t)
-    exact = rules.forbidden_finish is ForbiddenFinish.OFF
-    for move in all_plays(hands[0], rules):
-        cards, info = encode_move(move)
-        turned = move.kind.name != "JOKER" and revolts(move, rules)
-        eleven = rules.eleven_back and rank_count(move, RANK_J, rules) > 0
-        answers = False
-        for q in range(1, n):
-            if hands[q]:
-                probe = GameState(rules=rules, hands=hands, seats=seats, turn=q,
-                                  rng=random.Random(0), field=move, owner=0,
-                                  revolution=rev != turned, eleven_back=eleven)
-                answers = answers or bool(probe.legal_plays())
-        order = int(rev) ^ int(turned) ^ int(eleven)
-        truth = eight_cuts(move, rules) or not answers
-        got = unbeatable(t, cards, info, order)
-        assert got == truth if exact else (truth or not got), str(move)
 
 
 def test_the_club3_holder_is_known_to_lead() -> None:
