@@ -36,7 +36,7 @@ from daihinmin.rules.ruleset import (
     SequenceOrder,
 )
 from daihinmin.values.cards import CardSet
-from daihinmin.values.moves import PASS
+from daihinmin.values.moves import PASS, Move
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_mc_sim import DECK2, PLAYER_COUNTS, check_position, play_whole_game, positions
@@ -234,3 +234,32 @@ def test_sample_model_plays_like_the_default_bot_at_app_and_original(preset: str
         got = decode_move(buf_c[i], buf_i[i]) if i >= 0 else None
         assert (got if got is not None else "pass") == (expected if not expected.is_pass
                                                         else "pass")
+
+
+@st.composite
+def runs_over_runs(draw: st.DrawFn, toggles: dict[str, object]) -> GameState:
+    """A run on the field and the player to move holding runs of one suit (and maybe a
+    joker) over the same ranks: where the orders of answering runs differ."""
+    game = draw(positions(4, 2, toggles))
+    length = draw(st.integers(3, 5))
+    field = Move.sequence(draw(st.integers(0, 3)), draw(st.integers(1, 14 - length)), length,
+                          ())
+    suit, low = draw(st.integers(0, 3)), draw(st.integers(1, 8))
+    mine = [4 * r + suit for r in range(low, min(low + draw(st.integers(3, 8)), 14))]
+    game.hands[game.turn] = CardSet.of(mine + ([60] if draw(st.booleans()) else []))
+    game.field = field
+    game.eleven_back = False
+    if game.owner == game.turn:
+        game.owner = next(p for p in range(4) if p != game.turn)
+    return game
+
+
+@pytest.mark.parametrize("toggle", ["sequence_above_low", "sequence_above_low_revolt_at_4",
+                                    "original"])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), seed=st.integers(0, 1000))
+def test_runs_answer_runs_as_the_engine_says(toggle: str, data: st.DataObject,
+                                             seed: int) -> None:
+    """sequence_order=above_low on purpose-made positions: a run over a run, overlapping
+    ranks allowed, in either order."""
+    check_position(data.draw(runs_over_runs(TOGGLES[toggle])), 6, random.Random(seed))
