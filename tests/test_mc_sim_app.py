@@ -10,24 +10,26 @@ from __future__ import annotations
 
 import random
 
-import numpy as np
 import pytest
 from daihinmin.players.mc import state as S
-from daihinmin.players.mc.control import THREATS_SIZE, threats, unbeatable
 from daihinmin.players.mc.convert import decode_move, encode_move, state_from_game
 from daihinmin.players.mc.endgame import UNKNOWN, SolverScratch, solve_two
 from daihinmin.players.mc.observe import simulator_gaps
 from daihinmin.rules.game import GameState
 from daihinmin.rules.movegen import all_plays
-from daihinmin.rules.plays import RANK_J, eight_cuts, rank_count, revolts
-from daihinmin.rules.ruleset import APP, UECDA, ForbiddenFinish, ForbiddenPlays, RuleSet
+from daihinmin.rules.ruleset import APP, UECDA, ForbiddenFinish, ForbiddenPlays
 from daihinmin.values.cards import CardSet
 from daihinmin.values.moves import JOKER_PAIR, Move
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from test_mc_endgame import brute_force
 from test_mc_sim import DECK2, PLAYER_COUNTS, check_position, play_whole_game, positions
-from test_mc_sim_original import check_pass, preset_toggles
+from test_mc_sim_original import (
+    check_pass,
+    check_rule_in_a_position,
+    play_rule_match,
+    preset_toggles,
+)
 
 pytestmark = pytest.mark.usefixtures("mc_compiled")  # conftest.py: compiled once a session
 
@@ -54,11 +56,7 @@ def test_each_app_rule_matches_engine_in_arbitrary_positions(
         toggle: str, data: st.DataObject, seed: int) -> None:
     """The same legal plays and next states at 3-6 players (both jokers where the joker
     pair is on), the lowest place taken by a forbidden finish included."""
-    players = data.draw(st.sampled_from(PLAYER_COUNTS), label="players")
-    jokers = 2 if toggle in TWO_JOKERS_ONLY else data.draw(st.sampled_from([1, 2]))
-    game = data.draw(positions(players, jokers, TOGGLES[toggle]), label="position")
-    check_position(game, 6, random.Random(seed))
-    check_pass(game)
+    check_rule_in_a_position(TOGGLES[toggle], data, seed, 2 if toggle in TWO_JOKERS_ONLY else 0)
 
 
 @pytest.mark.parametrize("toggle", sorted(TOGGLES))
@@ -67,9 +65,7 @@ def test_each_app_rule_matches_engine_in_arbitrary_positions(
 def test_each_app_rule_matches_engine_in_whole_matches(
         toggle: str, seed: int, data: st.DataObject) -> None:
     """Three-game matches at four players, both jokers: every position agrees."""
-    rules = UECDA.with_rules(players=4, jokers=2, owner_answers=False, points=(),
-                             **TOGGLES[toggle])
-    play_whole_game(rules, seed, data, games=3)
+    play_rule_match(TOGGLES[toggle], seed, data)
 
 
 @settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -106,44 +102,6 @@ def test_joker_pair_and_forbidden_finishes_by_hand() -> None:
 
 def test_joker_pair_round_trips() -> None:
     assert decode_move(*encode_move(JOKER_PAIR)) == JOKER_PAIR
-
-
-@pytest.mark.parametrize("rules", [APP.with_rules(forbidden_finish=ForbiddenFinish.OFF), APP],
-                         ids=["app_no_forbidden", "app"])
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=st.data(), rev=st.booleans())
-def test_unbeatable_matches_the_engine_at_app(rules: RuleSet, data: st.DataObject,
-                                              rev: bool) -> None:
-    """A play is unbeatable exactly when no other player has a legal answer, or it clears
-    at once (the joker pair beats any pair and clears)."""
-    n = 4
-    deck = data.draw(st.permutations(DECK2))
-    sizes = data.draw(st.lists(st.integers(0, 8), min_size=n, max_size=n))
-    sizes[0] = max(sizes[0], 1)
-    hands, pos = [], 0
-    for size in sizes:
-        hands.append(CardSet.of(deck[pos:pos + size]))
-        pos += size
-    seats = tuple(range(n))
-    game = GameState(rules=rules, hands=hands, seats=seats, turn=0, rng=random.Random(0),
-                     owner=0, revolution=rev)
-    sim = state_from_game(game)
-    t = np.zeros(THREATS_SIZE, dtype=np.int64)
-    threats(sim, 0, t)
-    for move in all_plays(hands[0], rules):
-        cards, info = encode_move(move)
-        turned = move.kind.name != "JOKER" and revolts(move, rules)
-        eleven = rules.eleven_back and rank_count(move, RANK_J, rules) > 0
-        answers = False
-        for q in range(1, n):
-            if hands[q]:
-                probe = GameState(rules=rules, hands=hands, seats=seats, turn=q,
-                                  rng=random.Random(0), field=move, owner=0,
-                                  revolution=rev != turned, eleven_back=eleven)
-                answers = answers or bool(probe.legal_plays())
-        order = int(rev) ^ int(turned) ^ int(eleven)
-        truth = eight_cuts(move, rules) or move.is_joker_pair or not answers
-        assert unbeatable(t, cards, info, order) == truth, str(move)
 
 
 @st.composite
@@ -188,3 +146,40 @@ def test_forbidden_finish_goes_to_the_bottom() -> None:
     S.apply_move(sim, c, i)
     game.step(Move.parse("S2"))
     assert game.places()[0] == 3 and S.place_of(sim, 0) == 3
+
+
+#: Cards that make a last play forbidden under some list: 2s, 3s (the top in a revolution),
+#: 8s, the ♠3 and both jokers, and a few others.
+FINISH_CARDS = [4 * 13 + s for s in range(4)] + [4 + s for s in range(4)] + [
+    4 * 6 + s for s in range(4)] + [4 * 7, 4 * 12 + 1, 60, 61]
+
+
+@st.composite
+def last_cards(draw: st.DrawFn, toggles: dict[str, object]) -> GameState:
+    """Positions where the player to move holds one to four cards, mostly ones whose last
+    play some forbidden list names."""
+    game = draw(positions(draw(st.sampled_from(PLAYER_COUNTS)), 2, toggles))
+    held = CardSet.of([c for p, h in enumerate(game.hands) if p != game.turn for c in h])
+    free = [c for c in FINISH_CARDS if c not in held]  # the others' hands stay as they are
+    assume(free)
+    game.hands[game.turn] = CardSet.of(draw(st.lists(st.sampled_from(free), min_size=1,
+                                                     max_size=4, unique=True)))
+    return game
+
+
+FORMS = {f"{form.value}_{plays.value}": {"forbidden_finish": form, "forbidden_plays": plays}
+         for form in (ForbiddenFinish.REJECT, ForbiddenFinish.LAST)
+         for plays in (ForbiddenPlays.STANDARD, ForbiddenPlays.TOP_PLAY, ForbiddenPlays.WEB,
+                       ForbiddenPlays.APP)}
+FORMS["app"] = TOGGLES["app"]
+
+
+@pytest.mark.parametrize("form", sorted(FORMS))
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_forbidden_finishes_match_engine(form: str, data: st.DataObject) -> None:
+    """Both forms of forbidden finishes with each list, on hands of a few telling cards:
+    the same legal plays (reject) and the same places (last: the lowest free one)."""
+    game = data.draw(last_cards(FORMS[form]))
+    check_position(game, 99, random.Random(0))
+    check_pass(game)

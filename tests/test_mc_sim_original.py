@@ -15,13 +15,10 @@ import pytest
 from daihinmin.contract.view import GameView
 from daihinmin.players.mc import state as S
 from daihinmin.players.mc.control import (
-    THREATS_SIZE,
     finishes_in_one,
     is_one_play,
-    threats,
-    unbeatable,
 )
-from daihinmin.players.mc.convert import encode_move, hand_mask, state_from_game
+from daihinmin.players.mc.convert import hand_mask, state_from_game
 from daihinmin.players.mc.models import pass_option
 from daihinmin.players.mc.movegen import generate
 from daihinmin.players.mc.moves import MAX_MOVES
@@ -29,8 +26,6 @@ from daihinmin.players.mc.observe import knowledge_from_view, simulator_gaps
 from daihinmin.players.mc.rollout import BUFFER
 from daihinmin.rules.forbidden import is_forbidden_finish
 from daihinmin.rules.game import GameState
-from daihinmin.rules.movegen import all_plays
-from daihinmin.rules.plays import RANK_J, eight_cuts, rank_count, revolts
 from daihinmin.rules.ruleset import (
     ORIGINAL,
     UECDA,
@@ -41,7 +36,7 @@ from daihinmin.rules.ruleset import (
     SequenceOrder,
 )
 from daihinmin.values.cards import CardSet
-from daihinmin.values.moves import PASS
+from daihinmin.values.moves import PASS, Move
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_mc_sim import DECK2, PLAYER_COUNTS, check_position, play_whole_game, positions
@@ -89,17 +84,30 @@ def check_pass(game: GameState) -> None:
     assert bool(pass_option(sim, n)) == (PASS in game.legal_moves())
 
 
+def check_rule_in_a_position(toggles: dict[str, object], data: st.DataObject, seed: int,
+                             jokers: int = 0) -> None:
+    """An arbitrary position at 3-6 players (``jokers``, else one or two) under the uecda
+    rules with ``toggles``: the same legal plays, next states and pass rule."""
+    players = data.draw(st.sampled_from(PLAYER_COUNTS), label="players")
+    jokers = jokers or data.draw(st.sampled_from([1, 2]), label="jokers")
+    game = data.draw(positions(players, jokers, toggles), label="position")
+    check_position(game, 6, random.Random(seed))
+    check_pass(game)
+
+
+def play_rule_match(toggles: dict[str, object], seed: int, data: st.DataObject) -> None:
+    """A three-game match at four players, both jokers, under uecda with ``toggles``."""
+    rules = UECDA.with_rules(players=4, jokers=2, owner_answers=False, points=(), **toggles)
+    play_whole_game(rules, seed, data, games=3)
+
+
 @pytest.mark.parametrize("toggle", sorted(TOGGLES))
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), seed=st.integers(0, 1000))
 def test_each_original_rule_matches_engine_in_arbitrary_positions(
         toggle: str, data: st.DataObject, seed: int) -> None:
     """The same legal plays and next states at 3-6 players, one or two jokers."""
-    players = data.draw(st.sampled_from(PLAYER_COUNTS), label="players")
-    jokers = data.draw(st.sampled_from([1, 2]), label="jokers")
-    game = data.draw(positions(players, jokers, TOGGLES[toggle]), label="position")
-    check_position(game, 6, random.Random(seed))
-    check_pass(game)
+    check_rule_in_a_position(TOGGLES[toggle], data, seed)
 
 
 @pytest.mark.parametrize("toggle", sorted(TOGGLES))
@@ -108,9 +116,7 @@ def test_each_original_rule_matches_engine_in_arbitrary_positions(
 def test_each_original_rule_matches_engine_in_whole_matches(
         toggle: str, seed: int, data: st.DataObject) -> None:
     """Three-game matches at four players, both jokers: every position agrees."""
-    rules = UECDA.with_rules(players=4, jokers=2, owner_answers=False, points=(),
-                             **TOGGLES[toggle])
-    play_whole_game(rules, seed, data, games=3)
+    play_rule_match(TOGGLES[toggle], seed, data)
 
 
 @st.composite
@@ -192,48 +198,6 @@ def test_one_play_hands_with_groups_of_four() -> None:
         assert is_one_play(hand_mask(CardSet.parse(text)), 0) == (text != "JK JK"), text
 
 
-@pytest.mark.parametrize("rules", [ORIGINAL.with_rules(forbidden_finish=ForbiddenFinish.OFF),
-                                   ORIGINAL], ids=["original_no_forbidden", "original"])
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=st.data(), rev=st.booleans())
-def test_unbeatable_matches_the_engine_at_original(rules: RuleSet, data: st.DataObject,
-                                                   rev: bool) -> None:
-    """A play is unbeatable exactly when no other player has a legal answer (lone jokers
-    with no ♠3 return, runs answered by their lowest rank); with forbidden finishes an
-    answer that would be one still counts (the check stays on the safe side)."""
-    n = 4
-    deck = data.draw(st.permutations(DECK2))
-    sizes = data.draw(st.lists(st.integers(0, 8), min_size=n, max_size=n))
-    sizes[0] = max(sizes[0], 1)
-    hands, pos = [], 0
-    for size in sizes:
-        hands.append(CardSet.of(deck[pos:pos + size]))
-        pos += size
-    rules = rules.with_rules(players=n)
-    seats = tuple(range(n))
-    game = GameState(rules=rules, hands=hands, seats=seats, turn=0,
-                     rng=random.Random(0), owner=0, revolution=rev)
-    sim = state_from_game(game)
-    t = np.zeros(THREATS_SIZE, dtype=np.int64)
-    threats(sim, 0, t)
-    exact = rules.forbidden_finish is ForbiddenFinish.OFF
-    for move in all_plays(hands[0], rules):
-        cards, info = encode_move(move)
-        turned = move.kind.name != "JOKER" and revolts(move, rules)
-        eleven = rules.eleven_back and rank_count(move, RANK_J, rules) > 0
-        answers = False
-        for q in range(1, n):
-            if hands[q]:
-                probe = GameState(rules=rules, hands=hands, seats=seats, turn=q,
-                                  rng=random.Random(0), field=move, owner=0,
-                                  revolution=rev != turned, eleven_back=eleven)
-                answers = answers or bool(probe.legal_plays())
-        order = int(rev) ^ int(turned) ^ int(eleven)
-        truth = eight_cuts(move, rules) or not answers
-        got = unbeatable(t, cards, info, order)
-        assert got == truth if exact else (truth or not got), str(move)
-
-
 def test_the_club3_holder_is_known_to_lead() -> None:
     """Determinisation: before the first play of a fresh original game, the player to lead
     holds the ♣3 (as the ♦3 holder does at uecda)."""
@@ -244,3 +208,58 @@ def test_the_club3_holder_is_known_to_lead() -> None:
     kn = knowledge_from_view(view)
     assert kn.fixed[2] == int(CardSet.parse("C3").mask)
     assert kn.rules_word & (1 << 40)  # the game's start state: the lead must hold the ♣3
+
+
+@pytest.mark.parametrize("preset", ["app", "original"])
+def test_sample_model_plays_like_the_default_bot_at_app_and_original(preset: str) -> None:
+    """The model of the ``default`` bot keeps to the table's rules here too: the client's
+    move where the rules allow it, else a pass, or the sample lead where the leader may not
+    pass (the ♣3 opening)."""
+    from daihinmin.players.default_bot import DefaultBot
+    from daihinmin.players.mc.convert import decode_move
+    from daihinmin.players.mc.models import MODEL_SAMPLE, choose_as
+    from daihinmin.players.mc.rollout import DEFAULT_PARAMS
+    from daihinmin.rules.ruleset import PRESETS
+    from daihinmin.tools.mc_bench import sample_positions
+    from test_mc_models import view_state
+
+    buf_c = np.zeros(MAX_MOVES, dtype=np.int64)
+    buf_i = np.zeros(MAX_MOVES, dtype=np.int64)
+    for view in sample_positions(120, seed=5, rules=PRESETS[preset]):
+        expected = DefaultBot().play(view)
+        sim = view_state(view)
+        if view.field is None and view.lead_must_contain:
+            sim[S.RULES] |= 1 << 40  # LEAD_HOLDS_CLUB3
+        i = choose_as(MODEL_SAMPLE, sim, view.player, DEFAULT_PARAMS, buf_c, buf_i)
+        got = decode_move(buf_c[i], buf_i[i]) if i >= 0 else None
+        assert (got if got is not None else "pass") == (expected if not expected.is_pass
+                                                        else "pass")
+
+
+@st.composite
+def runs_over_runs(draw: st.DrawFn, toggles: dict[str, object]) -> GameState:
+    """A run on the field and the player to move holding runs of one suit (and maybe a
+    joker) over the same ranks: where the orders of answering runs differ."""
+    game = draw(positions(4, 2, toggles))
+    length = draw(st.integers(3, 5))
+    field = Move.sequence(draw(st.integers(0, 3)), draw(st.integers(1, 14 - length)), length,
+                          ())
+    suit, low = draw(st.integers(0, 3)), draw(st.integers(1, 8))
+    mine = [4 * r + suit for r in range(low, min(low + draw(st.integers(3, 8)), 14))]
+    game.hands[game.turn] = CardSet.of(mine + ([60] if draw(st.booleans()) else []))
+    game.field = field
+    game.eleven_back = False
+    if game.owner == game.turn:
+        game.owner = next(p for p in range(4) if p != game.turn)
+    return game
+
+
+@pytest.mark.parametrize("toggle", ["sequence_above_low", "sequence_above_low_revolt_at_4",
+                                    "original"])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), seed=st.integers(0, 1000))
+def test_runs_answer_runs_as_the_engine_says(toggle: str, data: st.DataObject,
+                                             seed: int) -> None:
+    """sequence_order=above_low on purpose-made positions: a run over a run, overlapping
+    ranks allowed, in either order."""
+    check_position(data.draw(runs_over_runs(TOGGLES[toggle])), 6, random.Random(seed))
