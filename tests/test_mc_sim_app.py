@@ -167,10 +167,11 @@ def last_cards(draw: st.DrawFn, toggles: dict[str, object]) -> GameState:
     return game
 
 
-FORMS: dict[str, dict[str, object]] = {f"{form.value}_{plays.value}": {"forbidden_finish": form, "forbidden_plays": plays}
-         for form in (ForbiddenFinish.REJECT, ForbiddenFinish.LAST)
-         for plays in (ForbiddenPlays.STANDARD, ForbiddenPlays.TOP_PLAY, ForbiddenPlays.WEB,
-                       ForbiddenPlays.APP)}
+FORMS: dict[str, dict[str, object]] = {
+    f"{form.value}_{plays.value}": {"forbidden_finish": form, "forbidden_plays": plays}
+    for form in (ForbiddenFinish.REJECT, ForbiddenFinish.LAST)
+    for plays in (ForbiddenPlays.STANDARD, ForbiddenPlays.TOP_PLAY, ForbiddenPlays.WEB,
+                  ForbiddenPlays.APP)}
 FORMS["app"] = TOGGLES["app"]
 
 
