@@ -178,7 +178,13 @@ def test_finishing_in_one_play_matches_engine(rules: RuleSet, data: st.DataObjec
         rank = data.draw(st.integers(1, 13))
         hand = CardSet.of([4 * rank + s for s in range(4)][:data.draw(st.integers(1, 4))]
                           + deck[:data.draw(st.integers(0, 2))])
-    game = GameState(rules=rules, hands=[hand, CardSet.parse("D4"), CardSet.parse("H5")],
+    check_finishes_in_one(rules, hand, rev)
+
+
+def check_finishes_in_one(rules: RuleSet, hand: CardSet, rev: bool) -> None:
+    """The win check's last play (``finishes_in_one``) against the engine, at three players
+    with ``hand`` to lead."""
+    game = GameState(rules=rules, hands=[hand, CardSet.parse("CK"), CardSet.parse("HQ")],
                      seats=(0, 1, 2), turn=0, rng=random.Random(0), owner=0, revolution=rev)
     engine = any(len(m.hand_cards()) == len(hand) and not is_forbidden_finish(game, m)
                  for m in game.legal_plays())

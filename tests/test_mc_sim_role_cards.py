@@ -14,17 +14,13 @@ from __future__ import annotations
 import random
 from types import SimpleNamespace
 
-import numpy as np
 import pytest
 from daihinmin.players.mc import state as S
-from daihinmin.players.mc.control import finishes_in_one
-from daihinmin.players.mc.convert import encode_move, hand_mask, state_from_game
+from daihinmin.players.mc.convert import encode_move, state_from_game
 from daihinmin.players.mc.endgame import UNKNOWN, SolverScratch, solve_two
 from daihinmin.players.mc.observe import simulator_gaps
-from daihinmin.players.mc.rollout import BUFFER
 from daihinmin.players.mc.rulebits import FORBID_ROLE_CARDS, rules_word
 from daihinmin.rules.forbidden import is_forbidden_finish
-from daihinmin.rules.game import GameState
 from daihinmin.rules.movegen import all_plays
 from daihinmin.rules.ruleset import THIRTEENTH_FLOOR, ForbiddenFinish, ForbiddenPlays
 from daihinmin.values.cards import CardSet
@@ -34,7 +30,7 @@ from test_mc_endgame import brute_force
 from test_mc_sim import check_position, table_rules
 from test_mc_sim_app import last_cards
 from test_mc_sim_floor import FLOOR_TOGGLES, two_player_endings
-from test_mc_sim_original import check_pass
+from test_mc_sim_original import check_finishes_in_one, check_pass
 
 pytestmark = pytest.mark.usefixtures("mc_compiled")  # conftest.py: compiled once a session
 
@@ -102,13 +98,7 @@ def test_the_win_checks_last_play_holds_no_role_card(form: str, data: st.DataObj
     rules = table_rules(3, 2, False, role_toggles(form, "floor_effects"))
     hand = CardSet.of(data.draw(st.lists(st.sampled_from(TELLING_CARDS), min_size=1,
                                          max_size=4, unique=True)))
-    game = GameState(rules=rules, hands=[hand, CardSet.parse("D4"), CardSet.parse("H6")],
-                     seats=(0, 1, 2), turn=0, rng=random.Random(0), owner=0, revolution=rev)
-    engine = any(len(m.hand_cards()) == len(hand) and not is_forbidden_finish(game, m)
-                 for m in game.legal_plays())
-    buf_c, buf_i = np.zeros(BUFFER, dtype=np.int64), np.zeros(BUFFER, dtype=np.int64)
-    word = state_from_game(game)[S.RULES]
-    assert finishes_in_one(hand_mask(hand), word, int(rev), buf_c, buf_i, 0) == engine, str(hand)
+    check_finishes_in_one(rules, hand, rev)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
