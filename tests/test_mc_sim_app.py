@@ -155,12 +155,14 @@ FINISH_CARDS = [4 * 13 + s for s in range(4)] + [4 + s for s in range(4)] + [
 
 
 @st.composite
-def last_cards(draw: st.DrawFn, toggles: dict[str, object]) -> GameState:
-    """Positions where the player to move holds one to four cards, mostly ones whose last
-    play some forbidden list names."""
+def last_cards(draw: st.DrawFn, toggles: dict[str, object],
+               cards: list[int] | None = None) -> GameState:
+    """Positions where the player to move holds one to four of ``cards`` (by default
+    FINISH_CARDS: mostly ones whose last play some forbidden list names)."""
     game = draw(positions(draw(st.sampled_from(PLAYER_COUNTS)), 2, toggles))
     held = CardSet.of([c for p, h in enumerate(game.hands) if p != game.turn for c in h])
-    free = [c for c in FINISH_CARDS if c not in held]  # the others' hands stay as they are
+    pool = FINISH_CARDS if cards is None else cards
+    free = [c for c in pool if c not in held]  # the others' hands stay as they are
     assume(free)
     game.hands[game.turn] = CardSet.of(draw(st.lists(st.sampled_from(free), min_size=1,
                                                      max_size=4, unique=True)))

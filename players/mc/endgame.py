@@ -16,7 +16,7 @@ from .bits import int64
 from .control import THREATS_SIZE, control_win, threats
 from .movegen import generate, keep_plays
 from .moves import MAX_MOVES
-from .rulebits import FORBIDDEN_LAST
+from .rulebits import FORBIDDEN_LAST, LEADER_MUST_PLAY
 from .state import (
     ELEVEN,
     FIELD_CARDS,
@@ -120,6 +120,8 @@ def _expand(st: np.ndarray, me: int, depth: int, bufc: np.ndarray, bufi: np.ndar
     n = generate(hand, field, st[REV], st[LOCK], False, oc, oi, rw)
     if rw & FORBIDDEN_LAST:  # going out forbidden loses the race: never a winning move
         n = keep_plays(hand, field, st[REV], rw, False, True, oc, oi, n)
+        if n == 0 and field == 0 and rw & LEADER_MUST_PLAY:
+            return 0 if p == me else 1  # a leader with only forbidden finishes goes out last
     for i in range(n):
         if bufc[offset + i] == hand:
             return 1 if p == me else 0

@@ -41,7 +41,8 @@ FORBIDDEN_LAST = 1 << 13  # forbidden_finish=last: it goes out to the lowest fre
 #: forbidden_plays, a two-bit field (read only with FORBIDDEN_REJECT or FORBIDDEN_LAST):
 #: 0 = standard (top rank, any joker, an 8-cut, a revolution, a ♠3 return), top_play (the
 #: top rank or the lone joker), web (standard without the ♠3 return), app (standard
-#: without the revolution).  (role_cards is not in this field.)
+#: without the revolution).  role_cards is FORBID_ROLE_CARDS (1 << 29), which then leaves
+#: this field 0.
 FORBID_LIST = 3 << 14
 FORBID_TOP_PLAY = 1 << 14
 FORBID_WEB = 2 << 14
@@ -66,13 +67,18 @@ AMBULANCE_CLEARS = 1 << 25  # ambulance_clears=True: two 9s clear the trick
 REVOLUTION_DELAYED = 1 << 26  # revolution_delayed=True: a revolution fires when the trick clears
 END_ON_FIRST_OUT = 1 << 27  # end_on_first_out=True: the game ends when the first player is out
 CARD_SCORING = 1 << 28  # scoring=cards: the 13th floor card penalties, lower is better
+#: forbidden_plays=role_cards (read only with FORBIDDEN_REJECT or FORBIDDEN_LAST, and then
+#: instead of FORBID_LIST): a last play holding a joker, the ♠3, a real 5, 8 or 9, or three
+#: 3s as a group is forbidden (rules.plays.holds_role_card; no toggle changes the list).
+FORBID_ROLE_CARDS = 1 << 29
 #: lead_limit (0 = off, 1..15) is held in bits 32..35 of the word.
 LEAD_LIMIT_SHIFT = 32
 MAX_LEAD_LIMIT = 15
 
 _REVOLUTION_SEQUENCE_BITS = {0: SEQUENCES_NEVER_REVOLT, 4: SEQUENCES_REVOLT_AT_4, 5: 0}
 _FORBID_LIST_BITS = {ForbiddenPlays.STANDARD: 0, ForbiddenPlays.TOP_PLAY: FORBID_TOP_PLAY,
-                     ForbiddenPlays.WEB: FORBID_WEB, ForbiddenPlays.APP: FORBID_APP}
+                     ForbiddenPlays.WEB: FORBID_WEB, ForbiddenPlays.APP: FORBID_APP,
+                     ForbiddenPlays.ROLE_CARDS: FORBID_ROLE_CARDS}
 _FORBIDDEN_FORM_BITS = {ForbiddenFinish.OFF: 0, ForbiddenFinish.REJECT: FORBIDDEN_REJECT,
                         ForbiddenFinish.LAST: FORBIDDEN_LAST}
 
@@ -165,7 +171,8 @@ WORD_VALUES: dict[str, tuple[object, ...]] = {
     "sequence_order": (SequenceOrder.ABOVE_LOW,),
     "lock": (False,),
     "forbidden_finish": (ForbiddenFinish.REJECT, ForbiddenFinish.LAST),
-    "forbidden_plays": (ForbiddenPlays.TOP_PLAY, ForbiddenPlays.WEB, ForbiddenPlays.APP),
+    "forbidden_plays": (ForbiddenPlays.TOP_PLAY, ForbiddenPlays.WEB, ForbiddenPlays.APP,
+                        ForbiddenPlays.ROLE_CARDS),
     "eight_cut": (False,),
     "spade3_return": (False,),
     "joker_pair_clears": (True,),

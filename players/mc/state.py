@@ -42,6 +42,7 @@ from .rulebits import (
     FIVE_SKIP_CHAINED,
     FORBID_APP,
     FORBID_LIST,
+    FORBID_ROLE_CARDS,
     FORBID_TOP_PLAY,
     FORBID_WEB,
     FORBIDDEN_LAST,
@@ -341,10 +342,23 @@ def is_joker_pair(cards: int, info: int) -> bool:
 
 
 @njit(cache=True)
+def holds_role_card(cards: int, info: int) -> bool:
+    """13th floor role cards (rules.plays.holds_role_card): a joker, the ♠3, a real 5, 8 or
+    9, or three 3s played as a group (a sandstorm whatever the toggles say)."""
+    if cards & (JOKER_BITS | S3_BIT):
+        return True
+    if nibble(cards, FIVE) | nibble(cards, EIGHT) | nibble(cards, NINE):
+        return True
+    return kind_of(info) == K_GROUP and low_of(info) == 1 and size_of(info) == 3
+
+
+@njit(cache=True)
 def is_forbidden_finish(cards: int, info: int, field_info: int, rev: int, rw: int) -> bool:
     """Would the play ``(cards, info)``, as a player's last, be a forbidden finish under the
     list of ``rw``?  Judged before the play: on ``field_info`` in the order ``rev``
     (rules.forbidden.is_forbidden_finish)."""
+    if rw & FORBID_ROLE_CARDS:
+        return holds_role_card(cards, info)
     kind = kind_of(info)
     top = 1 if rev else 13
     top_play = kind == K_JOKER or (not is_joker_pair(cards, info)
