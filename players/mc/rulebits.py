@@ -83,49 +83,48 @@ _FORBIDDEN_FORM_BITS = {ForbiddenFinish.OFF: 0, ForbiddenFinish.REJECT: FORBIDDE
                         ForbiddenFinish.LAST: FORBIDDEN_LAST}
 
 
+#: Each one-bit toggle as (field, the value that sets the bit, bit): the word's bit for a
+#: departure from uecda that the simulator plays at exactly that one value.
+_TOGGLE_BITS: tuple[tuple[str, object, int], ...] = (
+    ("sequence_edge_jokers", False, NO_EDGE_JOKERS),
+    ("eight_cut_by_joker", False, NO_EIGHT_CUT_BY_JOKER),
+    ("joker_effects", False, NO_JOKER_EFFECTS),
+    ("lock_joker_starts", False, NO_LOCK_BY_JOKER),
+    ("eleven_back", True, ELEVEN_BACK),
+    ("leader_may_pass", False, LEADER_MUST_PLAY),
+    ("miyako_ochi", True, MIYAKO_OCHI),
+    # the toggles the app and original presets set
+    ("group_max", 4, GROUP_MAX_4),
+    ("sequence_order", SequenceOrder.ABOVE_LOW, SEQUENCE_ABOVE_LOW),
+    ("lock", False, NO_LOCK),
+    ("eight_cut", False, NO_EIGHT_CUT),
+    ("spade3_return", False, NO_SPADE3_RETURN),
+    ("joker_pair_clears", True, JOKER_PAIR),
+    ("revolution_joker_counts", False, REVOLUTION_REAL_CARDS),
+    # the thirteenth_floor play effects
+    ("five_skip", True, FIVE_SKIP),
+    ("five_skip_chained", True, FIVE_SKIP_CHAINED),
+    ("nine_reverse", True, NINE_REVERSE),
+    ("effects_per_card", True, EFFECTS_PER_CARD),
+    ("sandstorm", True, SANDSTORM),
+    ("ambulance_clears", True, AMBULANCE_CLEARS),
+    ("revolution_delayed", True, REVOLUTION_DELAYED),
+    ("end_on_first_out", True, END_ON_FIRST_OUT),
+    ("scoring", Scoring.CARDS, CARD_SCORING),
+)
+
+
 def rules_word(rules: RuleSet) -> int:
     """The word of the toggles ``rules`` sets (fields the simulator does not play at all are
     :func:`~daihinmin.players.mc.observe.simulator_gaps`' business, not this word's)."""
-    word = 0
-    if not rules.sequence_edge_jokers:
-        word |= NO_EDGE_JOKERS
-    word |= _REVOLUTION_SEQUENCE_BITS.get(rules.revolution_sequence_min, 0)
-    if not rules.eight_cut_by_joker:
-        word |= NO_EIGHT_CUT_BY_JOKER
-    if not rules.joker_effects:
-        word |= NO_JOKER_EFFECTS
-    if not rules.lock_joker_starts:
-        word |= NO_LOCK_BY_JOKER
-    if rules.eleven_back:
-        word |= ELEVEN_BACK
-    if not rules.leader_may_pass:
-        word |= LEADER_MUST_PLAY
-    if rules.miyako_ochi:
-        word |= MIYAKO_OCHI
-    return word | _app_original_bits(rules) | _effect_bits(rules)
-
-
-def _app_original_bits(rules: RuleSet) -> int:
-    """The bits of the toggles the app and original presets set."""
-    word = 0
-    if rules.group_max == 4:
-        word |= GROUP_MAX_4
-    if rules.sequence_order is SequenceOrder.ABOVE_LOW:
-        word |= SEQUENCE_ABOVE_LOW
-    if not rules.lock:
-        word |= NO_LOCK
+    word = _REVOLUTION_SEQUENCE_BITS.get(rules.revolution_sequence_min, 0)
+    for name, value, bit in _TOGGLE_BITS:
+        if getattr(rules, name) == value:
+            word |= bit
     form = _FORBIDDEN_FORM_BITS.get(rules.forbidden_finish, 0)
     if form:
         word |= form | _FORBID_LIST_BITS.get(rules.forbidden_plays, 0)
-    if not rules.eight_cut:
-        word |= NO_EIGHT_CUT
-    if not rules.spade3_return:
-        word |= NO_SPADE3_RETURN
-    if rules.joker_pair_clears:
-        word |= JOKER_PAIR
-    if not rules.revolution_joker_counts:
-        word |= REVOLUTION_REAL_CARDS
-    return word
+    return word | min(max(rules.lead_limit, 0), MAX_LEAD_LIMIT) << LEAD_LIMIT_SHIFT
 
 
 def opening_word(rules: RuleSet, fresh: bool) -> int:
@@ -137,46 +136,14 @@ def opening_word(rules: RuleSet, fresh: bool) -> int:
     return word
 
 
-_EFFECT_FLAGS = (("five_skip", FIVE_SKIP), ("five_skip_chained", FIVE_SKIP_CHAINED),
-                 ("nine_reverse", NINE_REVERSE), ("effects_per_card", EFFECTS_PER_CARD),
-                 ("sandstorm", SANDSTORM), ("ambulance_clears", AMBULANCE_CLEARS),
-                 ("revolution_delayed", REVOLUTION_DELAYED),
-                 ("end_on_first_out", END_ON_FIRST_OUT))
-
-
-def _effect_bits(rules: RuleSet) -> int:
-    """The bits of the thirteenth_floor play effects and the lead limit."""
-    word = 0
-    for name, bit in _EFFECT_FLAGS:
-        if getattr(rules, name):
-            word |= bit
-    if rules.scoring is Scoring.CARDS:
-        word |= CARD_SCORING
-    return word | min(max(rules.lead_limit, 0), MAX_LEAD_LIMIT) << LEAD_LIMIT_SHIFT
-
 #: The values of each rule field the word plays besides the uecda one.
 WORD_VALUES: dict[str, tuple[object, ...]] = {
-    "sequence_edge_jokers": (False,),
+    **{name: (value,) for name, value, _ in _TOGGLE_BITS},
     "revolution_sequence_min": (0, 4),
-    "eight_cut_by_joker": (False,),
-    "joker_effects": (False,),
-    "lock_joker_starts": (False,),
-    "eleven_back": (True,),
-    "leader_may_pass": (False,),
-    "miyako_ochi": (True,),
-    **{name: (True,) for name, _ in _EFFECT_FLAGS},
     "lead_limit": tuple(range(1, MAX_LEAD_LIMIT + 1)),
-    "scoring": (Scoring.CARDS,),
-    "group_max": (4,),
-    "sequence_order": (SequenceOrder.ABOVE_LOW,),
-    "lock": (False,),
     "forbidden_finish": (ForbiddenFinish.REJECT, ForbiddenFinish.LAST),
     "forbidden_plays": (ForbiddenPlays.TOP_PLAY, ForbiddenPlays.WEB, ForbiddenPlays.APP,
                         ForbiddenPlays.ROLE_CARDS),
-    "eight_cut": (False,),
-    "spade3_return": (False,),
-    "joker_pair_clears": (True,),
-    "revolution_joker_counts": (False,),
     # the ♣3 fact: LEAD_HOLDS_CLUB3 (observe, convert); the winner of the draw is the first
     # mover, seen in the history
     "first_lead": (FirstLead.CLUB3, FirstLead.DRAW),
