@@ -70,16 +70,33 @@ def brute_force(game: GameState, me: int) -> bool:
     return solve(game)
 
 
+def deal_two_left(draw: st.DrawFn, cards: list[int], n: int
+                  ) -> tuple[list[int], list[CardSet], CardSet]:
+    """Two players left at a table of ``n``: the players in a random order (the first two
+    still hold 1..4 and 1..3 cards, the others are out), the hands, and ten more cards from
+    which the field is drawn."""
+    deck = draw(st.permutations(cards))
+    a, b = draw(st.integers(1, 4)), draw(st.integers(1, 3))
+    players = draw(st.permutations(range(n)))
+    hands = [CardSet(0)] * n
+    hands[players[0]] = CardSet.of(deck[:a])
+    hands[players[1]] = CardSet.of(deck[a:a + b])
+    return players, hands, CardSet.of(deck[a + b:a + b + 10])
+
+
+def deal_by_sizes(cards: list[int], sizes: list[int]) -> list[CardSet]:
+    """The hands of ``sizes`` cards each, dealt from the top of ``cards`` in seat order."""
+    hands, pos = [], 0
+    for size in sizes:
+        hands.append(CardSet.of(cards[pos:pos + size]))
+        pos += size
+    return hands
+
+
 @st.composite
 def two_player_endings(draw: st.DrawFn, me_to_move: bool = False) -> tuple[GameState, int]:
-    deck = draw(st.permutations(DECK))
-    a, b = draw(st.integers(1, 4)), draw(st.integers(1, 3))
-    players = draw(st.permutations(range(5)))
+    players, hands, pile = deal_two_left(draw, DECK, 5)
     me, other = players[0], players[1]
-    hands = [CardSet(0)] * 5
-    hands[me] = CardSet.of(deck[:a])
-    hands[other] = CardSet.of(deck[a:a + b])
-    pile = CardSet.of(deck[a + b:a + b + 10])
     finished = list(players[2:])
     field = None
     lock = False
@@ -162,10 +179,7 @@ def test_unbeatable_matches_the_engine(name: str, data: st.DataObject, rev: bool
     deck = data.draw(st.permutations(DECK if rules.jokers == 1 else [*DECK, 61]))
     sizes = data.draw(st.lists(st.integers(0, 8), min_size=n, max_size=n))
     sizes[0] = max(sizes[0], 1)
-    hands, pos = [], 0
-    for size in sizes:
-        hands.append(CardSet.of(deck[pos:pos + size]))
-        pos += size
+    hands = deal_by_sizes(deck, sizes)
     seats = tuple(range(n))
     game = GameState(rules=rules, hands=hands, seats=seats, turn=0,
                      rng=random.Random(0), owner=0, revolution=rev)

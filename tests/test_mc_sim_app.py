@@ -22,7 +22,7 @@ from daihinmin.values.cards import CardSet
 from daihinmin.values.moves import JOKER_PAIR, Move
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from test_mc_endgame import brute_force
+from test_mc_endgame import brute_force, deal_two_left
 from test_mc_sim import DECK2, PLAYER_COUNTS, check_position, play_whole_game, positions
 from test_mc_sim_original import (
     check_pass,
@@ -107,14 +107,8 @@ def test_joker_pair_round_trips() -> None:
 @st.composite
 def app_endings(draw: st.DrawFn) -> tuple[GameState, int]:
     """Two players left at an app table of four (both jokers in the deck)."""
-    deck = draw(st.permutations(DECK2))
-    a, b = draw(st.integers(1, 4)), draw(st.integers(1, 3))
-    players = draw(st.permutations(range(4)))
+    players, hands, pile = deal_two_left(draw, DECK2, 4)
     me, other = players[0], players[1]
-    hands = [CardSet(0)] * 4
-    hands[me] = CardSet.of(deck[:a])
-    hands[other] = CardSet.of(deck[a:a + b])
-    pile = CardSet.of(deck[a + b:a + b + 10])
     turn = draw(st.sampled_from([me, other]))
     field = draw(st.sampled_from([None, *all_plays(pile, APP)]))
     owner = turn if field is None else other if turn == me else me

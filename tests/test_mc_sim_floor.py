@@ -45,7 +45,7 @@ from daihinmin.values.cards import CardSet
 from daihinmin.values.moves import Move
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_mc_endgame import brute_force
+from test_mc_endgame import brute_force, deal_by_sizes
 from test_mc_sim import DECK2, PLAYER_COUNTS, play_whole_game, table_rules
 from test_mc_sim import check_position as plays_match_engine
 
@@ -235,10 +235,7 @@ def test_unbeatable_matches_the_engine_with_effects(data: st.DataObject, rev: bo
         [c for c in DECK2 if c not in EFFECT_CARDS]))
     sizes = data.draw(st.lists(st.integers(0, 7), min_size=n, max_size=n))
     sizes[0] = max(sizes[0], 1)
-    hands, pos = [], 0
-    for size in sizes:
-        hands.append(CardSet.of(pool[pos:pos + size]))
-        pos += size
+    hands = deal_by_sizes(pool, sizes)
     seats = tuple(range(n))
     game = GameState(rules=rules, hands=hands, seats=seats, turn=0, rng=random.Random(0),
                      owner=0, revolution=rev)
