@@ -1,7 +1,7 @@
 /* A minimal native UECda 20070 client for `daihinmin bench tcp`: it costs almost nothing, so
  * the bench sees the server's own cost.
  *
- * usage: bench_native_client HOST PORT [NAME] [--strict]
+ * usage: bench_native_client HOST PORT [NAME] [--strict] [--record FILE]
  *
  * Sends the profile (protocol 20070, the name in row 1), reads its player number, and then per
  * game: the deal table (answered with the [5][1] weakest plain cards when it must give), and per
@@ -11,8 +11,10 @@
  * With --strict every message is taken with exactly ONE read() call of its size, as the
  * reference C client does: a message split across reads is a failure (exit 3), so the bench
  * and the tests can check that the server's writes keep every table whole.  Without it the
- * client loops until it has the message.  Exit codes: 0 done, 1 connection, 2 usage,
- * 3 protocol. */
+ * client loops until it has the message.  With --record FILE every message read and written
+ * goes to FILE in order, as 'R' or 'W', its size (4 bytes, this machine's order) and its bytes:
+ * the bench's floor server (bench_floor_server.c) replays a session built from five such
+ * recordings.  Exit codes: 0 done, 1 connection, 2 usage, 3 protocol. */
 #include <arpa/inet.h>
 #include <netdb.h>
 #include <netinet/in.h>
@@ -30,6 +32,17 @@
 #define TABLE_BYTES (CELLS * 4)
 
 static int strict = 0;
+static FILE *record = NULL; /* --record: every message in and out, in order */
+
+static void record_message(char dir, const void *buf, size_t size) {
+    if (record == NULL) return;
+    uint32_t n = (uint32_t)size;
+    if (fputc(dir, record) == EOF || fwrite(&n, sizeof n, 1, record) != 1 ||
+        fwrite(buf, 1, size, record) != size) {
+        fprintf(stderr, "bench_native_client: cannot write the recording\n");
+        exit(1);
+    }
+}
 
 static int read_message(int fd, void *buf, size_t size) {
     size_t got = 0;
@@ -53,6 +66,7 @@ static void read_or_exit(int fd, void *buf, size_t size) {
                 rc == -1 ? "the server closed the connection" : "read failed");
         exit(1);
     }
+    record_message('R', buf, size);
 }
 
 static void read_table(int fd, uint32_t t[CELLS]) {
@@ -69,6 +83,7 @@ static uint32_t read_int(int fd) {
 static void send_table(int fd, const uint32_t t[CELLS]) {
     uint32_t wire[CELLS];
     for (int i = 0; i < CELLS; i++) wire[i] = htonl(t[i]);
+    record_message('W', wire, TABLE_BYTES);
     size_t sent = 0;
     while (sent < TABLE_BYTES) {
         ssize_t n = write(fd, (const char *)wire + sent, TABLE_BYTES - sent);
@@ -121,12 +136,20 @@ int main(int argc, char **argv) {
     const char *host = NULL, *port = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--strict") == 0) strict = 1;
+        else if (strcmp(argv[i], "--record") == 0 && i + 1 < argc) {
+            record = fopen(argv[++i], "wb");
+            if (record == NULL) {
+                fprintf(stderr, "bench_native_client: cannot open %s\n", argv[i]);
+                return 2;
+            }
+            setvbuf(record, NULL, _IOFBF, 1 << 20);
+        }
         else if (positional == 0) { host = argv[i]; positional++; }
         else if (positional == 1) { port = argv[i]; positional++; }
         else if (positional == 2) { name = argv[i]; positional++; }
     }
     if (host == NULL || port == NULL) {
-        fprintf(stderr, "usage: bench_native_client HOST PORT [NAME] [--strict]\n");
+        fprintf(stderr, "usage: bench_native_client HOST PORT [NAME] [--strict] [--record FILE]\n");
         return 2;
     }
     int fd = connect_to(host, port);
@@ -171,5 +194,9 @@ int main(int argc, char **argv) {
         if (flag == 2) break;
     }
     close(fd);
+    if (record != NULL && fclose(record) != 0) {
+        fprintf(stderr, "bench_native_client: cannot write the recording\n");
+        return 1;
+    }
     return 0;
 }

@@ -39,11 +39,13 @@ from importlib import resources
 from pathlib import Path
 from typing import IO, Any
 
+from daihinmin.tools.bench_floor import RecordingError, write_script
 from daihinmin.tools.cmd_bot import EXIT_UNREACHABLE
 from daihinmin.tools.exit_codes import FAILED, OK
 
 PLAYERS = 5
 NATIVE_SOURCE = "bench_native_client.c"
+FLOOR_SOURCE = "bench_floor_server.c"
 STRACE_GAMES = 30
 STARTUP_RUNS = 5
 LISTENING = re.compile(r"listening on [^:]+:(\d+)")
@@ -111,6 +113,7 @@ class Snapshot:
     server_rss_kb: int
     server_user_system: tuple[float, float] = (0.0, 0.0)
     machine_busy: float = 0.0
+    client_user_system: list[tuple[float, float]] = field(default_factory=list)
 
 
 @dataclass
@@ -132,7 +135,8 @@ class Table:
     def snapshot(self) -> Snapshot:
         return Snapshot(time.perf_counter(), cpu_seconds(self.server.pid),
                         [cpu_seconds(c.pid) for c in self.clients], rss_kb(self.server.pid),
-                        user_system_seconds(self.server.pid), machine_busy_seconds())
+                        user_system_seconds(self.server.pid), machine_busy_seconds(),
+                        [user_system_seconds(c.pid) for c in self.clients])
 
     def follow(self, games: int) -> None:
         """Read the server's stderr: the port, the game lines (snapshots at the first and
@@ -167,24 +171,40 @@ class Table:
         return [self.server, *self.clients]
 
 
-def server_argv(games: int, seed: int, write_mode: str) -> list[str]:
+@dataclass(frozen=True)
+class Floor:
+    """The compiled floor server and the script it replays (a recorded session)."""
+
+    server: Path
+    script: Path
+
+
+def server_argv(games: int, seed: int, write_mode: str, floor: Floor | None = None
+                ) -> list[str]:
+    if floor is not None:
+        return [str(floor.server), str(floor.script)]
     argv = [sys.executable, "-m", "daihinmin.tools", "serve", "--port", "0", "--games",
             str(games), "--seed", str(seed), "--no-log"]
     modes = {"coalesced": ["--coalesce"], "exact": ["--exact-writes"], "serve": []}
     return argv + modes[write_mode]
 
 
-def client_argv(kind: str, native: Path | None, port: int, number: int) -> list[str]:
+def client_argv(kind: str, native: Path | None, port: int, number: int,
+                record: Path | None = None) -> list[str]:
     if kind == "native":
         assert native is not None
-        return [str(native), "127.0.0.1", str(port), f"native{number}", "--strict"]
+        recording = ["--record", str(record / f"client{number}.rec")] if record else []
+        return [str(native), "127.0.0.1", str(port), f"native{number}", "--strict",
+                *recording]
     return [sys.executable, "-m", "daihinmin.tools", "bot", kind, "--host", "127.0.0.1",
             "--port", str(port)]
 
 
 def start_table(kind: str, native: Path | None, games: int, seed: int,
-                write_mode: str) -> tuple[Table, threading.Thread]:
-    server = subprocess.Popen(server_argv(games, seed, write_mode), stdin=subprocess.DEVNULL,
+                write_mode: str, floor: Floor | None = None,
+                record: Path | None = None) -> tuple[Table, threading.Thread]:
+    server = subprocess.Popen(server_argv(games, seed, write_mode, floor),
+                              stdin=subprocess.DEVNULL,
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                               start_new_session=True)
     table = Table(server)
@@ -197,7 +217,7 @@ def start_table(kind: str, native: Path | None, games: int, seed: int,
         # A file, not a pipe nobody drains during the run; closed in close_logs().
         log = tempfile.TemporaryFile()  # noqa: SIM115
         table.clients.append(subprocess.Popen(
-            client_argv(kind, native, table.port, number), stdin=subprocess.DEVNULL,
+            client_argv(kind, native, table.port, number, record), stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL, stderr=log, start_new_session=True))
         table.client_logs.append(log)
     return table, reader
@@ -250,12 +270,14 @@ def client_stderr(log: IO[bytes]) -> str:
 
 
 def run_kind(kind: str, native: Path | None, games: int, tables: int, seed: int,
-             write_mode: str) -> dict[str, Any]:
+             write_mode: str, floor: Floor | None = None) -> dict[str, Any]:
+    """One timed run; with ``floor`` the floor server replays its script at each table
+    in place of ``serve`` (the same session at every table)."""
     started: list[Table] = []
     readers: list[threading.Thread] = []
     try:
         for t in range(tables):
-            table, reader = start_table(kind, native, games, seed + t, write_mode)
+            table, reader = start_table(kind, native, games, seed + t, write_mode, floor)
             started.append(table)
             readers.append(reader)
         finish(started, readers, timeout=120 + games * 2.0)
@@ -264,6 +286,7 @@ def run_kind(kind: str, native: Path | None, games: int, tables: int, seed: int,
         close_logs(started)
     window = games - 1
     walls, server_cpu, client_cpu, user, system = [], [], [], [], []
+    client_user, client_system = [], []
     turns = sum(t.turns for t in started)
     for table in started:
         first, last = table.first, table.last
@@ -274,6 +297,9 @@ def run_kind(kind: str, native: Path | None, games: int, tables: int, seed: int,
         user.append(last.server_user_system[0] - first.server_user_system[0])
         system.append(last.server_user_system[1] - first.server_user_system[1])
         client_cpu += [b - a for a, b in zip(first.client_cpu, last.client_cpu, strict=True)]
+        for a, b in zip(first.client_user_system, last.client_user_system, strict=True):
+            client_user.append(b[0] - a[0])
+            client_system.append(b[1] - a[1])
     firsts = [t.first for t in started if t.first]
     lasts = [t.last for t in started if t.last]
     span = max(s.at for s in lasts) - min(s.at for s in firsts)
@@ -290,6 +316,8 @@ def run_kind(kind: str, native: Path | None, games: int, tables: int, seed: int,
         "server_cpu_ms_per_game": round(sum(server_cpu) / len(server_cpu) * per_game, 3),
         "client_cpu_ms_per_game": round(sum(client_cpu) / len(client_cpu) * per_game, 3),
         "client_cpu_ms_per_game_max": round(max(client_cpu) * per_game, 3),
+        "client_user_ms_per_game": round(statistics.mean(client_user) * per_game, 3),
+        "client_system_ms_per_game": round(statistics.mean(client_system) * per_game, 3),
         "server_cpu_us_per_turn": round(sum(server_cpu) * 1e6 / turns, 2),
         "server_user_ms_per_game": round(sum(user) / len(user) * per_game, 3),
         "server_system_ms_per_game": round(sum(system) / len(system) * per_game, 3),
@@ -391,19 +419,55 @@ def run_strace(kind: str, native: Path | None, seed: int, write_mode: str,
             "all_syscalls_per_game": round((server_total + client_total) / traced, 1)}
 
 
-def compile_native(folder: Path) -> Path | None:
-    """The native client built with the system ``cc``; None where there is no compiler."""
+def compile_native(folder: Path, source_name: str = NATIVE_SOURCE) -> Path | None:
+    """A native program of the bench (the client by default) built with the system ``cc``;
+    None where there is no compiler."""
     cc = os.environ.get("CC") or shutil.which("cc")
     if cc is None:
         return None
-    source = resources.files("daihinmin.tools").joinpath(NATIVE_SOURCE)
-    exe = folder / "bench_native_client"
+    source = resources.files("daihinmin.tools").joinpath(source_name)
+    exe = folder / source_name.removesuffix(".c")
     with resources.as_file(source) as path:
         done = subprocess.run([cc, "-O2", "-o", str(exe), str(path)], capture_output=True,
                               text=True, check=False)
     if done.returncode != 0:
-        raise BenchError(f"{cc} could not build {NATIVE_SOURCE}: {done.stderr.strip()[-300:]}")
+        raise BenchError(f"{cc} could not build {source_name}: {done.stderr.strip()[-300:]}")
     return exe
+
+
+def record_floor(native: Path, games: int, seed: int, write_mode: str, folder: Path
+                 ) -> Floor:
+    """A real ``serve`` session with the native clients recording every message (not timed),
+    turned into the floor server's script, and the floor server built."""
+    server = compile_native(folder, FLOOR_SOURCE)
+    assert server is not None  # the native client was built with the same compiler
+    recordings = folder / "recordings"
+    recordings.mkdir(exist_ok=True)
+    table, reader = start_table("native", native, games, seed, write_mode, record=recordings)
+    try:
+        finish([table], [reader], timeout=120 + games * 2.0)
+    finally:
+        stop([table])
+        close_logs([table])
+    files = [recordings / f"client{n}.rec" for n in range(PLAYERS)]
+    script = folder / "floor.script"
+    try:
+        write_script(files, script)
+    except RecordingError as exc:
+        raise BenchError(f"the recorded session cannot be replayed: {exc}") from exc
+    finally:
+        for path in files:
+            path.unlink(missing_ok=True)
+    return Floor(server, script)
+
+
+def floor_figures(floor: dict[str, Any]) -> dict[str, Any]:
+    """The floor run's figures beside the real server's, under ``floor_`` names."""
+    keys = ("wall_ms_per_game", "games_per_second", "server_cpu_ms_per_game",
+            "server_user_ms_per_game", "server_system_ms_per_game", "server_cpu_us_per_turn",
+            "client_cpu_ms_per_game", "client_user_ms_per_game", "client_system_ms_per_game",
+            "turns_per_game")
+    return {f"floor_{key}": floor[key] for key in keys}
 
 
 def strace_usable() -> bool:
@@ -429,6 +493,9 @@ def register_bench_tcp(bench_sub: argparse._SubParsersAction[argparse.ArgumentPa
     p.add_argument("--write-mode", choices=["serve", "exact", "coalesced"], default="serve",
                    help="the server's writes (default: what serve does by default)")
     p.add_argument("--no-strace", action="store_true", help="skip the system call count")
+    p.add_argument("--no-floor", action="store_true",
+                   help="skip the floor server (the native clients' session replayed by a "
+                        "minimal C server that does not judge)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=bench_tcp)
 
@@ -452,6 +519,14 @@ def bench_tcp(args: argparse.Namespace) -> int:
                     continue
                 result = run_kind(kind, native, args.games, args.tables, args.seed,
                                   args.write_mode)
+                if kind == "native" and not args.no_floor:
+                    assert native is not None
+                    floor = record_floor(native, args.games, args.seed, args.write_mode,
+                                         folder)
+                    result.update(floor_figures(run_kind(
+                        kind, native, args.games, args.tables, args.seed, args.write_mode,
+                        floor)))
+                    floor.script.unlink()
                 if kind != "native":
                     result.update(startup_cost(kind))
                 if args.no_strace:

@@ -1,0 +1,171 @@
+"""The floor script of ``daihinmin bench tcp``: a real session's server-side system calls.
+
+Five native clients run ``--record FILE`` against a real ``daihinmin serve``: each file holds
+every message the client read and wrote, in order.  :func:`build_script` lines the five up by
+the protocol's order (profile, player number; per game the deal, the exchange tables of the
+players asked to give, then per turn the turn tables, the mover's move, its answer, the field
+table and the end flag) and writes what ``bench_floor_server.c`` replays: per player one write
+of everything the server sent it since it last waited for a reply (the coalesced writes of
+``serve``), then the reply read whole and compared with the recorded one.  So the floor
+server does the system calls a server of protocol 20070 cannot do without for these games,
+and no judging.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Iterator
+from pathlib import Path
+
+from daihinmin.protocol.table import COLS
+
+TABLE_BYTES = 480
+INT_BYTES = 4
+OP_WRITE, OP_READ, OP_READ_ANY, OP_GAME = 1, 2, 3, 4
+_OP = struct.Struct("=IIIIQ")
+_HEADER = struct.Struct("=4sIIQ")
+_RECORD = struct.Struct("=cI")
+
+
+class RecordingError(Exception):
+    """The recordings do not make one session of protocol 20070."""
+
+
+def read_recording(path: Path) -> list[tuple[bytes, bytes]]:
+    """The messages of one ``--record`` file: (b"R" or b"W", the bytes), in order."""
+    data = path.read_bytes()
+    messages, at = [], 0
+    while at < len(data):
+        if at + _RECORD.size > len(data):
+            raise RecordingError(f"{path.name}: cut short")
+        kind, size = _RECORD.unpack_from(data, at)
+        at += _RECORD.size
+        if kind not in (b"R", b"W") or at + size > len(data):
+            raise RecordingError(f"{path.name}: not a recording")
+        messages.append((kind, data[at:at + size]))
+        at += size
+    return messages
+
+
+def cell(table: bytes, row: int, col: int) -> int:
+    value: int = struct.unpack_from(">I", table, (row * COLS + col) * 4)[0]
+    return value
+
+
+class Script:
+    """The operations and their bytes, as the floor server reads them."""
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self.ops: list[tuple[int, int, int, int]] = []  # kind, player, size, offset
+        self.blob = bytearray()
+        self.pending = [bytearray() for _ in range(players)]
+        self.games = 0
+        self.turns = 0
+
+    def _bytes(self, kind: int, player: int, data: bytes) -> None:
+        self.ops.append((kind, player, len(data), len(self.blob)))
+        self.blob += data
+
+    def flush(self) -> None:
+        """One write per player of what it was sent since the server last waited."""
+        for player, data in enumerate(self.pending):
+            if data:
+                self._bytes(OP_WRITE, player, bytes(data))
+                data.clear()
+
+    def read(self, player: int, reply: bytes, checked: bool = True) -> None:
+        self.flush()
+        self._bytes(OP_READ if checked else OP_READ_ANY, player, reply)
+
+    def game_over(self, game: int, turns: int) -> None:
+        self.flush()
+        self.ops.append((OP_GAME, game, turns, 0))
+        self.games += 1
+        self.turns += turns
+
+    def to_bytes(self) -> bytes:
+        out = bytearray(_HEADER.pack(b"DHFL", self.players, len(self.ops), len(self.blob)))
+        for kind, player, size, offset in self.ops:
+            out += _OP.pack(kind, player, size, 0, offset)
+        return bytes(out + self.blob)
+
+
+class Player:
+    """One recording read in the protocol's order."""
+
+    def __init__(self, name: str, messages: list[tuple[bytes, bytes]]) -> None:
+        self.name = name
+        self._messages: Iterator[tuple[bytes, bytes]] = iter(messages)
+
+    def take(self, kind: bytes, size: int) -> bytes:
+        got = next(self._messages, None)
+        if got is None or got[0] != kind or len(got[1]) != size:
+            what = "the end" if got is None else f"{got[0].decode()} of {len(got[1])} bytes"
+            raise RecordingError(f"{self.name}: expected {kind.decode()} of {size} bytes, "
+                                 f"found {what}")
+        return got[1]
+
+    def done(self) -> bool:
+        return next(self._messages, None) is None
+
+
+def build_script(recordings: list[list[tuple[bytes, bytes]]]) -> Script:
+    """The floor script of one session from its players' recordings (any order)."""
+    by_number: dict[int, Player] = {}
+    profiles: dict[int, bytes] = {}
+    for index, messages in enumerate(recordings):
+        player = Player(f"recording {index}", messages)
+        profile = player.take(b"W", TABLE_BYTES)
+        number = struct.unpack(">I", player.take(b"R", INT_BYTES))[0]
+        if number in by_number or number >= len(recordings):
+            raise RecordingError(f"player number {number} twice or out of range")
+        by_number[number], profiles[number] = player, profile
+    players = [by_number[n] for n in range(len(recordings))]
+    script = Script(len(players))
+    for number, profile in profiles.items():  # the k-th connection is player k
+        script.read(number, profile, checked=False)
+        script.pending[number] += struct.pack(">I", number)
+    game, flag = 0, 0
+    while flag != 2:
+        game += 1
+        deals = [p.take(b"R", TABLE_BYTES) for p in players]
+        for number, deal in enumerate(deals):
+            script.pending[number] += deal
+        # the daifugo's exchange table first, then the fugo's (2 cards, then 1)
+        givers = sorted((n for n, d in enumerate(deals) if cell(d, 5, 1) > 0),
+                        key=lambda n: -cell(deals[n], 5, 1))
+        for number in givers:
+            script.read(number, players[number].take(b"W", TABLE_BYTES))
+        turns, flag = 0, 0
+        while flag == 0:
+            turns += 1
+            tables = [p.take(b"R", TABLE_BYTES) for p in players]
+            for number, table in enumerate(tables):
+                script.pending[number] += table
+            movers = [n for n, t in enumerate(tables) if cell(t, 5, 2) == 1]
+            if len(movers) != 1:
+                raise RecordingError(f"game {game} turn {turns}: {len(movers)} players to move")
+            mover = movers[0]
+            script.read(mover, players[mover].take(b"W", TABLE_BYTES))
+            script.pending[mover] += players[mover].take(b"R", INT_BYTES)
+            flags = set()
+            for number, p in enumerate(players):
+                script.pending[number] += p.take(b"R", TABLE_BYTES)
+                end = p.take(b"R", INT_BYTES)
+                script.pending[number] += end
+                flags.add(struct.unpack(">I", end)[0])
+            if len(flags) != 1:
+                raise RecordingError(f"game {game} turn {turns}: end flags {sorted(flags)}")
+            flag = flags.pop()
+        script.game_over(game, turns)
+    if not all(p.done() for p in players):
+        raise RecordingError("messages after the end of the match")
+    return script
+
+
+def write_script(recordings: list[Path], out: Path) -> Script:
+    """Build the script from the ``--record`` files and write it to ``out``."""
+    script = build_script([read_recording(path) for path in recordings])
+    out.write_bytes(script.to_bytes())
+    return script
