@@ -85,7 +85,10 @@ class GameSession:
         self.shown: dict[Cell, int] | None = None  # the cells of the play on the field
         self._shown_rows: tuple[dict[Cell, int] | None, bytes] = (None, card_rows_bytes(None))
         # Every seated player speaks plain 20070: the tables go out as cached row bytes.
-        self.plain = False
+        # Seats only lose their connection during a game (to a stand-in), so once a game.
+        self.plain = all(s.conn is None or s.conn.version == PROTOCOL_20070
+                         for s in seats.seats)
+        self._end_bytes = {flag: encode_int(flag) for flag in (END_CONTINUE, self.end_flag)}
         self._before: tuple[bool, bool, Move | None] = (False, False, None)  # lock, 11-back,
         # field before the turn's move (the field table shows what the move changed)
         self._cells: dict[Cell, int] | None = None  # the cells of the turn's move
@@ -150,8 +153,6 @@ class GameSession:
         await self.seats.check()
         outbox, mover = self.outbox, request.player
         ext = self.wire.game_cells(game, self.classes)
-        self.plain = all(s.conn is None or s.conn.version == PROTOCOL_20070
-                         for s in self.seats.seats)
         if ext is None and self.plain:
             await outbox.raw_each(self.turn_tables.encode_turn(game, self.classes))
         else:
@@ -190,7 +191,7 @@ class GameSession:
                 self._shown_rows = (self.shown, card_rows_bytes(self.shown))
             await outbox.raw_to_all(field_bytes_now(
                 self._shown_rows[1], self.shown is None, game, step, self.classes, lock_before,
-                eleven_back_before), encode_int(end_flag))
+                eleven_back_before), self._end_bytes[end_flag])
         else:
             await self.wire.send_to_all(outbox, field_table(self.shown, game, step,
                                                             self.classes, lock_before,

@@ -61,8 +61,12 @@ class Outbox:
         conn = self.seats.seats[player].conn  # the list itself: once per message
         if conn is None:
             return
-        if not conn.closed:
-            sent = try_send(conn.stream, data, conn.sock) if conn.sock is not None else 0
+        sock = conn.sock
+        if sock is not None and not conn.closed:
+            try:  # try_send in line: this runs for every write of every turn
+                sent = sock.send(data)
+            except OSError:  # BlockingIOError, or a broken pipe the connection's send reports
+                sent = 0
             if sent == len(data):
                 self.written_at[player] = time.perf_counter()
                 return
@@ -142,6 +146,9 @@ class Outbox:
 
     async def flush(self) -> None:
         """Write what is queued (coalesce mode); call before waiting for any player."""
-        pending, self.pending = self.pending, {}
+        pending = self.pending
+        if not pending:
+            return
+        self.pending = {}
         for player, chunks in pending.items():
-            await self._send(player, b"".join(chunks))
+            await self._send(player, chunks[0] if len(chunks) == 1 else b"".join(chunks))
