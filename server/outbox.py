@@ -20,34 +20,16 @@ does not read); the other players' messages go on.
 from __future__ import annotations
 
 import builtins
-import socket
 import time
 from collections.abc import Callable
 from typing import Any
 
-import trio
 from daihinmin.driver.faults import SeatStatus
 from daihinmin.protocol.table import Table
 
-from .connection import PlayerConnection, plain_socket
+from .connection import PlayerConnection
 from .errors import PlayerDisconnectedError, PlayerTimeoutError
 from .seats import SeatTable
-
-
-def try_send(stream: trio.SocketStream, data: bytes, sock: socket.socket | None = None
-             ) -> int:
-    """Bytes of ``data`` the socket took at once (0 when it would block, on any error, or
-    when the stream has no plain socket under it).  ``sock``: the stream's plain socket
-    when the caller knows it already."""
-    if sock is None:
-        sock = plain_socket(stream)
-        if sock is None:
-            return 0
-    try:
-        sent: int = sock.send(data)
-        return sent
-    except OSError:  # BlockingIOError, or a broken pipe the connection's send reports
-        return 0
 
 
 class Outbox:
@@ -63,7 +45,7 @@ class Outbox:
             return
         sock = conn.sock
         if sock is not None and not conn.closed:
-            try:  # try_send in line: this runs for every write of every turn
+            try:  # one plain send first: this runs for every write of every turn
                 sent = sock.send(data)
             except OSError:  # BlockingIOError, or a broken pipe the connection's send reports
                 sent = 0
