@@ -28,7 +28,14 @@ from daihinmin.protocol.extension import (
     build_choice_answer,
     is_choice_table,
 )
-from daihinmin.protocol.table import INT_BYTES, PROTOCOL_20070, TABLE_BYTES, Table, decode_int
+from daihinmin.protocol.table import (
+    INT_BYTES,
+    PROTOCOL_20070,
+    TABLE_BYTES,
+    Table,
+    decode_int,
+    encode_int,
+)
 from daihinmin.rules.choices import PendingChoice, resolve_choice
 from daihinmin.rules.extension_rules import needs_extension
 from daihinmin.rules.ruleset import UECDA, RuleSet
@@ -110,6 +117,7 @@ _CARD_BYTES = 5 * 15 * 4  # rows 0..4 of a 20070 table on the wire
 # default bots show about 300 different plays, and 256 of them answer 91% of the new fields.
 FIELD_PLAYS = 256
 _WHERE_LATER = "\x00where the client stands"
+_CONTINUE = encode_int(END_CONTINUE)  # the end flag of every turn but a game's last
 
 
 class ClientProtocol:
@@ -224,6 +232,10 @@ class ClientProtocol:
         size = _SIZES.get(step, 0)
         if len(data) != size:
             raise ValueError(f"{self.where()}: a message of {size} bytes, got {len(data)}")
+        return self._consume(step, data)
+
+    def _consume(self, step: Step, data: bytes) -> list[bytes]:
+        """One whole message of ``step`` (its size checked by the caller)."""
         self._last = position = self._position()
         self.received += 1
         try:
@@ -239,16 +251,26 @@ class ClientProtocol:
         """Bytes as they came off the socket, any amount: every whole message among them is
         consumed in order (one ``recv`` of what is available instead of one per message);
         the rest waits for the next call.  Returns the replies to send, in order."""
+        if not self._started:
+            raise RuntimeError("call initiate() and send the profile first")
         unread = self._unread + data if self._unread else data
         replies: list[bytes] = []
         pos, end = 0, len(unread)
-        while self.step is not Step.DONE:
-            size = _SIZES[self.step]
+        step = self.step
+        while step is not Step.DONE:
+            size = _SIZES[step]
             if end - pos < size:
                 break
-            replies += self.receive(unread[pos:pos + size])
+            if step is Step.END_FLAG and unread[pos:pos + size] == _CONTINUE:
+                # the end flag of a turn (most messages): no game over to tell anyone
+                self._last = self._position()
+                self.received += 1
+                self.step = step = Step.TURN
+            else:
+                replies += self._consume(step, unread[pos:pos + size])
+                step = self.step
             pos += size
-        self._unread = unread[pos:]
+        self._unread = unread[pos:] if pos < end else b""
         return replies
 
     @property

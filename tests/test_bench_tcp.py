@@ -46,3 +46,14 @@ def test_bundled_bots_and_two_tables() -> None:
 def test_syscalls_counted_where_strace_attaches() -> None:
     s = bench("--kind", "native", "--games", "3")["results"]["native"]["syscalls"]
     assert s["games"] >= 5 and s["server_network_syscalls_per_game"] > 0
+
+
+def test_python_floor_clients_play_the_native_clients_games() -> None:
+    # the Python floor client plays as the C client does: the very same games (turns)
+    out = bench("--kind", "python", "--games", "3", "--no-strace", "--no-floor")
+    r = out["results"]["python"]
+    assert r["timed_games"] == 2 and r["client_cpu_ms_per_game"] > 0
+    assert r["client_user_ms_per_game"] >= 0 and r["client_cpu_us_per_turn"] > 0
+    if shutil.which("cc") is not None:
+        native = bench("--kind", "native", "--games", "3", "--no-strace", "--no-floor")
+        assert native["results"]["native"]["turns_per_game"] == r["turns_per_game"]

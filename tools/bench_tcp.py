@@ -3,18 +3,28 @@
 A real ``daihinmin serve`` process on 127.0.0.1 (port 0) and five real client processes per
 table: (a) the bundled ``default`` bot, (b) a minimal native C client
 (``bench_native_client.c``, compiled with the system ``cc`` into a temporary folder; skipped
-with a message where there is none).  The native clients take every message with exactly one
-``read()`` of its size (``--strict``), so a run also checks that each table arrives whole.
+with a message where there is none), (c) the Python floor client
+(``bench_python_client.py``: the C client's play in Python, no bot, no checks).  The native
+clients take every message with exactly one ``read()`` of its size (``--strict``), so a run
+also checks that each table arrives whole.
 
 The figures cover the games between the server's "game 1" and "game N" lines, so process
 start-up, imports and the final report are left out: wall ms/game, CPU ms/game of the server
-and of each client process (from ``/proc``), the resident memory of the server at the start
-and end of that window, and, where ``strace`` can attach, the system calls per game of all
-processes in a second, shorter run (tracing slows everything, so it never touches the timed
-run).  For the bundled bot, what starting one client process costs is measured apart: the
-median of a few starts refused at once (imports, command line, the bot made).  A run where a
-process fails or a stand-in plays a seat is reported and fails (exit 1): the figures would
-not be the client's own.
+and of each client process (from ``/proc``; user and kernel apart from clock ticks), the
+resident memory of the server at the start and end of that window, and, where ``strace`` can
+attach, the system calls per game of all processes in a second, shorter run (tracing slows
+everything, so it never touches the timed run).  For the bundled bot, what starting one
+client process costs is measured apart: the median of a few starts refused at once (imports,
+command line, the bot made).  A run where a process fails or a stand-in plays a seat is
+reported and fails (exit 1): the figures would not be the client's own.
+
+The floor (with the native clients, unless ``--no-floor``): the same games are played once
+more, untimed, with the native clients recording every message (``--record``); the floor
+server (``bench_floor_server.c``, :mod:`daihinmin.tools.bench_floor`) then replays that
+session to five native clients, with the writes of ``serve`` (one per player per wait) and
+each reply read whole and compared with the recorded one, and no judging at all.  Timed like
+``serve``, its CPU per game (``floor_*``) is what any server of protocol 20070 pays on this
+machine for these games, beside the real server's figures of the same run.
 """
 
 from __future__ import annotations
@@ -46,6 +56,9 @@ from daihinmin.tools.exit_codes import FAILED, OK
 PLAYERS = 5
 NATIVE_SOURCE = "bench_native_client.c"
 FLOOR_SOURCE = "bench_floor_server.c"
+# default: the bundled bot; native: the C client; python: the Python floor client
+# (bench_python_client.py, the native client's play with no bot and no checks)
+KINDS = ("default", "native", "python")
 STRACE_GAMES = 30
 STARTUP_RUNS = 5
 LISTENING = re.compile(r"listening on [^:]+:(\d+)")
@@ -196,6 +209,9 @@ def client_argv(kind: str, native: Path | None, port: int, number: int,
         recording = ["--record", str(record / f"client{number}.rec")] if record else []
         return [str(native), "127.0.0.1", str(port), f"native{number}", "--strict",
                 *recording]
+    if kind == "python":
+        return [sys.executable, "-m", "daihinmin.tools.bench_python_client", "127.0.0.1",
+                str(port), f"python{number}"]
     return [sys.executable, "-m", "daihinmin.tools", "bot", kind, "--host", "127.0.0.1",
             "--port", str(port)]
 
@@ -319,6 +335,8 @@ def run_kind(kind: str, native: Path | None, games: int, tables: int, seed: int,
         "client_user_ms_per_game": round(statistics.mean(client_user) * per_game, 3),
         "client_system_ms_per_game": round(statistics.mean(client_system) * per_game, 3),
         "server_cpu_us_per_turn": round(sum(server_cpu) * 1e6 / turns, 2),
+        # per client process: the kinds play games of different lengths
+        "client_cpu_us_per_turn": round(sum(client_cpu) / PLAYERS * 1e6 / turns, 2),
         "server_user_ms_per_game": round(sum(user) / len(user) * per_game, 3),
         "server_system_ms_per_game": round(sum(system) / len(system) * per_game, 3),
         "cores_busy_bench": round(ours, 2),
@@ -466,7 +484,7 @@ def floor_figures(floor: dict[str, Any]) -> dict[str, Any]:
     keys = ("wall_ms_per_game", "games_per_second", "server_cpu_ms_per_game",
             "server_user_ms_per_game", "server_system_ms_per_game", "server_cpu_us_per_turn",
             "client_cpu_ms_per_game", "client_user_ms_per_game", "client_system_ms_per_game",
-            "turns_per_game")
+            "client_cpu_us_per_turn", "turns_per_game")
     return {f"floor_{key}": floor[key] for key in keys}
 
 
@@ -488,8 +506,8 @@ def register_bench_tcp(bench_sub: argparse._SubParsersAction[argparse.ArgumentPa
     p.add_argument("--games", type=int, default=100, help="games per table (at least 3)")
     p.add_argument("--tables", type=int, default=1, help="tables (servers) run at once")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--kind", action="append", choices=["default", "native"], default=None,
-                   help="client kinds to run (repeatable; default: both)")
+    p.add_argument("--kind", action="append", choices=list(KINDS), default=None,
+                   help="client kinds to run (repeatable; default: all three)")
     p.add_argument("--write-mode", choices=["serve", "exact", "coalesced"], default="serve",
                    help="the server's writes (default: what serve does by default)")
     p.add_argument("--no-strace", action="store_true", help="skip the system call count")
@@ -505,7 +523,7 @@ def bench_tcp(args: argparse.Namespace) -> int:
         print("daihinmin bench tcp: --games must be at least 3 and --tables at least 1",
               file=sys.stderr)
         return 2
-    kinds = args.kind or ["default", "native"]
+    kinds = args.kind or list(KINDS)
     out: dict[str, Any] = {"bench": "tcp", "games": args.games, "tables": args.tables,
                            "write_mode": args.write_mode, "load_before": load(),
                            "results": {}, "skipped": {}}
@@ -527,7 +545,7 @@ def bench_tcp(args: argparse.Namespace) -> int:
                         kind, native, args.games, args.tables, args.seed, args.write_mode,
                         floor)))
                     floor.script.unlink()
-                if kind != "native":
+                if kind == "default":
                     result.update(startup_cost(kind))
                 if args.no_strace:
                     result["syscalls"] = None
@@ -560,6 +578,16 @@ def bench_tcp(args: argparse.Namespace) -> int:
               f"{r['server_rss_kb_start']} -> {r['server_rss_kb_end']} kB; cores busy: "
               f"{r['cores_busy_bench']:.2f} this bench, {r['cores_busy_machine']:.2f} the "
               f"machine, of {r['cores']}")
+        print(f"           client CPU {r['client_user_ms_per_game']:.2f} user + "
+              f"{r['client_system_ms_per_game']:.2f} kernel ms/game, "
+              f"{r['client_cpu_us_per_turn']:.0f} us/turn")
+        if "floor_server_cpu_ms_per_game" in r:
+            print(f"           floor server (the same session replayed, no judging): "
+                  f"{r['floor_server_cpu_ms_per_game']:.2f} ms CPU/game "
+                  f"({r['floor_server_user_ms_per_game']:.2f} user + "
+                  f"{r['floor_server_system_ms_per_game']:.2f} kernel), wall "
+                  f"{r['floor_wall_ms_per_game']:.2f} ms/game, clients "
+                  f"{r['floor_client_cpu_ms_per_game']:.2f} ms CPU/game")
         if "client_startup_cpu_ms" in r:
             print(f"           start-up of one client process (to its first connect): "
                   f"{r['client_startup_cpu_ms']:.0f} ms CPU, "
