@@ -41,18 +41,28 @@ class Outbox:
 
     async def _send(self, player: int, data: bytes) -> None:
         conn = self.seats.seats[player].conn  # the list itself: once per message
-        if conn is None:
-            return
+        if conn is not None:
+            rest = self._send_now(player, conn, data)
+            if rest:
+                await self._send_rest(player, conn, rest)
+
+    def _send_now(self, player: int, conn: PlayerConnection, data: bytes) -> bytes:
+        """One plain non-blocking send (every write of every turn comes here); returns what
+        the socket did not take, for :meth:`_send_rest`."""
         sock = conn.sock
-        if sock is not None and not conn.closed:
-            try:  # one plain send first: this runs for every write of every turn
-                sent = sock.send(data)
-            except OSError:  # BlockingIOError, or a broken pipe the connection's send reports
-                sent = 0
-            if sent == len(data):
-                self.written_at[player] = time.perf_counter()
-                return
-            data = data[sent:]
+        if sock is None or conn.closed:
+            return data
+        try:
+            sent = sock.send(data)
+        except OSError:  # BlockingIOError, or a broken pipe the connection's send reports
+            return data
+        if sent == len(data):
+            self.written_at[player] = time.perf_counter()
+            return b""
+        return data[sent:]
+
+    async def _send_rest(self, player: int, conn: PlayerConnection, data: bytes) -> None:
+        """The connection's own send, with Trio's wait and the send deadline."""
         try:
             await conn.send(data)
         except PlayerTimeoutError as exc:
@@ -127,10 +137,18 @@ class Outbox:
                 await self._send(seat.number, data)
 
     async def flush(self) -> None:
-        """Write what is queued (coalesce mode); call before waiting for any player."""
+        """Write what is queued (coalesce mode); call before waiting for any player.  The
+        plain send is tried in line: no task step per player unless a socket is full."""
         pending = self.pending
         if not pending:
             return
         self.pending = {}
+        seats = self.seats.seats
         for player, chunks in pending.items():
-            await self._send(player, chunks[0] if len(chunks) == 1 else b"".join(chunks))
+            conn = seats[player].conn
+            if conn is None:
+                continue
+            rest = self._send_now(player, conn, chunks[0] if len(chunks) == 1
+                                  else b"".join(chunks))
+            if rest:
+                await self._send_rest(player, conn, rest)

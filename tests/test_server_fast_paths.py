@@ -23,6 +23,7 @@ from daihinmin.server import requests
 from daihinmin.server.config import ServerConfig
 from daihinmin.server.connection import PlayerConnection
 from daihinmin.server.errors import PlayerDisconnectedError, PlayerTimeoutError
+from daihinmin.server.outbox import Outbox
 from daihinmin.server.requests import read_move, read_move_table
 from daihinmin.server.seats import SeatTable
 from hypothesis import given
@@ -177,3 +178,35 @@ def test_without_a_read_task_a_late_table_is_skipped_and_the_next_one_read() -> 
 
 def table_of(value: int) -> bytes:
     return struct.pack(">120I", value, *([0] * 119))
+
+
+def test_a_write_the_socket_takes_in_part_goes_out_whole_and_in_order() -> None:
+    # A player that reads late: the plain send takes part of a flush (the buffers are full)
+    # and the rest goes through the connection's send; the player reads every byte in order.
+    async def main() -> None:
+        pairs = await loopback_pairs(2)
+        seats = SeatTable.of([conn for conn, _ in pairs], ServerConfig(port=0))
+        outbox = Outbox(seats, coalesce=True)
+        big = [bytes([n % 251]) * 100_000 for n in range(1, 9)]
+        for chunk in big:
+            await outbox.raw_each([chunk, chunk[:10]])
+        got: list[bytes] = []
+
+        async def read_all(client: trio.SocketStream, size: int) -> None:
+            await trio.sleep(0.2)  # the server's plain send has met a full buffer by now
+            data = bytearray()
+            while len(data) < size:
+                data += await client.receive_some(65536)
+            got.append(bytes(data))
+
+        with trio.fail_after(10):  # bytes lost: the reader would wait for ever
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(read_all, pairs[0][1], sum(map(len, big)))
+                await outbox.flush()
+        assert got == [b"".join(big)]
+        assert await pairs[1][1].receive_some(1000) == b"".join(c[:10] for c in big)
+        await seats.close_all()
+        for _, client in pairs:
+            await client.aclose()
+
+    trio.run(main)
