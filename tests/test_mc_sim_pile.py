@@ -23,7 +23,7 @@ from daihinmin.players.mc.bot import MCBot, world_states
 from daihinmin.players.mc.control import THREATS_SIZE, threats
 from daihinmin.players.mc.convert import hand_mask, state_from_game
 from daihinmin.players.mc.observe import knowledge_from_view, simulator_gaps
-from daihinmin.players.mc.rulebits import AFTER_DRAW
+from daihinmin.players.mc.rulebits import AFTER_DRAW, DRAW_ON_PASS
 from daihinmin.rules.match import MatchState
 from daihinmin.rules.ruleset import THIRTEENTH_FLOOR, UECDA, RuleSet
 from daihinmin.values.cards import CardSet
@@ -138,7 +138,7 @@ def test_threats_count_the_pile_as_every_opponents() -> None:
     t = np.empty(THREATS_SIZE, dtype=np.int64)
     threats(sim, 0, t)
     assert t[0] == 13  # the ♥2 in the pile: the top rank, as if an opponent held it
-    sim[S.RULES] &= ~S.DRAW_ON_PASS
+    sim[S.RULES] &= ~DRAW_ON_PASS
     threats(sim, 0, t)
     assert t[0] == 4  # without draws the pile is out of play
 
