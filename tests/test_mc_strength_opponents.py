@@ -51,7 +51,7 @@ def test_mc_plays_copies_of_itself() -> None:
     """One job of the self-play check: four mc opponents at a small fixed budget; every game
     scores each place once, and the copies decide by their own (capped) searches."""
     result = mc_strength.run_job((2, 5, "mc", {"time_ms": 0, "playouts": 24}, False, "uecda",
-                                  None, {"time_ms": 0, "playouts": 24}))
+                                  None, {"time_ms": 0, "playouts": 24}, []))
     assert len(result.points) == 2
     for mine, theirs in zip(result.points, result.opponent_points, strict=True):
         assert sorted([mine, *theirs]) == [1, 2, 3, 4, 5]
@@ -95,3 +95,17 @@ def test_rules_mc_does_not_simulate_are_refused(capsys: pytest.CaptureFixture[st
     with pytest.raises(SystemExit) as exc:
         mc_strength.main(["--games", "1", "--rules", unsimulated[0]])
     assert exc.value.code == 2 and "does not simulate" in capsys.readouterr().err
+
+
+def test_rules_changed_by_rule_options_are_played(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--rule KEY=VALUE`` changes the preset: the 13th floor without double stairs (its
+    draw pile included) is mc's own; a bad rule is one line and exit 2."""
+    code = mc_strength.main(["--games", "1", "--time-ms", "0", "--playouts", "16", "--rules",
+                             "thirteenth_floor", "--rule", "double_stairs=no", "--json"])
+    assert code == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["rules"] == "thirteenth_floor+double_stairs=no" and out["games"] == 1
+    assert len(out["places"]) == 4 and out["decisions"] > 0
+    with pytest.raises(SystemExit) as exc:
+        mc_strength.main(["--games", "1", "--rule", "hand_size=99"])
+    assert exc.value.code == 2 and "hand_size" in capsys.readouterr().err

@@ -66,6 +66,7 @@ from .worlds import (
     pair_weight,
     refine_worlds,
     sample_worlds,
+    set_world_piles,
 )
 
 log = logging.getLogger(__name__)
@@ -224,7 +225,7 @@ class MCBot(Bot):
         stats = search_exchange(self.ws, worlds, kn.seats, kn.owner_answers, kn.me, lower,
                                 cand, self.models, self.prm, self._remaining(start),
                                 self.c_explore, self.min_visits, kn.rules_word, kn.prev_top,
-                                kn.leader)
+                                kn.leader, kn.unknown, kn.pile)
         self._record("exchange", stats, start, ess, [str(mask_cards(int(m))) for m in cand])
         return mask_cards(int(cand[stats.best()]))
 
@@ -247,9 +248,10 @@ class MCBot(Bot):
                     return self._checked(move, legal, view)
         worlds, ess = self._sample(kn) if revealed is None else _revealed_worlds(kn, revealed)
         bases = world_states(view, kn, worlds)
-        if n_active(bases[0]) == 2 and self.solve_nodes > 0:
+        if n_active(bases[0]) == 2 and self.solve_nodes > 0 and kn.pile == 0:
             # two players left: every card is known, the race can be solved exactly (over
-            # every joker placement, since one may set the lock that wins)
+            # every joker placement, since one may set the lock that wins); not while a
+            # draw pile hides cards (the other hand is a guess, and so are the draws)
             full_c, full_i = _candidates(kn.my_hand, view)
             won = self._winning_candidate(bases[0], kn.me, full_c, full_i)
             if won >= 0:
@@ -299,10 +301,11 @@ class MCBot(Bot):
                                 pairs, kn.seats, kn.first, kn.owner_answers, kn.hist_player,
                                 kn.hist_cards, kn.hist_info, self.models, self.prm,
                                 self.world_eps, self.beta,
-                                self.window if kn.complete else 0, max(proposals, self.worlds),
+                                self.window if kn.replays_hands else 0,
+                                max(proposals, self.worlds),
                                 out, self.ws.bufc, self.ws.bufi, kn.rules_word, kn.prev_top)
             if ess > 0:
-                if self.refine_steps > 0 and kn.complete and len(kn.hist_player):
+                if self.refine_steps > 0 and kn.replays_hands and len(kn.hist_player):
                     refine_worlds(out, kn.me, fixed, kn.played, pairs, kn.seats, kn.first,
                                   kn.owner_answers, kn.hist_player, kn.hist_cards,
                                   kn.hist_info, self.models,
@@ -318,8 +321,8 @@ class MCBot(Bot):
         """After a game every starting hand is known: score each opponent's actions under
         every model and switch an opponent to the model that clearly explains it best."""
         kn = knowledge_from_view(view)
-        if not kn.complete or kn.first < 0 or not len(kn.hist_player):
-            return
+        if not kn.replays_hands or kn.pile or kn.first < 0 or not len(kn.hist_player):
+            return  # (with a pile left, its cards and the last hand cannot be told apart)
         start = kn.played.copy()
         start[kn.me] = add_cards(int(start[kn.me]), kn.my_hand)
         leftover = kn.unknown
@@ -427,6 +430,8 @@ def world_states(view: GameView, kn: Knowledge, worlds: np.ndarray) -> np.ndarra
     base = public_state(view, kn, worlds[0])
     bases = np.repeat(base[None, :], len(worlds), axis=0)
     bases[:, HAND:HAND + MAX_PLAYERS] = worlds
+    if kn.pile:  # each world's own pile: the cards it leaves, in an order of its own
+        set_world_piles(bases, kn.unknown, kn.me, kn.pile)
     return bases
 
 

@@ -28,6 +28,7 @@ from .bits import (
 from .movegen import generate
 from .moves import K_GROUP, K_JOKER, K_SEQUENCE, K_SINGLE, high_of, kind_of, low_of, size_of
 from .rulebits import (
+    DRAW_ON_PASS,
     FORBIDDEN_LAST,
     FORBIDDEN_REJECT,
     GROUP_MAX_4,
@@ -45,7 +46,10 @@ from .state import (
     LEAD_COUNT,
     LEAD_PLAYER,
     MAX_PLAYERS,
+    PILE_COUNT,
+    PILE_MASK,
     RULES,
+    add_cards,
     clears_at_once,
     cuts,
     is_forbidden_finish,
@@ -123,14 +127,20 @@ UNLIMITED_LEADS = 99
 
 @njit(cache=True)
 def threats(st: np.ndarray, p: int, out: np.ndarray) -> None:
-    """Summarise the hands of the players other than ``p`` still in the game into ``out``."""
+    """Summarise the hands of the players other than ``p`` still in the game into ``out``.
+
+    Under draw_on_pass a player who passes draws and may then answer: the pile's cards count
+    as every opponent's (so "unbeatable" stays sure whatever they draw; cautious, as the
+    ignored lock)."""
     out[:] = 0
     out[T_MIN] = 14
     k = 0
+    pile = st[PILE_MASK] if st[RULES] & DRAW_ON_PASS and st[PILE_COUNT] > 0 else int64(0)
     for q in range(MAX_PLAYERS):
         hand = st[HAND + q]
         if q == p or hand == 0:
             continue
+        hand = add_cards(hand, pile)
         real = hand & REAL_CARDS
         joker = popcount(hand & JOKER_BITS)
         if real:
@@ -150,17 +160,19 @@ def threats(st: np.ndarray, p: int, out: np.ndarray) -> None:
     out[T_RULES] = rw
     out[T_LEADS] = UNLIMITED_LEADS
     if rw & SANDSTORM or (rw >> LEAD_LIMIT_SHIFT) & 15:
-        _effect_threats(st, p, rw, out)
+        _effect_threats(st, p, rw, pile, out)
 
 
 @njit(cache=True)
-def _effect_threats(st: np.ndarray, p: int, rw: int, out: np.ndarray) -> None:
-    """The sandstorm threat and the leads left of ``p`` under the lead limit."""
+def _effect_threats(st: np.ndarray, p: int, rw: int, pile: int, out: np.ndarray) -> None:
+    """The sandstorm threat (the ``pile`` counted as every opponent's) and the leads left of
+    ``p`` under the lead limit."""
     if rw & SANDSTORM:
         for q in range(MAX_PLAYERS):
             hand = st[HAND + q]
             if q == p or hand == 0:
                 continue
+            hand = add_cards(hand, pile)
             jokers = 0 if rw & NO_JOKER_EFFECTS else popcount(hand & JOKER_BITS)
             threes = popcount(nibble(hand, 1))
             if threes > 0 and threes + jokers >= 3:

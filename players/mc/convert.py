@@ -9,7 +9,7 @@ from daihinmin.values.moves import JOKER_PAIR, LONE_JOKER, PASS, Move, MoveKind
 
 from . import moves as mv
 from .bits import JOKER_BIT
-from .rulebits import LEAD_HOLDS_CLUB3, rules_word
+from .rulebits import AFTER_DRAW, LEAD_HOLDS_CLUB3, rules_word
 from .state import (
     BOTTOM,
     ELEVEN,
@@ -38,6 +38,7 @@ from .state import (
     SEAT,
     STATE_SIZE,
     TURN,
+    set_pile,
 )
 
 
@@ -111,7 +112,8 @@ def state_from_game(game: GameState) -> np.ndarray:
         raise UnsupportedPositionError("the simulator does not model this position")
     st = np.zeros(STATE_SIZE, dtype=np.int64)
     st[N_SEATS] = n
-    st[RULES] = rules_word(game.rules) | (LEAD_HOLDS_CLUB3 if game.lead_must_contain else 0)
+    st[RULES] = (rules_word(game.rules) | (LEAD_HOLDS_CLUB3 if game.lead_must_contain else 0)
+                 | (AFTER_DRAW if game.after_draw else 0))
     prev = game.prev_classes
     st[PREV_TOP] = prev.index(0) if prev is not None and 0 in prev else -1
     st[N_BOTTOM] = len(game.bottom)
@@ -139,4 +141,5 @@ def state_from_game(game: GameState) -> np.ndarray:
     st[REVERSED] = int(game.direction == -1)
     st[PENDING_REV] = game.pending_revolutions
     st[LEAD_PLAYER], st[LEAD_COUNT] = game.lead_streak
+    set_pile(st, np.array(game.pile, dtype=np.int64))  # in order, the top card last
     return st

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from itertools import pairwise
 
 import numpy as np
@@ -13,7 +13,7 @@ from daihinmin.values.cards import CardSet
 
 from .bits import C3_BIT, D3_BIT, REAL_CARDS
 from .convert import encode_move, hand_mask, joker_mask
-from .rulebits import LEAD_HOLDS_CLUB3, WORD_VALUES, opening_word
+from .rulebits import AFTER_DRAW, LEAD_HOLDS_CLUB3, WORD_VALUES, opening_word
 from .state import (
     ELEVEN,
     FIELD_CARDS,
@@ -31,9 +31,15 @@ from .state import (
     TURN,
     add_cards,
     new_state,
-    replay,
+    replay_kept,
 )
-from .worlds import MODE_LOWER, MODE_NEITHER, MODE_NEITHER_LOWEST, MODE_UPPER
+from .worlds import (
+    MODE_LOWER,
+    MODE_NEITHER,
+    MODE_NEITHER_LOWEST,
+    MODE_UPPER,
+    set_world_piles,
+)
 
 # Rule fields that only shape the match around the games (or the exchange, which the player
 # reads from the classes); every other field must keep its uecda value for the simulator.
@@ -41,8 +47,9 @@ _MATCH_ONLY = frozenset({"name", "min_players", "max_players", "seat_change_peri
                          "class_reset_period", "exchange", "pass_limit", "exchange_counts_3p",
                          "titles_3p"})
 # Play-rule toggles the simulator plays either way (the state array carries them), and
-# fields it plays at every value it checks in _plays_value.
-_SIMULATED = frozenset({"owner_answers"})
+# fields it plays at every value it checks in _plays_value.  hand_size: the state holds the
+# pile a deal leaves (any size RuleSet.validate allows).
+_SIMULATED = frozenset({"owner_answers", "hand_size"})
 
 
 def _plays_value(rules: RuleSet, name: str) -> bool:
@@ -78,8 +85,9 @@ def simulator_gaps(rules: RuleSet) -> list[str]:
     >>> from daihinmin.rules.ruleset import APP, ORIGINAL, THIRTEENTH_FLOOR, WEB
     >>> simulator_gaps(UECDA), simulator_gaps(WEB), simulator_gaps(APP), simulator_gaps(ORIGINAL)
     ([], [], [], [])
-    >>> simulator_gaps(THIRTEENTH_FLOOR)[:2]
-    ['hand_size=7', 'double_stairs=True']
+    >>> simulator_gaps(THIRTEENTH_FLOOR), simulator_gaps(THIRTEENTH_FLOOR.with_rules(
+    ...     double_stairs=False))
+    (['double_stairs=True'], [])
     >>> simulator_gaps(UECDA.with_rules(players=4, jokers=2, points=()))
     []
     """
@@ -118,6 +126,20 @@ class Knowledge:
     prev_top: int = -1  # the previous game's daifugo, -1 in a first game
     leader: int = -1  # who leads the game by the rules (-1: the holder of the ♦3)
     # (rules_word holds LEAD_HOLDS_CLUB3 when the game opened with the ♣3 holder's lead)
+    pile: int = 0  # cards in the draw pile now (hand_size > 0): the rest of ``unknown``
+    draws: bool = False  # cards reach hands from the pile (draw_on_pass with a pile)
+    #: per history entry, 1 for a pass after which the passer drew and kept the turn
+    kept: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+
+    @property
+    def replays_hands(self) -> bool:
+        """Does the history replay every player's hand from the deal?  Not once cards are
+        drawn: who drew what is hidden (each pass only shows how many), so a world's hands
+        plus the cards played since are not the hands each action was chosen from.  The
+        opponent models' evidence and the exchange weights need those hands; without them
+        worlds are uniform over the deals that fit the hard facts (counts, known cards,
+        the pile's size)."""
+        return self.complete and not self.draws
 
 
 def _later_game(view: GameView) -> bool:
@@ -191,10 +213,36 @@ def _pair_rows(view: GameView, me: int, my_hand: int, played: np.ndarray, unknow
     return np.array(rows, dtype=np.int64).reshape(len(rows), 6)
 
 
+def has_pile(rules: RuleSet) -> bool:
+    """Does a deal at ``rules`` leave a draw pile?"""
+    return 0 < rules.hand_size * rules.players < deck_size(rules)
+
+
+def kept_turns(view: GameView) -> np.ndarray:
+    """Per history entry: 1 for a pass after which the passer drew and kept the turn
+    (draw_on_pass: it could answer the field).  The history shows it: the passer acts
+    next, in the same trick (a passer marked passed could act next only as the leader after
+    a clear)."""
+    history = view.history
+    kept = np.zeros(len(history), dtype=np.int64)
+    if not view.rules.draw_on_pass:
+        return kept
+    for t, obs in enumerate(history):
+        if not obs.move.is_pass:
+            continue
+        if t + 1 < len(history):
+            nxt = history[t + 1]
+            kept[t] = nxt.player == obs.player and not nxt.trick_cleared_before
+        else:
+            kept[t] = view.turn_player == obs.player and view.field is not None
+    return kept
+
+
 def knowledge_from_view(view: GameView, lowest_returners: Collection[int] = ()) -> Knowledge:
     """What ``view``'s player knows; ``lowest_returners``: players known to return their
     weakest cards when they hand cards back in an exchange I am not part of."""
     me = view.player
+    rules = view.rules
     my_hand = hand_mask(view.hand)
     played = np.zeros(MAX_PLAYERS, dtype=np.int64)
     players, cards, infos = [], [], []
@@ -207,25 +255,38 @@ def knowledge_from_view(view: GameView, lowest_returners: Collection[int] = ()) 
     gone = my_hand
     for q in range(MAX_PLAYERS):
         gone = int(add_cards(gone, int(played[q])))
-    unknown = unknown_cards(view.rules, gone)
+    unknown = unknown_cards(rules, gone)
     counts = _padded(view.counts)
     played_total = sum(int(p).bit_count() for p in played)
-    complete = (int(counts.sum()) + played_total == deck_size(view.rules)
+    pile = view.pile_count
+    complete = (int(counts.sum()) + played_total + pile == deck_size(rules)
                 and int(counts[me]) == my_hand.bit_count())
+    draws = rules.draw_on_pass and has_pile(rules)
     fixed = np.zeros(MAX_PLAYERS, dtype=np.int64)
     if view.history:
         first = view.history[0].player if complete else -1
     else:
         first = view.turn_player if view.turn_player >= 0 else -1
     word, prev_top, leader, lead_card = _table_facts(view)
+    if has_pile(rules) and not any(o.is_play for o in view.history):
+        # the ♦3 or ♣3 may lie in the pile (then the dealer leads freely): the first mover
+        # is known to hold the ♣3 only while the view says the lead must hold it
+        club3 = bool(view.lead_must_contain & CardSet(int(C3_BIT)))
+        lead_card = int(C3_BIT) if club3 and lead_card == int(C3_BIT) else 0
+        word = word if club3 else word & ~LEAD_HOLDS_CLUB3
+    elif has_pile(rules):
+        lead_card = 0
     if lead_card and first >= 0 and first != me and unknown & lead_card:
         fixed[first] |= lead_card  # the ♦3 (or ♣3) holder leads
     pairs = _pair_rows(view, me, my_hand, played, unknown, fixed, view.exchange_given,
                        lowest_returners)
+    if draws:
+        pairs = pairs[:0]  # the weights need the dealt hands (see Knowledge.replays_hands)
     return Knowledge(me, my_hand, unknown, counts, fixed, played, pairs,
-                     np.array(view.seats, dtype=np.int64), first, view.rules.owner_answers,
+                     np.array(view.seats, dtype=np.int64), first, rules.owner_answers,
                      np.array(players, dtype=np.int64), np.array(cards, dtype=np.int64),
-                     np.array(infos, dtype=np.int64), complete, word, prev_top, leader)
+                     np.array(infos, dtype=np.int64), complete, word, prev_top, leader, pile,
+                     draws, kept_turns(view))
 
 
 def exchange_knowledge(view: GameView, lower: int, count: int) -> Knowledge:
@@ -250,24 +311,33 @@ def exchange_knowledge(view: GameView, lower: int, count: int) -> Knowledge:
     word, prev_top, leader, _ = _table_facts(view)
     return Knowledge(me, my_hand, unknown, counts, fixed, played, pairs,
                      np.array(view.seats, dtype=np.int64), -1, view.rules.owner_answers,
-                     empty, empty, empty, True, word, prev_top, leader)
+                     empty, empty, empty, True, word, prev_top, leader, view.pile_count,
+                     view.rules.draw_on_pass and has_pile(view.rules))
 
 
 def public_state(view: GameView, kn: Knowledge, hands: np.ndarray) -> np.ndarray:
-    """The simulator state of the current position with the given world ``hands``.
+    """The simulator state of the current position with the given world ``hands`` (and a
+    pile of the cards they leave, in a random order).
 
     Trick facts the view does not spell out (who passed, who owns the field, finishing order)
     come from replaying the history; if that does not fit the view they come from the view.
+    A replay starts from the world's hands plus the cards played since, so it needs no
+    draws: who kept the turn after a draw is read from the history (:func:`kept_turns`).
     """
     hands = _padded(hands)
+    st = None
     if kn.first >= 0:
         start = np.array([add_cards(int(hands[q]), int(kn.played[q]))
                           for q in range(MAX_PLAYERS)], dtype=np.int64)
         st = new_state(start, kn.seats, kn.first, kn.owner_answers, kn.rules_word,
                        kn.prev_top)
-        if replay(st, kn.hist_player, kn.hist_cards, kn.hist_info) and _fits(st, view, kn):
-            return st
-    return _state_from_view(view, kn, hands)
+        if not (replay_kept(st, kn.hist_player, kn.hist_cards, kn.hist_info, kn.kept)
+                and _fits(st, view, kn)):
+            st = None
+    if st is None:
+        st = _state_from_view(view, kn, hands)
+    set_world_piles(st[None, :], kn.unknown, kn.me, kn.pile)
+    return st
 
 
 def _fits(st: np.ndarray, view: GameView, kn: Knowledge) -> bool:
@@ -291,6 +361,9 @@ def _state_from_view(view: GameView, kn: Knowledge, hands: np.ndarray) -> np.nda
     st[REVERSED] = int(view.direction == -1)
     st[RULES] = (kn.rules_word & ~LEAD_HOLDS_CLUB3) | (
         LEAD_HOLDS_CLUB3 if view.field is None and view.lead_must_contain else 0)
+    kept = kn.kept
+    if len(kept) and kept[-1] and kn.draws:
+        st[RULES] |= AFTER_DRAW
     st[PASSED] = getattr(view, "passed", 0)  # newer views carry the trick's passes
     owner = getattr(view, "field_owner", None)
     if owner is None:

@@ -3,7 +3,7 @@
 Every player moves by its model (:mod:`~daihinmin.players.mc.models`); the player the playout
 is run for always moves by the playout policy.  The playout stops as soon as that player goes
 out (its place is then fixed), or when it is one of the last two and the exact two-player
-solver settles the race.
+solver settles the race (not while passes still draw: its table keys no pile).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from .state import (
     TURN,
     apply_pass,
     apply_play,
+    draws_ahead,
     n_active,
     place_of,
     place_value,
@@ -66,7 +67,7 @@ def playout(st: np.ndarray, me: int, models: np.ndarray, prm: np.ndarray, bufc: 
                 return score_value(st, me)
         elif st[OVER] != 0 or st[HAND + me] == 0:
             return float(place_value(st, place_of(st, me)))
-        if budget > 0 and n_active(st) == 2:
+        if budget > 0 and n_active(st) == 2 and not draws_ahead(st):
             won = solve_two(st, me, budget, solver)
             if won != UNKNOWN:
                 return float(place_value(st, st[N_OUT] + (0 if won else 1)))

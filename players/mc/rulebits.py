@@ -56,6 +56,9 @@ REVOLUTION_REAL_CARDS = 1 << 19  # revolution_joker_counts=False: jokers do not 
 #: generation sees it: the lead must hold the ♣3 (first_lead=club3, a game's first lead).
 #: The first play of the game clears it.  (Bits from 1 << 40 up are such facts.)
 LEAD_HOLDS_CLUB3 = 1 << 40
+#: A fact of DRAW_ON_PASS: the player to move passed over the field, drew, and can answer
+#: it: a play clears the fact, a pass now declines (no second draw) and marks the pass.
+AFTER_DRAW = 1 << 41
 
 # --- play effects of the thirteenth_floor preset, usable in any rule set (bits 20 and up) ---
 FIVE_SKIP = 1 << 20  # five_skip=True: each 5 skips the next player still in the trick
@@ -71,6 +74,11 @@ CARD_SCORING = 1 << 28  # scoring=cards: the 13th floor card penalties, lower is
 #: instead of FORBID_LIST): a last play holding a joker, the ♠3, a real 5, 8 or 9, or three
 #: 3s as a group is forbidden (rules.plays.holds_role_card; no toggle changes the list).
 FORBID_ROLE_CARDS = 1 << 29
+#: draw_on_pass=True: a pass draws cards from the draw pile (state slots PILE_COUNT..), as
+#: many as the field holds (one on an empty field); a player who can then answer the field
+#: may play at once or pass again to decline (the fact AFTER_DRAW).  hand_size needs no bit:
+#: the pile the deal leaves is in the state, and without this bit nothing draws from it.
+DRAW_ON_PASS = 1 << 30
 #: lead_limit (0 = off, 1..15) is held in bits 32..35 of the word.
 LEAD_LIMIT_SHIFT = 32
 MAX_LEAD_LIMIT = 15
@@ -111,6 +119,7 @@ _TOGGLE_BITS: tuple[tuple[str, object, int], ...] = (
     ("revolution_delayed", True, REVOLUTION_DELAYED),
     ("end_on_first_out", True, END_ON_FIRST_OUT),
     ("scoring", Scoring.CARDS, CARD_SCORING),
+    ("draw_on_pass", True, DRAW_ON_PASS),
 )
 
 

@@ -33,9 +33,11 @@ from .state import (
     add_cards,
     apply_pass,
     apply_play,
+    deal_pile,
     new_state,
     take_cards,
 )
+from .worlds import world_pile
 
 #: A playout's value is players - place (state.place_value): 1 for last place.
 MIN_POINTS = 1.0
@@ -96,9 +98,11 @@ def exchange_batch(worlds: np.ndarray, seats: np.ndarray, owner_answers: bool, m
                    min_visits: int,
                    bufc: np.ndarray, bufi: np.ndarray,
                    solver: tuple[np.ndarray, ...],
-                   rules_word: int = 0, prev_top: int = -1, leader: int = -1) -> None:
+                   rules_word: int = 0, prev_top: int = -1, leader: int = -1,
+                   unknown: int = 0, pile: int = 0) -> None:
     """``count`` playouts from the game start of candidate returns ``cand`` (card masks);
-    ``leader`` leads the game (-1: the holder of the ♦3)."""
+    ``leader`` leads the game (-1: the holder of the ♦3); ``pile`` cards of ``unknown``
+    that no world hand holds are the draw pile."""
     n_worlds = worlds.shape[0]
     hands = np.empty(MAX_PLAYERS, dtype=np.int64)
     for _ in range(count):
@@ -111,6 +115,8 @@ def exchange_batch(worlds: np.ndarray, seats: np.ndarray, owner_answers: bool, m
             if leader < 0 and hands[q] & D3_BIT:
                 first = q
         st = new_state(hands, seats, first, owner_answers, rules_word, prev_top)
+        if pile:
+            deal_pile(st, world_pile(unknown, worlds[visits[a] % n_worlds], me), pile)
         v = playout(st, me, models, prm, bufc, bufi, solver)
         sums[a] += v
         squares[a] += v * v
@@ -241,13 +247,14 @@ def search_play(ws: Workspace, bases: np.ndarray, cand_c: np.ndarray, cand_i: np
 def search_exchange(ws: Workspace, worlds: np.ndarray, seats: np.ndarray, owner_answers: bool,
                     me: int, lower: int, cand: np.ndarray, models: np.ndarray, prm: np.ndarray,
                     budget: Budget, c_explore: float, min_visits: int, rules_word: int = 0,
-                    prev_top: int = -1, leader: int = -1) -> ArmStats:
+                    prev_top: int = -1, leader: int = -1, unknown: int = 0,
+                    pile: int = 0) -> ArmStats:
     s = ws.solver
 
     def batch(stats: ArmStats, count: int) -> None:
         exchange_batch(worlds, seats, owner_answers, me, lower, cand, stats.sums, stats.squares,
                        stats.visits, count, models, prm, c_explore, min_visits, ws.bufc, ws.bufi,
-                       s.arrays(), rules_word, prev_top, leader)
+                       s.arrays(), rules_word, prev_top, leader, unknown, pile)
 
     return run_bandit(len(cand), budget, batch, len(seats))
 

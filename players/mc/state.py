@@ -9,7 +9,8 @@ toggle the array carries is ``owner_answers`` (the devkit's trick clear, on in `
 off, the 2013 build's), in slot :data:`OWNER_ANSWERS`; the others are bits of the rules word
 (:mod:`~daihinmin.players.mc.rulebits`, slot :data:`RULES`).  Slots 64 and up hold the
 state of the thirteenth_floor play effects: the direction of play, the revolutions waiting
-for the clear, the lead streak and the winner's card score.
+for the clear, the lead streak and the winner's card score; slots 46..53 the draw pile
+(:data:`PILE_COUNT`), which a pass draws from under ``draw_on_pass``.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bits import JOKER_BIT, JOKER_BITS, REAL_CARDS, S3_BIT, int64, nibble, popcount
+from .bits import JOKER_BIT, JOKER_BITS, REAL_CARDS, S3_BIT, int64, lowest_bit, nibble, popcount
 from .moves import (
     K_GROUP,
     K_JOKER,
@@ -33,8 +34,10 @@ from .moves import (
     suits_of,
 )
 from .rulebits import (
+    AFTER_DRAW,
     AMBULANCE_CLEARS,
     CARD_SCORING,
+    DRAW_ON_PASS,
     EFFECTS_PER_CARD,
     ELEVEN_BACK,
     END_ON_FIRST_OUT,
@@ -93,6 +96,12 @@ ELEVEN = 37  # 1 while an 11-back lasts (until the trick clears)
 PREV_TOP = 38  # the previous game's daifugo (miyako-ochi), -1 when none
 N_BOTTOM = 39
 BOTTOM = 40  # 40..45: players sent to the last places, the last place first
+# Slots of the draw pile (hand_size > 0; drawn from with draw_on_pass).
+PILE_COUNT = 46  # cards in the draw pile
+PILE_MASK = 47  # the pile's cards as a mask (jokers by count, as a hand holds them)
+PILE = 48  # 48..53: the pile in order, PILE_PER_SLOT 6-bit card numbers a slot, top last
+PILE_PER_SLOT = 10
+PILE_SLOTS = 6  # room for 60 cards: every pile a deal of 3+ players leaves
 # Slots of the thirteenth_floor play effects (64 and up).
 REVERSED = 64  # 1 while play goes against the seat order (nine_reverse)
 PENDING_REV = 65  # delayed revolutions waiting for the trick to clear (revolution_delayed)
@@ -263,22 +272,135 @@ def _waiting(st: np.ndarray, owner: int) -> bool:
 
 @njit(cache=True)
 def apply_pass(st: np.ndarray) -> None:
-    """The player to move passes (or had a move rejected)."""
+    """The player to move passes (or had a move rejected).  Under DRAW_ON_PASS it draws
+    first (rules.game._pass): as many cards as the field holds, one on an empty field; if it
+    drew and can now answer the field, the turn stays with it (the fact AFTER_DRAW), and its
+    next pass declines without drawing."""
     p = st[TURN]
-    st[PASSED] |= int64(1) << int64(p)
     st[FAILS] += 1
     if st[FAILS] >= PASS_LIMIT:
+        st[PASSED] |= int64(1) << int64(p)
         if st[RULES] & CARD_SCORING:
             _end_by_penalties(st, p)  # by score, ties in turn order from the passer
         else:
             _finish_rest(st, True)
         return
+    rw = st[RULES]
+    if rw & DRAW_ON_PASS:
+        if rw & AFTER_DRAW:
+            st[RULES] = rw & ~AFTER_DRAW
+        elif _draws_and_may_play(st, p):
+            st[RULES] = rw | AFTER_DRAW
+            return
+    mark_passed(st, p)
+
+
+@njit(cache=True)
+def mark_passed(st: np.ndarray, p: int) -> None:
+    """``p`` (to move) is out of the trick: it clears, or the turn moves on."""
+    st[PASSED] |= int64(1) << int64(p)
     owner = st[OWNER]
     if not _waiting(st, owner):
         _clear(st, owner)
         return
     nxt = next_player(st, p, True)
     st[TURN] = owner if nxt < 0 else nxt
+
+
+@njit(cache=True)
+def pass_seen(st: np.ndarray, kept_turn: bool) -> None:
+    """A pass from the history, where what the passer drew is not known: ``kept_turn`` says
+    whether the passer drew and could answer (the history shows it acting again).  A replay
+    starts from the hands as they are now plus the cards played since, with no pile: nothing
+    is drawn, and each hand holds what it will play."""
+    rw = st[RULES]
+    if (kept_turn and rw & DRAW_ON_PASS and not rw & AFTER_DRAW
+            and st[FAILS] + 1 < PASS_LIMIT):
+        st[FAILS] += 1
+        st[RULES] = rw | AFTER_DRAW
+        return
+    apply_pass(st)
+
+
+# --- the draw pile ----------------------------------------------------------------------------
+@njit(cache=True)
+def pile_card(st: np.ndarray, i: int) -> int:
+    """The card number (0..61) ``i`` places from the pile's bottom."""
+    return (st[PILE + i // PILE_PER_SLOT] >> int64(6 * (i % PILE_PER_SLOT))) & int64(63)
+
+
+@njit(cache=True)
+def _set_pile_card(st: np.ndarray, i: int, card: int) -> None:
+    slot = PILE + i // PILE_PER_SLOT
+    shift = int64(6 * (i % PILE_PER_SLOT))
+    st[slot] = (st[slot] & ~(int64(63) << shift)) | (int64(card) << shift)
+
+
+@njit(cache=True)
+def set_pile(st: np.ndarray, cards: np.ndarray) -> None:
+    """Make ``cards`` (card numbers, bottom first, top last) the draw pile."""
+    for k in range(PILE_SLOTS):
+        st[PILE + k] = 0
+    st[PILE_COUNT] = 0
+    st[PILE_MASK] = 0
+    for c in cards:
+        _set_pile_card(st, st[PILE_COUNT], c)
+        st[PILE_COUNT] += 1
+        st[PILE_MASK] = add_cards(st[PILE_MASK], int64(1) << int64(c))
+
+
+@njit(cache=True)
+def deal_pile(st: np.ndarray, cards: int, count: int) -> None:
+    """Make ``count`` of the cards of the mask ``cards`` the pile, in a random order (the
+    order is hidden from every player: a determinised world draws one)."""
+    pool = np.empty(64, dtype=np.int64)
+    k = 0
+    m = cards & ~JOKER_BITS
+    while m:
+        pool[k] = lowest_bit(m)
+        m &= m - int64(1)
+        k += 1
+    for _ in range(popcount(cards & JOKER_BITS)):
+        pool[k] = 60
+        k += 1
+    for i in range(k - 1, 0, -1):
+        j = np.random.randint(0, i + 1)
+        pool[i], pool[j] = pool[j], pool[i]
+    set_pile(st, pool[:min(count, k)])
+
+
+@njit(cache=True)
+def draw_cards(st: np.ndarray, p: int, count: int) -> int:
+    """``p`` draws up to ``count`` cards from the pile's top; return how many it drew."""
+    k = min(count, st[PILE_COUNT])
+    for _ in range(k):
+        st[PILE_COUNT] -= 1
+        i = st[PILE_COUNT]
+        card = int64(1) << pile_card(st, i)
+        _set_pile_card(st, i, 0)
+        st[PILE_MASK] = take_cards(st[PILE_MASK], card)
+        st[HAND + p] = add_cards(st[HAND + p], card)
+    return k
+
+
+@njit(cache=True)
+def draws_ahead(st: np.ndarray) -> bool:
+    """Will a pass still draw (draw_on_pass, cards in the pile)?"""
+    return st[RULES] & DRAW_ON_PASS != 0 and st[PILE_COUNT] > 0
+
+
+@njit(cache=True)
+def _draws_and_may_play(st: np.ndarray, p: int) -> bool:
+    """The draw of ``p``'s pass: did it draw, over a field it can now answer?"""
+    field = st[FIELD_INFO]
+    if draw_cards(st, p, size_of(field) if field != 0 else 1) == 0 or field == 0:
+        return False
+    # The legal plays as move generation lists them; a full buffer has some that are not a
+    # forbidden last play (at most a few plays take the whole hand).
+    bufc = np.empty(64, dtype=np.int64)
+    bufi = np.empty(64, dtype=np.int64)
+    return _movegen.generate(st[HAND + p], field, st[REV], st[LOCK], True, bufc, bufi,
+                             st[RULES]) > 0
 
 
 @njit(cache=True)
@@ -526,8 +648,8 @@ def apply_play(st: np.ndarray, cards: int, info: int) -> None:
     rw = st[RULES]
     forbidden = (hand == 0 and rw & FORBIDDEN_LAST != 0
                  and is_forbidden_finish(cards, info, before, st[REV], rw))
-    if rw & LEAD_HOLDS_CLUB3:  # the game's first play has been made
-        st[RULES] = rw & ~LEAD_HOLDS_CLUB3
+    if rw & (LEAD_HOLDS_CLUB3 | AFTER_DRAW):  # the game's first play; the draw is over
+        st[RULES] = rw & ~(LEAD_HOLDS_CLUB3 | AFTER_DRAW)
     st[HAND + p] = hand
     st[FAILS] = 0
     kind = kind_of(info)
@@ -646,12 +768,20 @@ def score_value(st: np.ndarray, p: int) -> float:
 @njit(cache=True)
 def replay(st: np.ndarray, players: np.ndarray, cards: np.ndarray, infos: np.ndarray) -> bool:
     """Apply a recorded sequence of actions; False if it does not fit the state."""
+    return replay_kept(st, players, cards, infos, np.zeros(players.shape[0], dtype=np.int64))
+
+
+@njit(cache=True)
+def replay_kept(st: np.ndarray, players: np.ndarray, cards: np.ndarray, infos: np.ndarray,
+                kept: np.ndarray) -> bool:
+    """:func:`replay` where ``kept[t]`` is 1 for a pass after which the passer drew and kept
+    the turn (:func:`pass_seen`)."""
     for t in range(players.shape[0]):
         p = players[t]
         if st[OVER] != 0 or st[TURN] != p:
             return False
         if infos[t] == 0:
-            apply_pass(st)
+            pass_seen(st, kept[t] != 0)
         else:
             if not holds(st[HAND + p], cards[t]):
                 return False
@@ -663,3 +793,9 @@ def replay(st: np.ndarray, players: np.ndarray, cards: np.ndarray, infos: np.nda
 def seed_numba(seed: int) -> None:
     """Seed the random generator Numba code uses (separate from NumPy's)."""
     np.random.seed(seed)
+
+
+# The draw on pass asks whether the drawn hand can answer the field, which move generation
+# knows; it reads the forbidden finishes defined above, hence this import last (its
+# functions are looked up when Numba compiles, by then both modules are complete).
+from . import movegen as _movegen  # noqa: E402

@@ -61,6 +61,7 @@ from .state import (
     apply_pass,
     apply_play,
     canonical_jokers,
+    deal_pile,
     holds,
     new_state,
     take_cards,
@@ -227,6 +228,29 @@ def deal_world(me: int, my_hand: int, unknown: int, counts: np.ndarray, fixed: n
             pos += 1
         out[q] = canonical_jokers(hand)  # the pool may deal bit 61 alone
     return True
+
+
+@njit(cache=True)
+def world_pile(unknown: int, hands: np.ndarray, me: int) -> int:
+    """The cards of ``unknown`` no opponent holds in the world ``hands`` (jokers by count):
+    the draw pile of the world, and any cards the history missed."""
+    real = unknown & ~JOKER_BITS
+    jokers = popcount(unknown & JOKER_BITS)
+    for q in range(MAX_PLAYERS):
+        if q != me:
+            real &= ~hands[q]
+            jokers -= popcount(hands[q] & JOKER_BITS)
+    return canonical_jokers(real | (JOKER_BITS if jokers >= 2 else
+                                    int64(1) << int64(60) if jokers == 1 else int64(0)))
+
+
+@njit(cache=True)
+def set_world_piles(states: np.ndarray, unknown: int, me: int, count: int) -> None:
+    """Give each state (one a row, its hands a world's) a pile of ``count`` of the cards its
+    world leaves unheld, in a random order: the pile's order is hidden from every player."""
+    for i in range(states.shape[0]):
+        deal_pile(states[i], world_pile(unknown, states[i, HAND:HAND + MAX_PLAYERS], me),
+                  count)
 
 
 @njit(cache=True)
