@@ -25,10 +25,10 @@ from daihinmin.players.mc.search import FIRST_TIMED_BATCH
 from daihinmin.players.mc.state import MAX_PLAYERS, seed_numba
 from daihinmin.players.mc.worlds import sample_worlds
 from daihinmin.rules.game import GameState
-from daihinmin.rules.ruleset import UECDA, WEB
+from daihinmin.rules.ruleset import WEB
 from daihinmin.tools.mc_bench import sample_positions
 from hypothesis import HealthCheck, assume, given, settings
-from test_mc_endgame import brute_force, race_moves, seen_everything, two_player_endings
+from test_mc_endgame import brute_force, race_moves, race_view, two_player_endings
 
 pytestmark = pytest.mark.usefixtures("mc_compiled")  # conftest.py: compiled once a session
 
@@ -134,13 +134,8 @@ def test_solver_rounds_keep_two_player_wins(case: tuple[GameState, int]) -> None
     to the end: wherever brute force finds a win the bot's move keeps it."""
     game, me = case
     assume(len(race_moves(game)) >= 2 and brute_force(game, me))
-    view = GameView(player=me, hand=game.hands[me], field=game.field, turn_player=me,
-                    revolution=game.revolution, eleven_back=False, lock=game.lock,
-                    counts=game.counts(), classes=(0,) * 5, seats=game.seats, my_turn=True,
-                    rules=UECDA, history=seen_everything(game), passed=game.passed,
-                    field_owner=game.owner)
     bot = MCBot(time_ms=250, playouts=300, seed=5, clock=frozen)
-    move = bot.play(view)
+    move = bot.play(race_view(game, me))
     child = game.copy()
     child.step(move)
     assert brute_force(child, me), move
