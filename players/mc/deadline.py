@@ -1,14 +1,14 @@
 """One deadline per decision, which every phase of it (sampling, refining, the root solver,
 the search) checks on the same clock.
 
->>> t = [10.0]
->>> d = Deadline.start(200.0, lambda: t[0])
+>>> t = [8.0]
+>>> d = Deadline.start(250.0, lambda: t[0])
 >>> d.left_ms(), d.past()
-(200.0, False)
->>> t[0] = 10.05
->>> round(d.left_ms(), 3), round(d.by_share(0.5), 6)  # half the budget: 100 ms in
-(150.0, 10.1)
->>> t[0] = 10.3
+(250.0, False)
+>>> t[0] = 8.125
+>>> d.left_ms(), d.by_share(0.5), d.of_rest(0.5)  # half the budget; half of what is left
+(125.0, 8.125, 8.1875)
+>>> t[0] = 8.5
 >>> d.past(), d.left_ms()
 (True, 0.0)
 >>> Deadline.start(0.0).past()  # no time budget: never past
