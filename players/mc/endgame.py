@@ -73,8 +73,8 @@ def position_key(st: np.ndarray, me: int) -> int:
     h = _mix(h, st[FIELD_INFO])
     h = _mix(h, st[TURN] | (st[OWNER] << 4) | (st[PASSED] << 8) | (st[REV] << 16)
              | (st[LOCK] << 17) | (st[OWNER_ANSWERS] << 18) | (st[ELEVEN] << 19))
-    if st[FAILS] > 1:  # passes in a row: how near the pass limit (0 and 1 keep their keys)
-        h = _mix(h, st[FAILS])
+    if st[FAILS] > 2:  # passes in a row past the two a trick takes (only a stuck leader,
+        h = _mix(h, st[FAILS])  # under reject, gets there): how near the pass limit
     if st[RULES] >> 20 != 0:  # the thirteenth_floor effects (uecda and web keys unchanged)
         h = _mix(h, st[PENDING_REV] | (st[REVERSED] << 8) | ((st[LEAD_PLAYER] + 1) << 16)
                  | (st[LEAD_COUNT] << 24))
