@@ -25,8 +25,9 @@ daihinmin.players.levels.UnknownLevelError: no CPU level 'hard'; levels: easy, m
 
 The order was measured with one bot against a table of the others (``docs/LEVELS.md``).
 
-Every level's time per move is bounded: the simple bots answer at once, ``mc`` stops its
-search at ``time_ms`` (sampling included).
+Every level's time per move is bounded: the simple bots answer at once, ``mc`` keeps every
+phase of a decision (sampling, the root solver, the search) to one deadline ``time_ms`` after
+it starts (:mod:`~daihinmin.players.mc.deadline`).
 """
 
 from __future__ import annotations

@@ -243,6 +243,15 @@ def seen_everything(game: GameState) -> tuple[Observed, ...]:
                       for i, c in enumerate(sorted(gone, key=lambda c: c != d3))))
 
 
+def race_view(game: GameState, me: int) -> GameView:
+    """``me``'s view of a two-player ending, having seen every card played."""
+    return GameView(player=me, hand=game.hands[me], field=game.field, turn_player=me,
+                    revolution=game.revolution, eleven_back=False, lock=game.lock,
+                    counts=game.counts(), classes=(0,) * 5, seats=game.seats, my_turn=True,
+                    rules=UECDA, history=seen_everything(game), passed=game.passed,
+                    field_owner=game.owner)
+
+
 @settings(max_examples=30, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(case=two_player_endings(me_to_move=True))
@@ -250,12 +259,7 @@ def test_bot_keeps_two_player_wins(case: tuple[GameState, int]) -> None:
     """Wherever brute force finds a win for the bot, the bot's move keeps it."""
     game, me = case
     assume(len(race_moves(game)) >= 2 and brute_force(game, me))
-    view = GameView(player=me, hand=game.hands[me], field=game.field, turn_player=me,
-                    revolution=game.revolution, eleven_back=False, lock=game.lock,
-                    counts=game.counts(), classes=(0,) * 5, seats=game.seats, my_turn=True,
-                    rules=UECDA, history=seen_everything(game), passed=game.passed,
-                    field_owner=game.owner)
-    move = small_bot().play(view)
+    move = small_bot().play(race_view(game, me))
     child = game.copy()
     child.step(move)
     assert brute_force(child, me), f"{move} throws away the win"

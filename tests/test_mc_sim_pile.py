@@ -22,6 +22,7 @@ from daihinmin.players.mc import state as S
 from daihinmin.players.mc.bot import MCBot, world_states
 from daihinmin.players.mc.control import THREATS_SIZE, threats
 from daihinmin.players.mc.convert import hand_mask, state_from_game
+from daihinmin.players.mc.deadline import Deadline
 from daihinmin.players.mc.observe import knowledge_from_view, simulator_gaps
 from daihinmin.players.mc.rulebits import AFTER_DRAW, DRAW_ON_PASS
 from daihinmin.rules.match import MatchState
@@ -176,7 +177,7 @@ def test_worlds_fit_the_view_of_a_pile_game(seed: int) -> None:
     assert any(game.after_draw for _, game in views)  # the after-draw turn is among them
     for view, game in views:
         kn = knowledge_from_view(view)
-        worlds, _ = bot._sample(kn)
+        worlds, _ = bot._sample(kn, Deadline.start(0))
         bases = world_states(view, kn, worlds)
         truth = state_from_game(game)
         played = hand_mask(game.played)

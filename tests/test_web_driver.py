@@ -167,6 +167,21 @@ def test_snapshot_shows_only_the_own_hand() -> None:
     assert len(seen) > 40
 
 
+def test_advanced_cpu_seats_think_as_long_as_the_strong_level() -> None:
+    """The browser's advanced mc seats get the level's thinking time (500 ms), not the
+    bot's default 250 ms; other levels' bots take no options."""
+    from daihinmin.players.levels import STRONG_MOVE_MS
+    from daihinmin.players.mc.bot import MCBot
+
+    rules = table_rules({"preset": "web"})
+    table = Table("t", "cpu", rules, 1, "advanced", "mc", seed=5)
+    table.places = [Place(i, f"p{i}", cpu="mc") for i in range(4)]
+    bots = [seat.bot for seat in table._seats() if isinstance(seat, CpuSeat)]
+    assert len(bots) == 4 and all(isinstance(b, MCBot) for b in bots)
+    assert all(b.budget.time_ms == STRONG_MOVE_MS for b in bots if isinstance(b, MCBot))
+    assert Table("t", "cpu", rules, 1, "beginner", "random", seed=5)._cpu_options() == {}
+
+
 def test_web_command_refuses_a_bad_port_and_a_port_in_use() -> None:
     import socket
     import subprocess

@@ -45,8 +45,12 @@ def bench_mc(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"bench": "mc", "rules": rules.name, **result.as_dict()}))
     else:
-        print(f"mc at {rules.name}: {result.playouts_per_second_per_core:,.0f} playouts/s/core; "
-              f"{result.decisions} decisions at {result.time_ms:.0f} ms budget: median "
-              f"{result.decision_ms_median:.0f} ms, p99 {result.decision_ms_p99:.0f} ms, "
-              f"median {result.playouts_per_decision_median:.0f} playouts")
+        r = result
+        print(f"mc at {rules.name}: {r.playouts_per_second_per_core:,.0f} playouts/s/core "
+              f"({r.playouts_per_cpu_second:,.0f} per CPU second); {r.decisions} decisions at "
+              f"{r.time_ms:.0f} ms budget: wall p50/p90/p99/max {r.decision_ms_median:.0f}/"
+              f"{r.decision_ms_p90:.0f}/{r.decision_ms_p99:.0f}/{r.decision_ms_max:.0f} ms, "
+              f"CPU {r.decision_cpu_ms_median:.0f}/{r.decision_cpu_ms_p90:.0f}/"
+              f"{r.decision_cpu_ms_p99:.0f}/{r.decision_cpu_ms_max:.0f} ms, median "
+              f"{r.playouts_per_decision_median:.0f} playouts (load {r.load:.1f})")
     return 0

@@ -5,13 +5,14 @@ on them (tests take their positions from here too).
 
 from __future__ import annotations
 
+import os
 import time
 
 import numpy as np
 from daihinmin.contract.view import GameView
 from daihinmin.local.runner import play_local_match
 from daihinmin.players.default_bot import DefaultBot
-from daihinmin.players.mc.bench import BenchResult, playout_rate
+from daihinmin.players.mc.bench import BenchResult, playout_rates
 from daihinmin.players.mc.bot import MCBot
 from daihinmin.rules.ruleset import UECDA, RuleSet
 from daihinmin.values.moves import Move
@@ -50,13 +51,18 @@ def run_bench(decisions: int = 40, time_ms: float = 250.0, seed: int = 1,
               rules: RuleSet = UECDA) -> BenchResult:
     views = sample_positions(decisions, seed, rules)
     bot = MCBot(time_ms=time_ms, seed=seed)
-    rate = playout_rate(bot, views[: max(4, decisions // 4)])
-    times, playouts = [], []
+    rate, cpu_rate = playout_rates(bot, views[: max(4, decisions // 4)])
+    times, cpu_times, playouts = [], [], []
     for view in views:
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.process_time()
         bot.last = None
         bot.play(view)
         times.append((time.perf_counter() - start) * 1000)
+        cpu_times.append((time.process_time() - cpu_start) * 1000)
         playouts.append(bot.last.playouts if bot.last else 0)
-    return BenchResult(rate, float(np.median(times)), float(np.percentile(times, 99)),
-                       len(times), time_ms, float(np.median(playouts)))
+    wall = np.percentile(times, [50, 90, 99, 100])
+    cpu = np.percentile(cpu_times, [50, 90, 99, 100])
+    return BenchResult(rate, float(wall[0]), float(wall[2]), len(times), time_ms,
+                       float(np.median(playouts)), cpu_rate, float(wall[1]), float(wall[3]),
+                       float(cpu[0]), float(cpu[1]), float(cpu[2]), float(cpu[3]),
+                       os.getloadavg()[0])

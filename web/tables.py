@@ -22,6 +22,7 @@ from typing import Any
 
 import trio
 from daihinmin.driver.record import GameRecord
+from daihinmin.players.levels import UnknownLevelError, level_for
 from daihinmin.players.registry import make_bot
 from daihinmin.rules.match import MatchState
 from daihinmin.rules.ruleset import RuleSet, ruleset_to_dict
@@ -108,10 +109,18 @@ class Table(Watched):
         return None
 
     # --- the match ---------------------------------------------------------------------------
+    def _cpu_options(self) -> dict[str, Any]:
+        """The level's options for its bot (mc's thinking time at the advanced level)."""
+        try:
+            level = level_for(self.level, self.rules)
+        except UnknownLevelError:
+            return {}
+        return dict(level.options) if level.bot == self.cpu_kind else {}
+
     def _seats(self) -> list[Seat]:
         seats: list[Seat] = []
         for place in self.places:
-            bot = make_bot(self.cpu_kind, seed=self.seed + place.number)
+            bot = make_bot(self.cpu_kind, seed=self.seed + place.number, **self._cpu_options())
             cpu = CpuSeat(bot, self.cpu_delay)
             if place.token is None:
                 place.cpu = place.cpu or self.cpu_kind
@@ -138,8 +147,7 @@ class Table(Watched):
         while self.status == "lobby" or (self.mode != "room"
                                          and not self.places[0].connections):
             await self.wait_change(self.version)
-        seats = self._seats()
-        if self.cpu_kind == "mc":
+        if self.cpu_kind == "mc":  # before the seats: making an MCBot warms it up too
             from daihinmin.players.mc.bot import warm_up
 
             self.notice = ("the advanced CPU is compiling its simulator (about a minute the "
@@ -147,6 +155,7 @@ class Table(Watched):
             self.changed()
             await trio.to_thread.run_sync(warm_up)
             self.notice = None
+        seats = self._seats()
         self.match = MatchState(self.rules, seed=self.seed, games=self.games)
         writer = self._open_log()
         try:

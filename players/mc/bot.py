@@ -23,7 +23,8 @@ from daihinmin.values.cards import CardSet
 from daihinmin.values.moves import PASS, Move
 
 from .convert import decode_move, encode_move, hand_mask, mask_cards
-from .endgame import solve_two
+from .deadline import SAMPLE_SHARE, SOLVE_SHARE, Clock, Deadline
+from .endgame import UNKNOWN, solve_two
 from .exchange import exchange_candidates
 from .models import (
     MODEL_POLICY,
@@ -51,7 +52,6 @@ from .state import (
     HAND,
     MAX_PLAYERS,
     N_OUT,
-    STATE_SIZE,
     add_cards,
     apply_move,
     n_active,
@@ -64,8 +64,9 @@ from .worlds import (
     lowest_return_weight,
     models_are_local,
     pair_weight,
+    propose_worlds,
     refine_worlds,
-    sample_worlds,
+    resample_worlds,
     set_world_piles,
 )
 
@@ -76,6 +77,9 @@ MODEL_MARGIN = 3.0  # nats of evidence a model needs over the playout policy to 
 GUESS_PROPOSALS = 1536  # proposals per decision while some opponent's model is a guess
 RETURN_MISS = -8.0  # nats against "returns its weakest" when a game's hands rule it out
 ORACLE_WORLDS = 8  # copies of the revealed deal searched (the search cycles over worlds)
+SAMPLE_CHUNK = 64  # proposals dealt between two looks at the clock
+REFINE_CHUNK = 16  # worlds refined between two looks at the clock
+SOLVE_FIRST_NODES = 4_000  # the root solver's first round on the clock (then x4 a round)
 
 
 class NoWorldError(RuntimeError):
@@ -102,6 +106,11 @@ class Decision:
     #: this process's CPU time for the decision: what it cost whatever the machine's load
     #: (``elapsed_ms`` is wall clock, which a loaded machine stretches)
     cpu_ms: float = 0.0
+    #: the work of the phases before the search: proposals dealt, worlds refined, positions
+    #: the root solver searched (what a deadline cut short shows here)
+    proposals: int = 0
+    refined: int = 0
+    solver_nodes: int = 0
 
 
 class MCBot(Bot):
@@ -126,7 +135,14 @@ class MCBot(Bot):
       fits each opponent and simulate it with that model (``weakest_eps``: how loosely the
       sample-strategy model weighs worlds), and whether an upper class returns its weakest
       cards in an exchange I am not part of (then the sampler counts on it);
-    - ``seed``: with a playout cap (and ``time_ms=0``) decisions are reproducible.
+    - ``seed``: with a playout cap (and ``time_ms=0``) decisions are reproducible;
+    - ``clock``: the clock of the time budget (seconds; tests pass their own).
+
+    Every phase of a decision keeps to one deadline, ``time_ms`` after it starts: sampling
+    may take :data:`~daihinmin.players.mc.deadline.SAMPLE_SHARE` of it (proposals and
+    refinement in chunks), the root solver
+    :data:`~daihinmin.players.mc.deadline.SOLVE_SHARE` of the rest (rounds of growing node
+    limits), the search what is left.
     """
 
     name = "mc"
@@ -144,8 +160,9 @@ class MCBot(Bot):
                  adapt: bool = True, weakest_eps: float = 0.005, all_placements: bool = False,
                  refine_steps: int = 64, refine_eps: float = 0.005,
                  learned_self: bool = False, weights_file: str | None = None,
-                 warm: bool = True) -> None:
+                 warm: bool = True, clock: Clock = time.perf_counter) -> None:
         self.budget = Budget(time_ms=float(time_ms), playouts=int(playouts))
+        self.clock = clock
         self.worlds = int(worlds)
         self.proposals = max(int(proposals), self.worlds)
         self.eps, self.beta, self.window = float(eps), float(beta), int(window)
@@ -183,6 +200,7 @@ class MCBot(Bot):
                                  None] | None = None
         self._revealed: np.ndarray | None = None
         self._cpu_start = 0.0  # process_time() at the current decision's start
+        self._work = Decision("", 0, 0, 0.0, "")  # the current decision's phase counters
         self._unsupported_told: set[RuleSet] = set()
         if warm:
             warm_up()
@@ -214,19 +232,18 @@ class MCBot(Bot):
         lower = _lower_partner(view, count)
         if not self._simulated(view) or lower < 0:
             return weakest_cards(view.hand, count)
-        start = time.perf_counter()
-        self._cpu_start = time.process_time()
-        self._seed()
+        deadline = self._begin()
         cand = exchange_candidates(view.hand, count)
         if len(cand) == 1:
             return mask_cards(int(cand[0]))
         kn = exchange_knowledge(view, lower, count)
-        worlds, ess = self._sample(kn)
+        worlds, ess = self._sample(kn, deadline)
         stats = search_exchange(self.ws, worlds, kn.seats, kn.owner_answers, kn.me, lower,
-                                cand, self.models, self.prm, self._remaining(start),
-                                self.c_explore, self.min_visits, kn.rules_word, kn.prev_top,
-                                kn.leader, kn.unknown, kn.pile)
-        self._record("exchange", stats, start, ess, [str(mask_cards(int(m))) for m in cand])
+                                cand, self.models, self.prm, self.budget, self.c_explore,
+                                self.min_visits, kn.rules_word, kn.prev_top, kn.leader,
+                                kn.unknown, kn.pile, deadline)
+        self._record("exchange", stats, deadline, ess,
+                     [str(mask_cards(int(m))) for m in cand])
         return mask_cards(int(cand[stats.best()]))
 
     def play(self, view: GameView) -> Move:
@@ -236,9 +253,7 @@ class MCBot(Bot):
             return legal[0]
         if not self._simulated(view):
             return _fallback(view)
-        start = time.perf_counter()
-        self._cpu_start = time.process_time()
-        self._seed()
+        deadline = self._begin()
         kn = knowledge_from_view(view, self._lowest_returners())
         cand_c, cand_i = _candidates(kn.my_hand, view, not self.all_placements)
         for k in range(len(cand_c)):
@@ -246,20 +261,23 @@ class MCBot(Bot):
                 move = decode_move(cand_c[k], cand_i[k])
                 if not _goes_to_the_bottom(view, move):
                     return self._checked(move, legal, view)
-        worlds, ess = self._sample(kn) if revealed is None else _revealed_worlds(kn, revealed)
+        worlds, ess = (self._sample(kn, deadline) if revealed is None
+                       else _revealed_worlds(kn, revealed))
         bases = world_states(view, kn, worlds)
         if n_active(bases[0]) == 2 and self.solve_nodes > 0 and kn.pile == 0:
             # two players left: every card is known, the race can be solved exactly (over
             # every joker placement, since one may set the lock that wins); not while a
             # draw pile hides cards (the other hand is a guess, and so are the draws)
             full_c, full_i = _candidates(kn.my_hand, view)
-            won = self._winning_candidate(bases[0], kn.me, full_c, full_i)
+            won = self._winning_candidate(bases[0], kn.me, full_c, full_i,
+                                          deadline, deadline.of_rest(SOLVE_SHARE))
             if won >= 0:
-                self.last = Decision("solve", len(full_c), 0, _ms(start), "solved")
+                self._record("solve", ArmStats.empty(len(full_c)), deadline, ess, [],
+                             "solved")
                 return self._checked(decode_move(full_c[won], full_i[won]), legal, view)
         stats = search_play(self.ws, bases, cand_c, cand_i, kn.me, self.models, self.prm,
-                            self._remaining(start), self.c_explore, self.min_visits)
-        self._record("play", stats, start, ess,
+                            self.budget, self.c_explore, self.min_visits, deadline)
+        self._record("play", stats, deadline, ess,
                      [str(decode_move(c, i)) for c, i in zip(cand_c, cand_i, strict=True)])
         if self.on_search is not None:
             self.on_search(bases[0], kn.me, cand_c, cand_i, stats)
@@ -280,42 +298,70 @@ class MCBot(Bot):
                         "move there", rules.name, ", ".join(gaps))
         return not gaps
 
-    def _seed(self) -> None:
+    def _begin(self) -> Deadline:
+        """Start a decision: its deadline, CPU clock, phase counters and random seed."""
+        deadline = Deadline.start(self.budget.time_ms, self.clock)
+        self._cpu_start = time.process_time()
+        self._work = Decision("", 0, 0, 0.0, "")
         seed_numba(int(self.rng.integers(0, 2**31 - 1)))
+        return deadline
 
-    def _remaining(self, start: float) -> Budget:
-        b = self.budget
-        time_ms = max(b.time_ms - _ms(start), 1.0) if b.time_ms > 0 else 0.0
-        return Budget(time_ms=time_ms, playouts=b.playouts, batch=b.batch, z=b.z,
-                      min_for_z=b.min_for_z)
-
-    def _sample(self, kn: Knowledge) -> tuple[np.ndarray, float]:
+    def _sample(self, kn: Knowledge, deadline: Deadline) -> tuple[np.ndarray, float]:
         out = np.zeros((self.worlds, MAX_PLAYERS), dtype=np.int64)
         fixed, pairs = kn.fixed, kn.pairs
         # a learned model is trusted fully and scored cheaply; a guessed one (the playout
         # policy) replays the whole game per proposal, and its tempered weights are all of it
         learned = bool(models_are_local(self.models, kn.me))
-        proposals = self.proposals if learned else min(self.proposals, GUESS_PROPOSALS)
+        proposals = max(self.proposals if learned else min(self.proposals, GUESS_PROPOSALS),
+                        self.worlds)
+        until = deadline.by_share(SAMPLE_SHARE)
         for attempt in range(2):
-            ess = sample_worlds(kn.me, kn.my_hand, kn.unknown, kn.counts, fixed, kn.played,
-                                pairs, kn.seats, kn.first, kn.owner_answers, kn.hist_player,
-                                kn.hist_cards, kn.hist_info, self.models, self.prm,
-                                self.world_eps, self.beta,
-                                self.window if kn.replays_hands else 0,
-                                max(proposals, self.worlds),
-                                out, self.ws.bufc, self.ws.bufi, kn.rules_word, kn.prev_top)
+            ess = self._propose_and_draw(kn, fixed, pairs, proposals, out, deadline, until)
             if ess > 0:
                 if self.refine_steps > 0 and kn.replays_hands and len(kn.hist_player):
-                    refine_worlds(out, kn.me, fixed, kn.played, pairs, kn.seats, kn.first,
-                                  kn.owner_answers, kn.hist_player, kn.hist_cards,
-                                  kn.hist_info, self.models,
-                                  self.prm, self.refine_eps, self.refine_steps, self.ws.bufc,
-                                  self.ws.bufi, kn.rules_word, kn.prev_top)
+                    self._refine(kn, fixed, pairs, out, deadline, until)
                 return out, float(ess)
             if attempt == 0:  # the inferred facts contradict the counts: keep the counts only
                 log.warning("mc: no world fits the inferred card facts; ignoring them")
                 fixed, pairs = np.zeros_like(fixed), pairs[:0]
         raise NoWorldError("no deal of the unseen cards matches the card counts")
+
+    def _propose_and_draw(self, kn: Knowledge, fixed: np.ndarray, pairs: np.ndarray,
+                          proposals: int, out: np.ndarray, deadline: Deadline,
+                          until: float) -> float:
+        """:func:`~daihinmin.players.mc.worlds.sample_worlds` in chunks of
+        :data:`SAMPLE_CHUNK` proposals, drawing from those dealt by ``until``."""
+        cand = np.empty((proposals, MAX_PLAYERS), dtype=np.int64)
+        log_ex = np.full(proposals, -np.inf)
+        log_play = np.zeros(proposals)
+        window = self.window if kn.replays_hands else 0
+        k, attempts, listed, table = 0, 0, False, np.zeros((0, 6), dtype=np.int64)
+        while k < proposals and attempts < proposals * 4:
+            k, attempts, listed, table = propose_worlds(
+                kn.me, kn.my_hand, kn.unknown, kn.counts, fixed, kn.played, pairs, kn.seats,
+                kn.first, kn.owner_answers, kn.hist_player, kn.hist_cards, kn.hist_info,
+                self.models, self.prm, self.world_eps, window, cand, log_ex, log_play, k,
+                min(k + SAMPLE_CHUNK, proposals), attempts, proposals * 4, listed, table,
+                self.ws.bufc, self.ws.bufi, kn.rules_word, kn.prev_top)
+            if k > 0 and deadline.past(until):
+                break
+        self._work.proposals += k
+        return float(resample_worlds(cand, log_ex, log_play, k, self.beta,
+                                     window > 0 and len(kn.hist_player) > 0, out))
+
+    def _refine(self, kn: Knowledge, fixed: np.ndarray, pairs: np.ndarray, out: np.ndarray,
+                deadline: Deadline, until: float) -> None:
+        """:func:`~daihinmin.players.mc.worlds.refine_worlds`, :data:`REFINE_CHUNK` worlds
+        at a time until ``until`` (the worlds not reached keep their resampled hands)."""
+        for i in range(0, len(out), REFINE_CHUNK):
+            if deadline.past(until):
+                return
+            refine_worlds(out[i:i + REFINE_CHUNK], kn.me, fixed, kn.played, pairs, kn.seats,
+                          kn.first, kn.owner_answers, kn.hist_player, kn.hist_cards,
+                          kn.hist_info, self.models, self.prm, self.refine_eps,
+                          self.refine_steps, self.ws.bufc, self.ws.bufi, kn.rules_word,
+                          kn.prev_top)
+            self._work.refined += len(out[i:i + REFINE_CHUNK])
 
     def _learn_models(self, view: GameView) -> None:
         """After a game every starting hand is known: score each opponent's actions under
@@ -388,28 +434,59 @@ class MCBot(Bot):
         return [q for q in range(MAX_PLAYERS) if self.return_evidence[q] > MODEL_MARGIN]
 
     def _winning_candidate(self, base: np.ndarray, me: int, cand_c: np.ndarray,
-                           cand_i: np.ndarray) -> int:
-        """Index of a candidate that surely wins the two-player race, or -1."""
+                           cand_i: np.ndarray, deadline: Deadline | None = None,
+                           until: float = math.inf) -> int:
+        """Index of a candidate that surely wins the two-player race, or -1.
+
+        Off the clock each candidate gets ``solve_nodes``.  On it the candidates are solved
+        in rounds of growing node limits (:data:`SOLVE_FIRST_NODES`, x4 up to
+        ``solve_nodes``; solved positions stay in the table), and no round starts that the
+        solver's rate so far says would end after ``until``: then the search decides."""
         s = self.ws.solver
         s.clear()
-        child = np.empty(STATE_SIZE, dtype=np.int64)
+        open_: list[tuple[int, np.ndarray]] = []
         for k in range(len(cand_c)):
-            child[:] = base
+            child = base.copy()
             apply_move(child, cand_c[k], cand_i[k])
             if child[HAND + me] == 0:
                 if place_of(child, me) < child[N_OUT]:  # out, not to the bottom
                     return k
                 continue
-            if solve_two(child, me, self.solve_nodes, s.arrays()) == 1:
-                return k
+            open_.append((k, child))
+        timed = deadline is not None and deadline.timed and until < math.inf
+        clock = deadline.clock if deadline is not None else time.perf_counter
+        limit = min(SOLVE_FIRST_NODES, self.solve_nodes) if timed else self.solve_nodes
+        nodes, spent = 0, 0.0
+        while open_:
+            unsolved = []
+            for k, child in open_:
+                now = clock()
+                if timed and (now >= until or (
+                        nodes and now + limit * spent / nodes >= until)):
+                    return -1  # out of the solver's time: the search decides
+                won = solve_two(child, me, limit, s.arrays())
+                nodes += int(s.nodes[0])
+                spent += clock() - now
+                if won == 1:
+                    self._work.solver_nodes += nodes
+                    return k
+                if won == UNKNOWN:
+                    unsolved.append((k, child))
+            if limit >= self.solve_nodes:
+                break
+            open_, limit = unsolved, min(limit * 4, self.solve_nodes)
+        self._work.solver_nodes += nodes
         return -1
 
-    def _record(self, kind: str, stats: ArmStats, start: float, ess: float,
-                moves: list[str]) -> None:
-        self.last = Decision(kind, len(stats.visits), stats.playouts, _ms(start), stats.stop,
+    def _record(self, kind: str, stats: ArmStats, deadline: Deadline, ess: float,
+                moves: list[str], stop: str = "") -> None:
+        w = self._work
+        self.last = Decision(kind, len(stats.visits), stats.playouts,
+                             (deadline.clock() - deadline.begin) * 1000, stop or stats.stop,
                              ess, [round(float(m), 3) for m in stats.means()],
                              [int(v) for v in stats.visits], moves,
-                             (time.process_time() - self._cpu_start) * 1000)
+                             (time.process_time() - self._cpu_start) * 1000, w.proposals,
+                             w.refined, w.solver_nodes)
         self.decisions.append(self.last)
 
     def _checked(self, move: Move, legal: list[Move], view: GameView) -> Move:
@@ -433,10 +510,6 @@ def world_states(view: GameView, kn: Knowledge, worlds: np.ndarray) -> np.ndarra
     if kn.pile:  # each world's own pile: the cards it leaves, in an order of its own
         set_world_piles(bases, kn.unknown, kn.me, kn.pile)
     return bases
-
-
-def _ms(start: float) -> float:
-    return (time.perf_counter() - start) * 1000
 
 
 def _candidates(my_hand: int, view: GameView,

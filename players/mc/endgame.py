@@ -3,8 +3,11 @@
 With two players left every card is known to both (the rest has been played), so the end is
 a perfect-information race.  :func:`solve_two` searches it exhaustively (AND/OR search over
 every legal play, each joker placement included, and the pass) with a transposition table
-and a node budget; it answers ``1`` (``me`` goes out first), ``0``, or :data:`UNKNOWN` when
-the budget ran out.  A leader never passes an empty field here: that only hands the lead over.
+and a node budget; it answers ``1`` (``me`` goes out first whatever the other does), ``0``
+(the other can see to it that ``me`` does not), or :data:`UNKNOWN`: the budget ran out, or
+neither can force the race and the pass limit, which places the two at random, is in reach
+(a coin flip is no sure result either way; a playout plays it out with the seeded RNG).  A
+leader never passes an empty field here: that only hands the lead over.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from .moves import MAX_MOVES
 from .rulebits import FORBIDDEN_LAST, LEADER_MUST_PLAY
 from .state import (
     ELEVEN,
+    FAILS,
     FIELD_CARDS,
     FIELD_INFO,
     HAND,
@@ -30,6 +34,7 @@ from .state import (
     OVER,
     OWNER,
     OWNER_ANSWERS,
+    PASS_LIMIT,
     PASSED,
     PENDING_REV,
     REV,
@@ -68,6 +73,8 @@ def position_key(st: np.ndarray, me: int) -> int:
     h = _mix(h, st[FIELD_INFO])
     h = _mix(h, st[TURN] | (st[OWNER] << 4) | (st[PASSED] << 8) | (st[REV] << 16)
              | (st[LOCK] << 17) | (st[OWNER_ANSWERS] << 18) | (st[ELEVEN] << 19))
+    if st[FAILS] > 2:  # passes in a row past the two a trick takes (only a stuck leader,
+        h = _mix(h, st[FAILS])  # under reject, gets there): how near the pass limit
     if st[RULES] >> 20 != 0:  # the thirteenth_floor effects (uecda and web keys unchanged)
         h = _mix(h, st[PENDING_REV] | (st[REVERSED] << 8) | ((st[LEAD_PLAYER] + 1) << 16)
                  | (st[LEAD_COUNT] << 24))
@@ -84,6 +91,10 @@ def _settle(st: np.ndarray, me: int, depth: int, nodes: np.ndarray, limit: int,
             tt_keys: np.ndarray, tt_vals: np.ndarray, frames: np.ndarray) -> int:
     """The value of a position known without expanding it, or ``_EXPAND``."""
     if st[OVER] != 0:
+        if st[FAILS] >= PASS_LIMIT:
+            # the pass limit placed the two at random (a coin flip): neither a sure win nor
+            # a sure loss, so unsolved; a playout then plays it out with the world's RNG
+            return UNKNOWN
         # the race is over: me won it unless it took the last place
         return 1 if place_of(st, me) < st[N_OUT] - 1 else 0
     if st[HAND + me] == 0:

@@ -15,7 +15,6 @@ Python checks the clock and the stop rules:
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -23,6 +22,7 @@ import numpy as np
 from numba import njit
 
 from .bits import D3_BIT
+from .deadline import Deadline
 from .endgame import SolverScratch
 from .playout import playout
 from .rollout import BUFFER
@@ -41,6 +41,8 @@ from .worlds import world_pile
 
 #: A playout's value is players - place (state.place_value): 1 for last place.
 MIN_POINTS = 1.0
+#: playouts of the first batch on the clock (before the search knows its rate)
+FIRST_TIMED_BATCH = 16
 
 
 @njit(cache=True)
@@ -190,35 +192,49 @@ class ArmStats:
 
 
 def run_bandit(n_cand: int, budget: Budget, batch: Callable[[ArmStats, int], None],
-               players: int = 5) -> ArmStats:
-    """Pull arms with ``batch(stats, count)`` until the budget or a stop rule ends it."""
+               players: int = 5, deadline: Deadline | None = None) -> ArmStats:
+    """Pull arms with ``batch(stats, count)`` until the budget or a stop rule ends it.
+
+    ``deadline``: the decision's (the search then stops by its end, not ``budget.time_ms``
+    from now).  On the clock the first batch is small and each later one is sized by the
+    rate so far to end by the deadline: a batch is never what overruns it."""
+    if deadline is None:
+        deadline = Deadline.start(budget.time_ms)
     stats = ArmStats.empty(n_cand, players)
-    start = time.perf_counter()
+    start = deadline.clock()
     if n_cand <= 1:
         stats.stop = "single candidate"
         return stats
+    timed = budget.time_ms > 0 and deadline.timed
+    count = min(budget.batch, FIRST_TIMED_BATCH) if timed else budget.batch
     while True:
-        count = budget.batch
         if budget.playouts:
             count = min(count, budget.playouts - stats.playouts)
         batch(stats, count)
         stats.playouts += count
-        elapsed = time.perf_counter() - start
+        now = deadline.clock()
+        elapsed = now - start
         if budget.playouts and stats.playouts >= budget.playouts:
             stats.stop = "playout budget"
             break
-        if budget.time_ms > 0 and elapsed * 1000 >= budget.time_ms:
+        if timed and now >= deadline.end:
             stats.stop = "time budget"
             break
         remaining = budget.playouts - stats.playouts if budget.playouts else 10**9
-        if budget.time_ms > 0:
+        count = budget.batch
+        if timed:
             rate = stats.playouts / max(elapsed, 1e-6)
-            remaining = min(remaining, int(rate * (budget.time_ms / 1000 - elapsed)) + 1)
+            fit = int(rate * (deadline.end - now))
+            if fit < 1:
+                stats.stop = "time budget"  # not one more playout fits
+                break
+            remaining = min(remaining, fit + 1)
+            count = min(count, fit)
         reason = stats.settled(remaining, budget.z, budget.min_for_z)
         if reason:
             stats.stop = reason
             break
-    stats.elapsed_ms = (time.perf_counter() - start) * 1000
+    stats.elapsed_ms = (deadline.clock() - start) * 1000
     return stats
 
 
@@ -234,21 +250,21 @@ class Workspace:
 
 def search_play(ws: Workspace, bases: np.ndarray, cand_c: np.ndarray, cand_i: np.ndarray,
                 me: int, models: np.ndarray, prm: np.ndarray, budget: Budget, c_explore: float,
-                min_visits: int) -> ArmStats:
+                min_visits: int, deadline: Deadline | None = None) -> ArmStats:
     s = ws.solver
 
     def batch(stats: ArmStats, count: int) -> None:
         play_batch(bases, cand_c, cand_i, stats.sums, stats.squares, stats.visits, me, count,
                    models, prm, c_explore, min_visits, ws.state, ws.bufc, ws.bufi, s.arrays())
 
-    return run_bandit(len(cand_c), budget, batch, int(bases[0, N_SEATS]))
+    return run_bandit(len(cand_c), budget, batch, int(bases[0, N_SEATS]), deadline)
 
 
 def search_exchange(ws: Workspace, worlds: np.ndarray, seats: np.ndarray, owner_answers: bool,
                     me: int, lower: int, cand: np.ndarray, models: np.ndarray, prm: np.ndarray,
                     budget: Budget, c_explore: float, min_visits: int, rules_word: int = 0,
                     prev_top: int = -1, leader: int = -1, unknown: int = 0,
-                    pile: int = 0) -> ArmStats:
+                    pile: int = 0, deadline: Deadline | None = None) -> ArmStats:
     s = ws.solver
 
     def batch(stats: ArmStats, count: int) -> None:
@@ -256,7 +272,7 @@ def search_exchange(ws: Workspace, worlds: np.ndarray, seats: np.ndarray, owner_
                        stats.visits, count, models, prm, c_explore, min_visits, ws.bufc, ws.bufi,
                        s.arrays(), rules_word, prev_top, leader, unknown, pile)
 
-    return run_bandit(len(cand), budget, batch, len(seats))
+    return run_bandit(len(cand), budget, batch, len(seats), deadline)
 
 
 __all__ = ["ArmStats", "Budget", "Workspace", "search_exchange", "search_play"]

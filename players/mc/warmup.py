@@ -60,6 +60,15 @@ def run_warm_up() -> None:
                      classes=tuple(range(UECDA.players)), seats=deal.seats, rules=UECDA)
     bot.exchange(upper, 2)
     bot.on_game_end(_view_after(-1, seed=3), None)
+    # two players left: the root solver runs on the candidates (apply_move from Python),
+    # in rounds on a clock
+    ending = GameView(player=0, hand=CardSet.parse("S8 D3 H4"), field=None, turn_player=0,
+                      revolution=False, eleven_back=False, lock=False, counts=(3, 2, 0, 0, 0),
+                      classes=(0,) * UECDA.players, seats=deal.seats, my_turn=True,
+                      rules=UECDA)
+    for timed in (bot, MCBot(time_ms=1000, playouts=24, worlds=4, proposals=8, warm=False,
+                             seed=0)):
+        timed.play(ending)
     # a two-player ending for the exact solver
     hands = np.array([0b1011 << 8, (0b0100 << 8) | int(JOKER_BIT), 0, 0, 0], dtype=np.int64)
     st = new_state(hands, np.arange(UECDA.players, dtype=np.int64), 0, True)

@@ -327,31 +327,49 @@ def sample_worlds(me: int, my_hand: int, unknown: int, counts: np.ndarray, fixed
     """Fill ``out`` (count x 5 hands) with worlds; return the effective sample size of the
     proposals (0 when no proposal fitted the hard facts; ``out`` is then untouched).
 
-    The play likelihood is tempered: its power is lowered from ``beta`` (by halving) until
-    at least a quarter of ``count`` proposals stay effective, so a sharp opponent model
-    cannot collapse the sample onto a handful of worlds.
+    All ``proposals`` in one call: :func:`propose_worlds` then :func:`resample_worlds`
+    (which a caller on a clock runs itself, the proposals in chunks).
     """
     cand = np.empty((proposals, MAX_PLAYERS), dtype=np.int64)
     log_ex = np.full(proposals, -np.inf)
     log_play = np.zeros(proposals)
-    pool = np.empty(64, dtype=np.int64)
+    k, _, _, _ = propose_worlds(me, my_hand, unknown, counts, fixed, played, pairs, seats,
+                                first, owner_answers, hist_player, hist_cards, hist_info,
+                                models, prm, eps, window, cand, log_ex, log_play, 0,
+                                proposals, 0, proposals * 4, False,
+                                np.zeros((0, 6), dtype=np.int64), bufc, bufi, rules_word,
+                                prev_top)
+    return resample_worlds(cand, log_ex, log_play, k, beta,
+                           window > 0 and hist_player.shape[0] > 0, out)
+
+
+@njit(cache=True)
+def propose_worlds(me: int, my_hand: int, unknown: int, counts: np.ndarray, fixed: np.ndarray,
+                   played: np.ndarray, pairs: np.ndarray, seats: np.ndarray, first: int,
+                   owner_answers: bool, hist_player: np.ndarray, hist_cards: np.ndarray,
+                   hist_info: np.ndarray, models: np.ndarray, prm: np.ndarray,
+                   eps: np.ndarray, window: int, cand: np.ndarray, log_ex: np.ndarray,
+                   log_play: np.ndarray, k: int, stop: int, attempts: int, max_attempts: int,
+                   listed: bool, table: np.ndarray, bufc: np.ndarray, bufi: np.ndarray,
+                   rules_word: int = 0, prev_top: int = -1
+                   ) -> tuple[int, int, bool, np.ndarray]:
+    """Deal proposals ``k`` up to ``stop`` into ``cand`` with their log weights (exchange,
+    play), trying at most ``max_attempts`` deals in all (``attempts`` so far).  Returns the
+    new ``(k, attempts, listed, table)``: chunk after chunk, the same deals as one call."""
     use_history = window > 0 and hist_player.shape[0] > 0
     local = models_are_local(models, me)
-    table = np.zeros((0, 6), dtype=np.int64)
-    listed = False
+    pool = np.empty(64, dtype=np.int64)
     st = np.zeros(STATE_SIZE, dtype=np.int64)
     per_player = np.zeros(MAX_PLAYERS)
-    k = 0
-    for _ in range(proposals * 4):
-        if k == proposals:
-            break
+    while k < stop and attempts < max_attempts:
+        attempts += 1
         if not deal_world(me, my_hand, unknown, counts, fixed, cand[k], pool):
             continue
         if use_history and local and not listed:
             # the public course of the game is the same in every world: list it once
-            table = action_table(cand[k], played, seats, first, owner_answers, hist_player,
-                                 hist_cards, hist_info, me, rules_word, prev_top)
-            table = table[max(0, table.shape[0] - window):]
+            rows = action_table(cand[k], played, seats, first, owner_answers, hist_player,
+                                hist_cards, hist_info, me, rules_word, prev_top)
+            table = rows[max(0, rows.shape[0] - window):].copy()  # C order: one signature
             listed = True
         w = exchange_weight(cand[k], played, pairs)
         if w > 0.0:
@@ -365,6 +383,19 @@ def sample_worlds(me: int, my_hand: int, unknown: int, counts: np.ndarray, fixed
                                          eps, window, bufc, bufi, rules_word, prev_top)
                 log_play[k] = 0.0 if np.isnan(ll) else ll
         k += 1
+    return k, attempts, listed, table
+
+
+@njit(cache=True)
+def resample_worlds(cand: np.ndarray, log_ex: np.ndarray, log_play: np.ndarray, k: int,
+                    beta: float, use_history: bool, out: np.ndarray) -> float:
+    """Draw ``out`` from the first ``k`` proposals by their weights; return their effective
+    sample size (0, ``out`` untouched, when there are none).
+
+    The play likelihood is tempered: its power is lowered from ``beta`` (by halving) until
+    at least a quarter of ``count`` proposals stay effective, so a sharp opponent model
+    cannot collapse the sample onto a handful of worlds.
+    """
     if k == 0:
         return 0.0
     count = out.shape[0]
