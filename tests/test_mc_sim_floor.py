@@ -299,7 +299,7 @@ def test_the_floor_effects_leave_the_gaps_one_field_at_a_time() -> None:
     rules = table_rules(4, 2, False, FLOOR_TOGGLES["floor_effects"])
     assert simulator_gaps(rules) == []
     assert simulator_gaps(rules.with_rules(lead_limit=16)) == ["lead_limit=16"]
-    assert simulator_gaps(rules.with_rules(six_reverse=True)) == ["six_reverse=True"]
+    assert simulator_gaps(rules.with_rules(seven_pass=True)) == ["seven_pass=True"]
     assert simulator_gaps(rules.with_rules(scoring=Scoring.UNO)) == ["scoring=uno"]
 
 

@@ -22,7 +22,7 @@ from daihinmin.rules.ruleset import ForbiddenFinish, RuleSet
 from daihinmin.values.cards import CardSet
 from daihinmin.values.moves import PASS, Move
 
-from .convert import decode_move, encode_move, hand_mask, mask_cards
+from .convert import decode_move, encode_move, hand_mask, lock_value, mask_cards
 from .endgame import solve_two
 from .exchange import exchange_candidates
 from .models import (
@@ -442,8 +442,8 @@ def _candidates(my_hand: int, view: GameView,
     oi = np.zeros(MAX_MOVES, dtype=np.int64)
     field_info = encode_move(view.field)[1] if view.field is not None else 0
     word = rules_word(view.rules) | (LEAD_HOLDS_CLUB3 if view.lead_must_contain else 0)
-    n = generate(my_hand, field_info, int(view.reversed), int(view.lock), canonical, oc, oi,
-                 word)
+    n = generate(my_hand, field_info, int(view.reversed), lock_value(view.lock, view.geki),
+                 canonical, oc, oi, word)
     cards, infos = list(oc[:n]), list(oi[:n])
     if view.field is not None:
         cards.append(0)

@@ -16,10 +16,12 @@ from .state import (
     FAILS,
     FIELD_CARDS,
     FIELD_INFO,
+    GEKI,
     HAND,
     LEAD_COUNT,
     LEAD_PLAYER,
     LOCK,
+    LOCKED,
     MAX_PLAYERS,
     N_BOTTOM,
     N_OUT,
@@ -104,10 +106,15 @@ def decode_move(cards: int, info: int) -> Move:
     return Move.sequence(suit, low, size, tuple(col for _, col in cells))
 
 
+def lock_value(lock: bool, geki: bool) -> int:
+    """The LOCK slot of a state: the suits locked, and under geki-shibari the ranks too."""
+    return (LOCKED if lock else 0) | (GEKI if geki else 0)
+
+
 def state_from_game(game: GameState) -> np.ndarray:
     """The Numba state array of an engine state (``uecda`` play rules, 3..6 players)."""
     n = game.n_players
-    if not 1 <= n <= MAX_PLAYERS or game.choices or game.geki:
+    if not 1 <= n <= MAX_PLAYERS or game.choices:
         raise UnsupportedPositionError("the simulator does not model this position")
     st = np.zeros(STATE_SIZE, dtype=np.int64)
     st[N_SEATS] = n
@@ -130,7 +137,7 @@ def state_from_game(game: GameState) -> np.ndarray:
     st[PASSED] = game.passed
     st[REV] = int(game.revolution != game.eleven_back)  # the order answers follow
     st[ELEVEN] = int(game.eleven_back)
-    st[LOCK] = int(game.lock)
+    st[LOCK] = lock_value(game.lock, game.geki)
     st[FAILS] = game.failures
     st[OVER] = int(game.over)
     st[N_OUT] = len(game.finished)

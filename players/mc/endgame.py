@@ -21,10 +21,12 @@ from .state import (
     ELEVEN,
     FIELD_CARDS,
     FIELD_INFO,
+    GEKI,
     HAND,
     LEAD_COUNT,
     LEAD_PLAYER,
     LOCK,
+    LOCKED,
     MAX_PLAYERS,
     N_OUT,
     OVER,
@@ -67,10 +69,10 @@ def position_key(st: np.ndarray, me: int) -> int:
     h = _mix(h, st[FIELD_CARDS])
     h = _mix(h, st[FIELD_INFO])
     h = _mix(h, st[TURN] | (st[OWNER] << 4) | (st[PASSED] << 8) | (st[REV] << 16)
-             | (st[LOCK] << 17) | (st[OWNER_ANSWERS] << 18) | (st[ELEVEN] << 19))
+             | ((st[LOCK] & LOCKED) << 17) | (st[OWNER_ANSWERS] << 18) | (st[ELEVEN] << 19))
     if st[RULES] >> 20 != 0:  # the thirteenth_floor effects (uecda and web keys unchanged)
         h = _mix(h, st[PENDING_REV] | (st[REVERSED] << 8) | ((st[LEAD_PLAYER] + 1) << 16)
-                 | (st[LEAD_COUNT] << 24))
+                 | (st[LEAD_COUNT] << 24) | ((st[LOCK] & GEKI) << 31))
     return h if h != 0 else int64(1)
 
 

@@ -12,7 +12,7 @@ from daihinmin.rules.ruleset import UECDA, FirstLead, ForbiddenFinish, LaterLead
 from daihinmin.values.cards import CardSet
 
 from .bits import C3_BIT, D3_BIT, REAL_CARDS
-from .convert import encode_move, hand_mask, joker_mask
+from .convert import encode_move, hand_mask, joker_mask, lock_value
 from .rulebits import LEAD_HOLDS_CLUB3, WORD_VALUES, opening_word
 from .state import (
     ELEVEN,
@@ -273,7 +273,8 @@ def public_state(view: GameView, kn: Knowledge, hands: np.ndarray) -> np.ndarray
 def _fits(st: np.ndarray, view: GameView, kn: Knowledge) -> bool:
     field_c, field_i = encode_move(view.field) if view.field is not None else (0, 0)
     return (int(st[TURN]) == kn.me and int(st[FIELD_INFO]) == field_i
-            and int(st[FIELD_CARDS]) == field_c and bool(st[LOCK]) == view.lock
+            and int(st[FIELD_CARDS]) == field_c
+            and int(st[LOCK]) == lock_value(view.lock, view.geki)
             and bool(st[REV]) == (view.revolution != view.eleven_back)
             and bool(st[REVERSED]) == (view.direction == -1)
             and all(int(st[HAND + q]).bit_count() == view.counts[q]
@@ -285,7 +286,7 @@ def _state_from_view(view: GameView, kn: Knowledge, hands: np.ndarray) -> np.nda
                    kn.rules_word, kn.prev_top)
     if view.field is not None:
         st[FIELD_CARDS], st[FIELD_INFO] = encode_move(view.field)
-    st[LOCK] = int(view.lock)
+    st[LOCK] = lock_value(view.lock, view.geki)
     st[REV] = int(view.revolution != view.eleven_back)  # the order answers follow
     st[ELEVEN] = int(view.eleven_back)
     st[REVERSED] = int(view.direction == -1)

@@ -33,6 +33,7 @@ from .moves import (
     suits_of,
 )
 from .rulebits import (
+    AMBULANCE,
     AMBULANCE_CLEARS,
     CARD_SCORING,
     EFFECTS_PER_CARD,
@@ -46,6 +47,7 @@ from .rulebits import (
     FORBID_TOP_PLAY,
     FORBID_WEB,
     FORBIDDEN_LAST,
+    GEKI_SHIBARI,
     JOKER_PAIR,
     LEAD_HOLDS_CLUB3,
     LEAD_LIMIT_SHIFT,
@@ -56,12 +58,15 @@ from .rulebits import (
     NO_JOKER_EFFECTS,
     NO_LOCK,
     NO_LOCK_BY_JOKER,
+    NO_REVOLUTION,
     NO_SPADE3_RETURN,
     REVOLUTION_DELAYED,
     REVOLUTION_REAL_CARDS,
     SANDSTORM,
+    SEQUENCE_ABOVE_LOW,
     SEQUENCES_NEVER_REVOLT,
     SEQUENCES_REVOLT_AT_4,
+    SIX_REVERSE,
 )
 
 MAX_PLAYERS = 6
@@ -69,6 +74,7 @@ PASS_LIMIT = 20
 EIGHT = 6  # rank column of the 8
 JACK = 9  # rank column of the J
 FIVE = 3  # rank column of the 5
+SIX = 4  # rank column of the 6
 NINE = 7  # rank column of the 9
 
 # Slots of the state array.
@@ -79,7 +85,7 @@ TURN = 8
 OWNER = 9  # last player who played
 PASSED = 10  # bitmask of players marked passed in this trick
 REV = 11  # the order answers follow: revolution, flipped while an 11-back lasts
-LOCK = 12
+LOCK = 12  # 0, LOCKED, or LOCKED | GEKI (geki-shibari: the ranks are bound too)
 FAILS = 13  # consecutive passes and rejected moves
 OVER = 14
 N_OUT = 15
@@ -100,8 +106,13 @@ LEAD_PLAYER = 66  # who led the last trick(s), -1 before the first lead (lead_li
 LEAD_COUNT = 67  # how many tricks in a row that player has led
 WIN_SCORE = 68  # end_on_first_out: the winner's card score (-10 x the numbers it went out with)
 STATE_SIZE = 69
+#: Values of the LOCK slot: the suits are locked; with geki-shibari the ranks too (GEKI is
+#: set only with LOCKED, and move generation reads both from the one ``lock`` argument).
+LOCKED = 1
+GEKI = 2
 #: The rules-word bits whose effects a play may have beyond the uecda ones.
-EFFECT_BITS = (FIVE_SKIP | NINE_REVERSE | SANDSTORM | AMBULANCE_CLEARS | REVOLUTION_DELAYED)
+EFFECT_BITS = (FIVE_SKIP | NINE_REVERSE | SANDSTORM | AMBULANCE_CLEARS | REVOLUTION_DELAYED
+               | SIX_REVERSE | AMBULANCE)
 
 
 @njit(cache=True)
@@ -286,6 +297,8 @@ def revolts(cards: int, info: int, rw: int) -> bool:
     """Does the play (not the lone joker) turn the revolution under the rules word ``rw``?
     (Jokers count towards a group's four cards unless REVOLUTION_REAL_CARDS.)"""
     kind = kind_of(info)
+    if rw & NO_REVOLUTION:
+        return False
     if kind == K_GROUP:
         if rw & REVOLUTION_REAL_CARDS:
             return popcount(cards & REAL_CARDS) >= 4
@@ -386,6 +399,18 @@ def order_flips(cards: int, info: int, rw: int) -> tuple[int, int]:
 
 
 @njit(cache=True)
+def is_next_step(info: int, field_info: int, rev: int, rw: int) -> bool:
+    """Is the play exactly one rank stronger than the field in the order ``rev``
+    (geki-shibari; rules.judge.is_next_step)?  A run answers by its ends under above_high,
+    by its lowest rank under above_low."""
+    if kind_of(info) == K_SEQUENCE and not rw & SEQUENCE_ABOVE_LOW:
+        if rev:
+            return high_of(info) == low_of(field_info) - 1
+        return low_of(info) == high_of(field_info) + 1
+    return low_of(info) == low_of(field_info) + (-1 if rev else 1)
+
+
+@njit(cache=True)
 def _is_group_of(cards: int, info: int, rank: int, size: int, rw: int) -> bool:
     return (kind_of(info) == K_GROUP and low_of(info) == rank and size_of(info) == size
             and ((cards & JOKER_BITS) == 0 or not rw & NO_JOKER_EFFECTS))
@@ -393,9 +418,11 @@ def _is_group_of(cards: int, info: int, rank: int, size: int, rw: int) -> bool:
 
 @njit(cache=True)
 def clears_at_once(cards: int, info: int, rw: int) -> bool:
-    """A sandstorm (three 3s) or, with ``ambulance_clears``, two 9s: the trick clears."""
+    """A sandstorm (three 3s) or, with ``ambulance_clears`` or ``ambulance``, two 9s: the
+    trick clears."""
     return ((rw & SANDSTORM != 0 and _is_group_of(cards, info, 1, 3, rw))
-            or (rw & AMBULANCE_CLEARS != 0 and _is_group_of(cards, info, NINE, 2, rw)))
+            or (rw & (AMBULANCE_CLEARS | AMBULANCE) != 0
+                and _is_group_of(cards, info, NINE, 2, rw)))
 
 
 @njit(cache=True)
@@ -406,7 +433,7 @@ def is_sandstorm(cards: int, info: int, rw: int) -> bool:
 @njit(cache=True)
 def _play_effects(st: np.ndarray, cards: int, info: int, rw: int) -> tuple[bool, int]:
     """The thirteenth_floor effects of a play (not the lone joker), in the engine's order:
-    sandstorm (cancels delayed revolutions) and ambulance clear, 9-reverse, 5-skip.
+    sandstorm (cancels delayed revolutions) and ambulance clear, 6- and 9-reverse, 5-skip.
     Returns (the trick clears, the number of 5s that skip)."""
     clear = False
     if is_sandstorm(cards, info, rw):
@@ -414,9 +441,11 @@ def _play_effects(st: np.ndarray, cards: int, info: int, rw: int) -> tuple[bool,
         clear = True
     elif clears_at_once(cards, info, rw):
         clear = True
-    if rw & NINE_REVERSE:
-        nines = rank_count(cards, info, NINE, rw)
-        flips = nines if rw & EFFECTS_PER_CARD else min(nines, 1)
+    if rw & (NINE_REVERSE | SIX_REVERSE):
+        flips = 1 if rw & SIX_REVERSE and rank_count(cards, info, SIX, rw) > 0 else 0
+        if rw & NINE_REVERSE:
+            nines = rank_count(cards, info, NINE, rw)
+            flips += nines if rw & EFFECTS_PER_CARD else min(nines, 1)
         st[REVERSED] ^= flips & 1
     skips = rank_count(cards, info, FIVE, rw) if rw & FIVE_SKIP else 0
     return clear, skips
@@ -546,7 +575,10 @@ def apply_play(st: np.ndarray, cards: int, info: int) -> None:
           and suits_of(info) == suits_of(before)
           and (not rw & NO_LOCK_BY_JOKER
                or ((cards & JOKER_BITS) == 0 and (st[FIELD_CARDS] & JOKER_BITS) == 0))):
-        st[LOCK] = 1
+        st[LOCK] = LOCKED
+    elif (rw & GEKI_SHIBARI and st[LOCK] == LOCKED and before != 0
+          and is_next_step(info, before, st[REV], rw)):
+        st[LOCK] = LOCKED | GEKI
     if before_kind == K_JOKER and kind == K_SINGLE and cards == S3_BIT:
         clear = True
     if rw & JOKER_PAIR and is_joker_pair(cards, info):  # the joker pair clears the trick
