@@ -17,14 +17,18 @@ import pytest
 from daihinmin.contract.view import GameView
 from daihinmin.local.runner import play_local_match
 from daihinmin.players.mc import state as S
-from daihinmin.players.mc.bot import MCBot
+from daihinmin.players.mc.bot import MAX_CHOICE_CANDIDATES, MCBot, choice_candidates
 from daihinmin.players.mc.control import THREATS_SIZE, threats, unbeatable
 from daihinmin.players.mc.convert import encode_move, state_from_game
 from daihinmin.players.mc.endgame import UNKNOWN, SolverScratch, solve_two
 from daihinmin.players.mc.observe import simulator_gaps
+from daihinmin.players.mc.rollout import choice_cards
 from daihinmin.players.registry import make_bot
-from daihinmin.rules.events import EventKind
+from daihinmin.rules.choices import ChoiceKind
+from daihinmin.rules.deal import weakest
+from daihinmin.rules.events import Event, EventKind
 from daihinmin.rules.game import GameState
+from daihinmin.rules.match import MatchState
 from daihinmin.rules.movegen import all_plays
 from daihinmin.rules.plays import (
     RANK_J,
@@ -33,13 +37,13 @@ from daihinmin.rules.plays import (
     is_sandstorm,
     rank_count,
 )
-from daihinmin.rules.ruleset import APP, UECDA, WEB, SequenceOrder, ruleset_from
+from daihinmin.rules.ruleset import APP, UECDA, WEB, RuleSet, SequenceOrder, ruleset_from
 from daihinmin.values.cards import CardSet
 from daihinmin.values.moves import Move
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_mc_endgame import brute_force, deal_by_sizes
-from test_mc_sim import DECK2, PLAYER_COUNTS, play_whole_game, table_rules
+from test_mc_sim import DECK2, PLAYER_COUNTS, table_rules
 from test_mc_sim import check_position as plays_match_engine
 from test_mc_sim_floor import EFFECT_CARDS, FLOOR_TOGGLES, floor_positions, two_player_endings
 from test_mc_sim_original import check_pass, preset_toggles
@@ -66,17 +70,29 @@ TOGGLES: dict[str, dict[str, object]] = {
     "web_with_all": {**preset_toggles(WEB), **NEW},
     "app_with_all": {**preset_toggles(APP), **NEW, "revolution": False},
     "floor_with_all": {**FLOOR_TOGGLES["floor_effects"], **NEW},
+    "seven_pass": {"seven_pass": True},
+    "ten_discard": {"ten_discard": True},
+    "seven_and_ten": {"seven_pass": True, "ten_discard": True},
+    "seven_and_ten_no_joker_effects": {"seven_pass": True, "ten_discard": True,
+                                       "joker_effects": False},
+    "app_with_choices": {**preset_toggles(APP), "seven_pass": True, "ten_discard": True},
+    "floor_with_choices": {**FLOOR_TOGGLES["floor_effects"], "seven_pass": True,
+                           "ten_discard": True, "six_reverse": True},
 }
 #: The joker answering a joker needs the second one.
 TWO_JOKERS_ONLY = {"joker_beats_joker", "joker_beats_joker_no_spade3", "web_with_all",
-                   "app_with_all"}
+                   "app_with_all", "app_with_choices"}
 #: 6s, 7s, 9s and the jokers first when a position deals the rich cards first.
 TOGGLE_CARDS = [4 * r + s for r in (4, 7) for s in range(4)] + [60, 61]
 
 
 def check_position(game: GameState, moves_to_try: int, rng: random.Random) -> None:
     """Same legal plays (canonical lists too), and the same next state after the tried
-    moves; when the game ends, the same place for everyone (forbidden finishes included)."""
+    moves, a choice the move asks included (:func:`check_choice`); when the game ends, the
+    same place for everyone (forbidden finishes included)."""
+    if game.pending is not None:
+        check_choice(game, moves_to_try, rng)
+        return
     plays_match_engine(game, 0, rng)
     moves = game.legal_moves()
     for move in rng.sample(moves, min(moves_to_try, len(moves))):
@@ -84,18 +100,49 @@ def check_position(game: GameState, moves_to_try: int, rng: random.Random) -> No
         S.apply_move(sim, *encode_move(move))
         ref = game.copy()
         result = ref.step(move)
-        if not ref.over:
-            expected = state_from_game(ref)
-            assert list(sim) == list(expected), f"after {move}: {list(sim)} != {list(expected)}"
-            continue
-        assert sim[S.OVER] == 1
-        places = [int(S.place_of(sim, p)) for p in range(game.n_players)]
-        if any(e.kind is EventKind.PASS_LIMIT for e in result.events):
-            for p in range(game.n_players):  # the others' places are drawn at random
-                if p in game.finished or p in game.bottom:
-                    assert places[p] == ref.places()[p]
-        else:
-            assert places == ref.places(), f"after {move}"
+        check_same(game, sim, ref, result.events, str(move))
+        if ref.pending is not None:
+            check_choice(ref, 3, rng)
+
+
+def check_same(game: GameState, sim: np.ndarray, ref: GameState, events: tuple[Event, ...],
+               what: str) -> None:
+    """The simulator's state ``sim`` after an action from ``game`` is the engine's ``ref``
+    (a game over: the same places; after the pass limit only those not drawn at random)."""
+    if not ref.over:
+        expected = state_from_game(ref)
+        assert list(sim) == list(expected), f"after {what}: {list(sim)} != {list(expected)}"
+        return
+    assert sim[S.OVER] == 1
+    places = [int(S.place_of(sim, p)) for p in range(game.n_players)]
+    if any(e.kind is EventKind.PASS_LIMIT for e in events):
+        for p in range(game.n_players):  # the others' places are drawn at random
+            if p in game.finished or p in game.bottom:
+                assert places[p] == ref.places()[p]
+    else:
+        assert places == ref.places(), f"after {what}"
+
+
+def check_choice(game: GameState, tries: int, rng: random.Random) -> None:
+    """A pending 7-pass or 10-discard choice: the simulator asks the same (how many cards,
+    to whom), its playout policy answers as the default bot does (the weakest cards, a valid
+    answer), and every tried answer leads to the same next state."""
+    choice = game.pending
+    assert choice is not None
+    sim = state_from_game(game)
+    assert S.choice_pending(sim) and S.choice_count(sim) == choice.count
+    if choice.kind is ChoiceKind.GIVE:
+        assert sim[S.GIVE_TO] == choice.receiver and sim[S.TURN] == choice.player
+    hand = game.hands[choice.player]
+    options = game.legal_choices()
+    default = weakest(hand, min(choice.count, len(hand)), game.revolution != game.eleven_back)
+    assert choice_cards(sim, choice.player) == default.mask and default in options
+    for cards in [*rng.sample(options, min(tries, len(options))), default]:
+        sim = state_from_game(game)
+        S.apply_choice(sim, cards.mask)
+        ref = game.copy()
+        result = ref.step_choice(cards)
+        check_same(game, sim, ref, result.events, f"the choice {cards}")
 
 
 @st.composite
@@ -131,9 +178,28 @@ def test_each_toggle_matches_engine_in_arbitrary_positions(toggle: str, data: st
 def test_each_toggle_matches_engine_in_whole_matches(toggle: str, seed: int,
                                                      data: st.DataObject, players: int,
                                                      games: int) -> None:
-    """Two- and three-game matches at 3-6 players with both jokers: every position agrees."""
-    play_whole_game(table_rules(players, 2, False, TOGGLES[toggle]), seed, data, games,
-                    check_position)
+    """Two- and three-game matches at 3-6 players with both jokers: every position agrees,
+    and every pending choice (answered by hypothesis)."""
+    play_match(table_rules(players, 2, False, TOGGLES[toggle]), seed, data, games)
+
+
+def play_match(rules: RuleSet, seed: int, data: st.DataObject, games: int) -> None:
+    """test_mc_sim.play_whole_game with the choices: each position and each pending choice
+    held by :func:`check_position`, the moves and the answers drawn by hypothesis."""
+    match = MatchState(rules, seed=seed, games=games)
+    rng = random.Random(seed)
+    while not match.finished:
+        game = match.setup_game().start()
+        while not game.over:
+            check_position(game, 2, rng)
+            if game.pending is not None:
+                options = game.legal_choices()
+                game.step_choice(options[data.draw(st.integers(0, len(options) - 1),
+                                                   label="choice")])
+                continue
+            moves = game.legal_moves()
+            game.step(moves[data.draw(st.integers(0, len(moves) - 1), label="move")])
+        match.finish_game(game)
 
 
 def _game(rules_toggles: Mapping[str, object], hands: list[str], field: str | None, *,
@@ -147,8 +213,10 @@ def _game(rules_toggles: Mapping[str, object], hands: list[str], field: str | No
 def test_hand_picked_toggle_positions_match_engine() -> None:
     """Hand-picked: a locked single answered one rank up (geki on) and then only one rank
     up; a locked run under both orders; the second joker on the first; two 9s over a lone
-    joker and over a locked run; a 6 turning the direction."""
+    joker and over a locked run; a 6 turning the direction; 7s and 10s asking to give and
+    discard (going out by them, the joker standing as a 7, an 8-cut waiting on them)."""
     geki = {"geki_shibari": True}
+    choices = {"seven_pass": True, "ten_discard": True, "five_skip": True}
     cases = [
         (geki, ["S6 S7 H6 JK", "S9", "D4", "C5"], "S5", True, False),
         (geki, ["S6 S7 H6 JK", "S9", "D4", "C5"], "S5", True, True),
@@ -158,6 +226,10 @@ def test_hand_picked_toggle_positions_match_engine() -> None:
         ({"ambulance": True}, ["S9 H9 JK D3", "S2", "D4", "C5"], "JK", False, False),
         ({"ambulance": True}, ["S9 H9 JK D3", "S2", "D4", "C5"], "D5 D6 D7", True, False),
         ({"six_reverse": True}, ["S6 H6 D7 C7", "S2", "D4", "C5"], "S5 H5", False, False),
+        (choices, ["S7 H7 ST HT S3 JK", "S2", "D4", "C5"], "S5 H5", False, False),
+        (choices, ["S7 S8 S9 ST D3", "S2", "D4", "C5"], None, False, False),
+        (choices, ["S7 H7 JK", "S2", "D4", "C5"], "S5 H5", False, False),
+        (choices, ["C7 CT", "S2", "D4", "C5"], None, False, False),
     ]
     for toggles, hands, field, lock, geki_on in cases:
         for rev in (False, True):
@@ -230,7 +302,7 @@ def test_two_player_solver_agrees_with_brute_force_with_the_toggles(
 def test_the_toggles_leave_the_gaps() -> None:
     for name, value in (("geki_shibari", True), ("joker_beats_joker", True),
                         ("six_reverse", True), ("ambulance", True), ("revolution", False),
-                        ("sequences", False)):
+                        ("sequences", False), ("seven_pass", True), ("ten_discard", True)):
         assert simulator_gaps(UECDA.with_rules(**{name: value})) == [], name
     for toggles in TOGGLES.values():
         assert simulator_gaps(table_rules(4, 2, False, toggles)) == []
@@ -250,10 +322,22 @@ def test_mc_searches_and_plays_legally_under_the_toggles() -> None:
     simulator (no stand-in move) and every play is legal."""
     rules = ruleset_from("uecda", ["players=4", "jokers=2", "points=", "geki_shibari=yes",
                                    "joker_beats_joker=yes", "six_reverse=yes",
-                                   "ambulance=yes", "nine_reverse=yes"])
+                                   "ambulance=yes", "nine_reverse=yes", "seven_pass=yes",
+                                   "ten_discard=yes"])
     assert simulator_gaps(rules) == []
     bot = Checked(time_ms=0, playouts=40, seed=3)
     bots = [bot, make_bot("default"), make_bot("default"), make_bot("default")]
     match = play_local_match(rules, seed=21, games=3, bots=bots)
     assert match.game == 4
     assert bot.decisions and all(d.playouts <= 40 for d in bot.decisions)
+    assert any(d.kind == "choice" and d.playouts > 0 for d in bot.decisions)
+
+
+def test_choice_candidates_are_the_sets_of_as_many_cards_as_allowed() -> None:
+    hand = CardSet.parse("S3 H4 D5 C6 S7 H8 D9 CT SJ HQ DK C2 JK")
+    got = choice_candidates(hand, 2, False)
+    assert len(got) == len(set(got)) <= MAX_CHOICE_CANDIDATES
+    assert all(len(c) == 2 and c <= hand for c in got)
+    assert got[0] == weakest(hand, 2)  # the weakest first
+    assert choice_candidates(CardSet.parse("S3 JK"), 3, False) == [CardSet.parse("S3 JK")]
+    assert choice_candidates(hand, 2, True)[0] == CardSet.parse("C2 DK")

@@ -13,13 +13,15 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from itertools import combinations
 
 import numpy as np
 from daihinmin.contract.view import Bot, GameView
 from daihinmin.players.util import weakest_cards
+from daihinmin.rules.choices import PendingChoice
 from daihinmin.rules.forbidden import is_forbidden_finish
 from daihinmin.rules.ruleset import ForbiddenFinish, RuleSet
-from daihinmin.values.cards import CardSet
+from daihinmin.values.cards import JOKER, CardSet
 from daihinmin.values.moves import PASS, Move
 
 from .convert import decode_move, encode_move, hand_mask, lock_value, mask_cards
@@ -46,7 +48,7 @@ from .observe import (
 )
 from .rollout import policy_params
 from .rulebits import LEAD_HOLDS_CLUB3, rules_word
-from .search import ArmStats, Budget, Workspace, search_exchange, search_play
+from .search import ArmStats, Budget, Workspace, search_choice, search_exchange, search_play
 from .state import (
     HAND,
     MAX_PLAYERS,
@@ -54,6 +56,7 @@ from .state import (
     STATE_SIZE,
     add_cards,
     apply_move,
+    choice_pending,
     n_active,
     place_of,
     seed_numba,
@@ -75,6 +78,7 @@ MODEL_MARGIN = 3.0  # nats of evidence a model needs over the playout policy to 
 GUESS_PROPOSALS = 1536  # proposals per decision while some opponent's model is a guess
 RETURN_MISS = -8.0  # nats against "returns its weakest" when a game's hands rule it out
 ORACLE_WORLDS = 8  # copies of the revealed deal searched (the search cycles over worlds)
+MAX_CHOICE_CANDIDATES = 64  # answers to a 7-pass/10-discard choice searched at most
 
 
 class NoWorldError(RuntimeError):
@@ -227,6 +231,28 @@ class MCBot(Bot):
                                 kn.leader)
         self._record("exchange", stats, start, ess, [str(mask_cards(int(m))) for m in cand])
         return mask_cards(int(cand[stats.best()]))
+
+    def choose(self, view: GameView, choice: PendingChoice) -> CardSet:
+        """A 7-pass or 10-discard answer, searched: every set of as many cards as allowed
+        (from the weakest cards when there are too many sets), each played out in the
+        sampled worlds.  The default (the weakest cards) where the simulator cannot."""
+        default = super().choose(view, choice)
+        cand = choice_candidates(view.hand, choice.count, view.reversed)
+        if len(cand) <= 1 or not self._simulated(view):
+            return default
+        start = time.perf_counter()
+        self._cpu_start = time.process_time()
+        self._seed()
+        kn = knowledge_from_view(view, self._lowest_returners())
+        worlds, ess = self._sample(kn)
+        bases = world_states(view, kn, worlds)
+        if not choice_pending(bases[0]):
+            return default  # the position does not show the choice (an unusual view)
+        masks = np.array([hand_mask(c) for c in cand], dtype=np.int64)
+        stats = search_choice(self.ws, bases, masks, kn.me, self.models, self.prm,
+                              self._remaining(start), self.c_explore, self.min_visits)
+        self._record("choice", stats, start, ess, [str(c) for c in cand])
+        return cand[stats.best()]
 
     def play(self, view: GameView) -> Move:
         revealed, self._revealed = self._revealed, None  # for this play only
@@ -449,6 +475,39 @@ def _candidates(my_hand: int, view: GameView,
         cards.append(0)
         infos.append(0)
     return np.array(cards, dtype=np.int64), np.array(infos, dtype=np.int64)
+
+
+def _weakness(card: int, reversed_order: bool) -> tuple[int, int, int]:
+    """Sort key, the weakest first, as rules.deal.weakest orders the cards."""
+    if card >= JOKER:
+        return (1, 0, card)
+    return (0, -(card >> 2) if reversed_order else card >> 2, card & 3)
+
+
+def choice_candidates(hand: CardSet, count: int, reversed_order: bool) -> list[CardSet]:
+    """The answers to a choice of up to ``count`` cards worth searching: every set of
+    exactly that many (fewer only when the hand holds fewer; moving fewer cards only keeps
+    more), taken from the weakest cards when the sets would be more than
+    :data:`MAX_CHOICE_CANDIDATES`; the weakest cards first.
+
+    >>> [str(c) for c in choice_candidates(CardSet.parse("S3 H9 D2"), 2, False)]
+    ['S3 H9', 'S3 D2', 'H9 D2']
+    """
+    k = min(count, len(hand))
+    if k == 0:
+        return [CardSet(0)]
+    pool = sorted(hand, key=lambda c: _weakness(c, reversed_order))
+    size = len(pool)
+    while size > k and math.comb(size, k) > MAX_CHOICE_CANDIDATES:
+        size -= 1
+    seen: set[CardSet] = set()
+    out: list[CardSet] = []
+    for chosen in combinations(pool[:size], k):
+        option = CardSet.of(chosen)
+        if option not in seen:
+            seen.add(option)
+            out.append(option)
+    return out
 
 
 def _goes_to_the_bottom(view: GameView, move: Move) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+from daihinmin.rules.choices import ChoiceKind
 from daihinmin.rules.game import GameState
 from daihinmin.values.cards import JOKER_BITS, CardSet
 from daihinmin.values.moves import JOKER_PAIR, LONE_JOKER, PASS, Move, MoveKind
@@ -17,6 +18,7 @@ from .state import (
     FIELD_CARDS,
     FIELD_INFO,
     GEKI,
+    GIVE_TO,
     HAND,
     LEAD_COUNT,
     LEAD_PLAYER,
@@ -31,9 +33,16 @@ from .state import (
     OWNER,
     OWNER_ANSWERS,
     PASSED,
+    PENDING_DISCARD,
+    PENDING_GIVE,
     PENDING_REV,
     POS,
     PREV_TOP,
+    RESUME,
+    RESUME_CARDS,
+    RESUME_CLEARS,
+    RESUME_FORBIDDEN,
+    RESUME_SKIPS,
     REV,
     REVERSED,
     RULES,
@@ -114,7 +123,7 @@ def lock_value(lock: bool, geki: bool) -> int:
 def state_from_game(game: GameState) -> np.ndarray:
     """The Numba state array of an engine state (``uecda`` play rules, 3..6 players)."""
     n = game.n_players
-    if not 1 <= n <= MAX_PLAYERS or game.choices:
+    if not 1 <= n <= MAX_PLAYERS:
         raise UnsupportedPositionError("the simulator does not model this position")
     st = np.zeros(STATE_SIZE, dtype=np.int64)
     st[N_SEATS] = n
@@ -146,4 +155,15 @@ def state_from_game(game: GameState) -> np.ndarray:
     st[REVERSED] = int(game.direction == -1)
     st[PENDING_REV] = game.pending_revolutions
     st[LEAD_PLAYER], st[LEAD_COUNT] = game.lead_streak
+    for choice in game.choices:
+        if choice.kind is ChoiceKind.GIVE:
+            st[PENDING_GIVE], st[GIVE_TO] = choice.count, choice.receiver
+        else:
+            st[PENDING_DISCARD] = choice.count
+    plan = game.resume
+    if game.choices and plan is not None:
+        st[RESUME] = (RESUME_CLEARS if plan.clear else 0) | (
+            RESUME_FORBIDDEN if plan.forbidden else 0)
+        st[RESUME_SKIPS] = plan.skips
+        st[RESUME_CARDS] = encode_move(plan.move)[0]
     return st

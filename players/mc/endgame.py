@@ -16,7 +16,7 @@ from .bits import int64
 from .control import THREATS_SIZE, control_win, threats
 from .movegen import generate, keep_plays
 from .moves import MAX_MOVES
-from .rulebits import FORBIDDEN_LAST, LEADER_MUST_PLAY
+from .rulebits import CHOICE_BITS, FORBIDDEN_LAST, LEADER_MUST_PLAY
 from .state import (
     ELEVEN,
     FIELD_CARDS,
@@ -233,6 +233,8 @@ def solve_two(st: np.ndarray, me: int, limit: int, scratch: tuple[np.ndarray, ..
     ``scratch`` is :meth:`SolverScratch.arrays`; ``limit`` caps the positions searched.
     """
     tt_keys, tt_vals, stack, bufc, bufi, nodes, frames = scratch
+    if st[RULES] & CHOICE_BITS:
+        return UNKNOWN  # switched off: the race would have to search the 7-pass/10-discard choices
     stack[0] = st
     nodes[0] = 0
     return _search(stack, me, nodes, limit, tt_keys, tt_vals, bufc, bufi, frames)

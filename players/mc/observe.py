@@ -8,6 +8,15 @@ from itertools import pairwise
 
 import numpy as np
 from daihinmin.contract.view import GameView
+from daihinmin.rules.choices import ChoiceKind
+from daihinmin.rules.plays import (
+    RANK_5,
+    RANK_10,
+    clears_as_ambulance,
+    eight_cuts,
+    is_sandstorm,
+    rank_count,
+)
 from daihinmin.rules.ruleset import UECDA, FirstLead, ForbiddenFinish, LaterLead, RuleSet
 from daihinmin.values.cards import CardSet
 
@@ -18,6 +27,7 @@ from .state import (
     ELEVEN,
     FIELD_CARDS,
     FIELD_INFO,
+    GIVE_TO,
     HAND,
     LOCK,
     MAX_PLAYERS,
@@ -25,11 +35,18 @@ from .state import (
     OUT,
     OWNER,
     PASSED,
+    PENDING_DISCARD,
+    PENDING_GIVE,
+    RESUME,
+    RESUME_CARDS,
+    RESUME_CLEARS,
+    RESUME_SKIPS,
     REV,
     REVERSED,
     RULES,
     TURN,
     add_cards,
+    choice_pending,
     new_state,
     replay,
 )
@@ -275,6 +292,7 @@ def _fits(st: np.ndarray, view: GameView, kn: Knowledge) -> bool:
     return (int(st[TURN]) == kn.me and int(st[FIELD_INFO]) == field_i
             and int(st[FIELD_CARDS]) == field_c
             and int(st[LOCK]) == lock_value(view.lock, view.geki)
+            and bool(choice_pending(st)) == (view.pending is not None)
             and bool(st[REV]) == (view.revolution != view.eleven_back)
             and bool(st[REVERSED]) == (view.direction == -1)
             and all(int(st[HAND + q]).bit_count() == view.counts[q]
@@ -302,7 +320,27 @@ def _state_from_view(view: GameView, kn: Knowledge, hands: np.ndarray) -> np.nda
     st[N_OUT] = len(out)
     for i, q in enumerate(out):
         st[OUT + i] = q
+    _pending_from_view(st, view)
     return st
+
+
+def _pending_from_view(st: np.ndarray, view: GameView) -> None:
+    """The choices my play on the field still asks (the view names the first), and the rest
+    of that play as far as the field shows it (a ♠3 return's clear and a forbidden finish
+    of the last form need the field before it: taken as neither)."""
+    choice, move, rules = view.pending, view.field, view.rules
+    if choice is None or choice.player != view.player or move is None:
+        return
+    if choice.kind is ChoiceKind.GIVE:
+        st[PENDING_GIVE], st[GIVE_TO] = choice.count, choice.receiver
+        st[PENDING_DISCARD] = rank_count(move, RANK_10, rules) if rules.ten_discard else 0
+    else:
+        st[PENDING_DISCARD] = choice.count
+    clears = (eight_cuts(move, rules) or is_sandstorm(move, rules)
+              or clears_as_ambulance(move, rules) or move.is_joker_pair)
+    st[RESUME] = RESUME_CLEARS if clears else 0
+    st[RESUME_SKIPS] = rank_count(move, RANK_5, rules) if rules.five_skip else 0
+    st[RESUME_CARDS] = encode_move(move)[0]
 
 
 __all__ = ["Knowledge", "exchange_knowledge", "knowledge_from_view", "public_state",

@@ -84,6 +84,10 @@ SIX_REVERSE = 1 << 38  # six_reverse=True: a play holding a 6 turns the directio
 AMBULANCE = 1 << 39  # ambulance=True: two 9s beat anything and clear the trick
 NO_REVOLUTION = 1 << 44  # revolution=False: no play turns the order
 NO_SEQUENCES = 1 << 45  # sequences=False: runs are not plays
+SEVEN_PASS = 1 << 46  # seven_pass=True: a play's 7s ask its player to give as many cards on
+TEN_DISCARD = 1 << 47  # ten_discard=True: a play's 10s ask its player to discard as many
+#: The toggles whose plays ask a follow-up choice (state.PENDING_GIVE, PENDING_DISCARD).
+CHOICE_BITS = SEVEN_PASS | TEN_DISCARD
 
 _REVOLUTION_SEQUENCE_BITS = {0: SEQUENCES_NEVER_REVOLT, 4: SEQUENCES_REVOLT_AT_4, 5: 0}
 _FORBID_LIST_BITS = {ForbiddenPlays.STANDARD: 0, ForbiddenPlays.TOP_PLAY: FORBID_TOP_PLAY,
@@ -128,6 +132,8 @@ _TOGGLE_BITS: tuple[tuple[str, object, int], ...] = (
     ("ambulance", True, AMBULANCE),
     ("revolution", False, NO_REVOLUTION),
     ("sequences", False, NO_SEQUENCES),
+    ("seven_pass", True, SEVEN_PASS),
+    ("ten_discard", True, TEN_DISCARD),
 )
 
 

@@ -36,6 +36,7 @@ from .rulebits import (
     AMBULANCE,
     AMBULANCE_CLEARS,
     CARD_SCORING,
+    CHOICE_BITS,
     EFFECTS_PER_CARD,
     ELEVEN_BACK,
     END_ON_FIRST_OUT,
@@ -66,7 +67,9 @@ from .rulebits import (
     SEQUENCE_ABOVE_LOW,
     SEQUENCES_NEVER_REVOLT,
     SEQUENCES_REVOLT_AT_4,
+    SEVEN_PASS,
     SIX_REVERSE,
+    TEN_DISCARD,
 )
 
 MAX_PLAYERS = 6
@@ -75,7 +78,9 @@ EIGHT = 6  # rank column of the 8
 JACK = 9  # rank column of the J
 FIVE = 3  # rank column of the 5
 SIX = 4  # rank column of the 6
+SEVEN = 5  # rank column of the 7
 NINE = 7  # rank column of the 9
+TEN = 8  # rank column of the 10
 
 # Slots of the state array.
 HAND = 0  # 0..5: the hands of players 0..5 (empty beyond the table's player count)
@@ -105,7 +110,17 @@ PENDING_REV = 65  # delayed revolutions waiting for the trick to clear (revoluti
 LEAD_PLAYER = 66  # who led the last trick(s), -1 before the first lead (lead_limit)
 LEAD_COUNT = 67  # how many tricks in a row that player has led
 WIN_SCORE = 68  # end_on_first_out: the winner's card score (-10 x the numbers it went out with)
-STATE_SIZE = 69
+# Slots of a follow-up choice (seven_pass, ten_discard; 69 and up): what the player to move
+# must answer before play goes on (rules.game.GameState.choices), and the rest of its play.
+PENDING_GIVE = 69  # 7-pass: up to this many cards to give to GIVE_TO (0: none asked)
+GIVE_TO = 70
+PENDING_DISCARD = 71  # 10-discard: up to this many cards to discard (asked after the give)
+RESUME = 72  # the play waiting on the choices: RESUME_CLEARS | RESUME_FORBIDDEN
+RESUME_SKIPS = 73  # its 5-skips
+RESUME_CARDS = 74  # its cards (the winner's score under end_on_first_out)
+STATE_SIZE = 80
+RESUME_CLEARS = 1  # the play clears the trick
+RESUME_FORBIDDEN = 2  # going out with it is a forbidden finish of the last form
 #: Values of the LOCK slot: the suits are locked; with geki-shibari the ranks too (GEKI is
 #: set only with LOCKED, and move generation reads both from the one ``lock`` argument).
 LOCKED = 1
@@ -553,7 +568,8 @@ def apply_play(st: np.ndarray, cards: int, info: int) -> None:
     before_kind = kind_of(before)
     hand = take_cards(st[HAND + p], cards)
     rw = st[RULES]
-    forbidden = (hand == 0 and rw & FORBIDDEN_LAST != 0
+    # (with choices the player may go out by them: the play decides the form then too)
+    forbidden = ((hand == 0 or rw & CHOICE_BITS != 0) and rw & FORBIDDEN_LAST != 0
                  and is_forbidden_finish(cards, info, before, st[REV], rw))
     if rw & LEAD_HOLDS_CLUB3:  # the game's first play has been made
         st[RULES] = rw & ~LEAD_HOLDS_CLUB3
@@ -599,6 +615,76 @@ def apply_play(st: np.ndarray, cards: int, info: int) -> None:
         st[ELEVEN] ^= eb
         if cuts(cards, info, rw):
             clear = True
+    if rw & CHOICE_BITS and hand != 0 and _ask_choices(st, p, cards, info, rw):
+        st[RESUME] = (RESUME_CLEARS if clear else 0) | (RESUME_FORBIDDEN if forbidden else 0)
+        st[RESUME_SKIPS] = skips
+        st[RESUME_CARDS] = cards
+        return  # the player answers the choices first (apply_choice)
+    _after_play(st, p, cards, clear, skips, forbidden)
+
+
+@njit(cache=True)
+def _ask_choices(st: np.ndarray, p: int, cards: int, info: int, rw: int) -> bool:
+    """Set the follow-up choices of ``p``'s play (rules.game._ask_choices): give a card per
+    7 to the next player still in the game, discard one per 10.  True when one is asked."""
+    gives = rank_count(cards, info, SEVEN, rw) if rw & SEVEN_PASS else 0
+    if gives:
+        receiver = next_player(st, p, False)
+        if receiver >= 0:
+            st[PENDING_GIVE] = gives
+            st[GIVE_TO] = receiver
+    if rw & TEN_DISCARD:
+        st[PENDING_DISCARD] = rank_count(cards, info, TEN, rw)
+    return st[PENDING_GIVE] != 0 or st[PENDING_DISCARD] != 0
+
+
+@njit(cache=True)
+def choice_pending(st: np.ndarray) -> bool:
+    """Does the player to move owe a follow-up choice (apply_choice) before any move?"""
+    return st[PENDING_GIVE] != 0 or st[PENDING_DISCARD] != 0
+
+
+@njit(cache=True)
+def choice_count(st: np.ndarray) -> int:
+    """How many cards (at most) the pending choice moves: the give first, then the discard."""
+    return st[PENDING_GIVE] if st[PENDING_GIVE] != 0 else st[PENDING_DISCARD]
+
+
+@njit(cache=True)
+def apply_choice(st: np.ndarray, cards: int) -> None:
+    """The player to move answers the pending choice with ``cards`` (held, at most
+    choice_count of them; rules.game.GameState.step_choice): they go to the receiver (give)
+    or out of play (discard); with none pending any more the play goes on."""
+    p = st[TURN]
+    st[HAND + p] = take_cards(st[HAND + p], cards)
+    if st[PENDING_GIVE] != 0:
+        q = st[GIVE_TO]
+        st[HAND + q] = add_cards(st[HAND + q], cards)
+        st[PENDING_GIVE] = 0
+        st[GIVE_TO] = 0
+    else:
+        st[PENDING_DISCARD] = 0
+    if st[HAND + p] == 0:
+        st[PENDING_DISCARD] = 0  # nothing left to discard
+    if choice_pending(st):
+        return
+    flags = st[RESUME]
+    played = st[RESUME_CARDS]
+    skips = st[RESUME_SKIPS]
+    st[RESUME] = 0
+    st[RESUME_SKIPS] = 0
+    st[RESUME_CARDS] = 0
+    _after_play(st, p, played, flags & RESUME_CLEARS != 0, skips,
+                flags & RESUME_FORBIDDEN != 0)
+
+
+@njit(cache=True)
+def _after_play(st: np.ndarray, p: int, cards: int, clear: bool, skips: int,
+                forbidden: bool) -> None:
+    """How play goes on after ``p``'s play of ``cards`` (and its choices): out, the clear,
+    the skips, the next player (rules.game._after_play)."""
+    hand = st[HAND + p]
+    rw = st[RULES]
     if hand == 0 and forbidden:  # forbidden_finish=last: out to the lowest free place
         st[BOTTOM + st[N_BOTTOM]] = p
         st[N_BOTTOM] += 1
@@ -680,8 +766,8 @@ def replay(st: np.ndarray, players: np.ndarray, cards: np.ndarray, infos: np.nda
     """Apply a recorded sequence of actions; False if it does not fit the state."""
     for t in range(players.shape[0]):
         p = players[t]
-        if st[OVER] != 0 or st[TURN] != p:
-            return False
+        if st[OVER] != 0 or st[TURN] != p or choice_pending(st):
+            return False  # (the history does not hold the choices)
         if infos[t] == 0:
             apply_pass(st)
         else:
