@@ -51,7 +51,7 @@ def test_mc_plays_copies_of_itself() -> None:
     """One job of the self-play check: four mc opponents at a small fixed budget; every game
     scores each place once, and the copies decide by their own (capped) searches."""
     result = mc_strength.run_job((2, 5, "mc", {"time_ms": 0, "playouts": 24}, False, "uecda",
-                                  None, {"time_ms": 0, "playouts": 24}))
+                                  None, {"time_ms": 0, "playouts": 24}, []))
     assert len(result.points) == 2
     for mine, theirs in zip(result.points, result.opponent_points, strict=True):
         assert sorted([mine, *theirs]) == [1, 2, 3, 4, 5]
@@ -95,3 +95,17 @@ def test_rules_mc_does_not_simulate_are_refused(capsys: pytest.CaptureFixture[st
     with pytest.raises(SystemExit) as exc:
         mc_strength.main(["--games", "1", "--rules", unsimulated[0]])
     assert exc.value.code == 2 and "does not simulate" in capsys.readouterr().err
+
+
+def test_rules_of_the_preset_changed_by_rule(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--rule`` plays the preset with a toggle (mc searches the 10-discard choices there);
+    a rule mc does not simulate, or no rule at all, is a usage error."""
+    code = mc_strength.main(["--games", "1", "--time-ms", "0", "--playouts", "20",
+                             "--rule", "ten_discard=yes", "--json"])
+    assert code == 0
+    assert json.loads(capsys.readouterr().out)["rules"] == "uecda+ten_discard=yes"
+    for bad, said in (("hand_size=5", "hand_size=5"), ("no_such_rule=1", "no_such_rule")):
+        with pytest.raises(SystemExit) as exc:
+            mc_strength.main(["--games", "1", "--rule", bad])
+        assert exc.value.code == 2
+        assert said in capsys.readouterr().err
