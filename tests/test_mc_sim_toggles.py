@@ -14,38 +14,30 @@ from collections.abc import Mapping
 
 import numpy as np
 import pytest
-from daihinmin.contract.view import GameView
-from daihinmin.local.runner import play_local_match
 from daihinmin.players.mc import state as S
-from daihinmin.players.mc.bot import MAX_CHOICE_CANDIDATES, MCBot, choice_candidates
-from daihinmin.players.mc.control import THREATS_SIZE, threats, unbeatable
+from daihinmin.players.mc.bot import MAX_CHOICE_CANDIDATES, choice_candidates
 from daihinmin.players.mc.convert import encode_move, state_from_game
-from daihinmin.players.mc.endgame import UNKNOWN, SolverScratch, solve_two
 from daihinmin.players.mc.observe import simulator_gaps
 from daihinmin.players.mc.rollout import choice_cards
-from daihinmin.players.registry import make_bot
 from daihinmin.rules.choices import ChoiceKind
 from daihinmin.rules.deal import weakest
 from daihinmin.rules.events import Event, EventKind
 from daihinmin.rules.game import GameState
-from daihinmin.rules.match import MatchState
-from daihinmin.rules.movegen import all_plays
-from daihinmin.rules.plays import (
-    RANK_J,
-    clears_as_ambulance,
-    eight_cuts,
-    is_sandstorm,
-    rank_count,
-)
-from daihinmin.rules.ruleset import APP, UECDA, WEB, RuleSet, SequenceOrder, ruleset_from
+from daihinmin.rules.ruleset import APP, UECDA, WEB, SequenceOrder, ruleset_from
 from daihinmin.values.cards import CardSet
 from daihinmin.values.moves import Move
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_mc_endgame import brute_force, deal_by_sizes
-from test_mc_sim import DECK2, PLAYER_COUNTS, table_rules
+from test_mc_sim import PLAYER_COUNTS, play_whole_game, table_rules
 from test_mc_sim import check_position as plays_match_engine
-from test_mc_sim_floor import EFFECT_CARDS, FLOOR_TOGGLES, floor_positions, two_player_endings
+from test_mc_sim_floor import (
+    EFFECT_CARDS,
+    FLOOR_TOGGLES,
+    check_solver,
+    check_unbeatable,
+    floor_positions,
+    play_checked_match,
+)
 from test_mc_sim_original import check_pass, preset_toggles
 
 pytestmark = pytest.mark.usefixtures("mc_compiled")  # conftest.py: compiled once a session
@@ -153,9 +145,28 @@ def toggle_positions(draw: st.DrawFn, players: int, jokers: int,
     game = draw(floor_positions(players, jokers, toggles))
     if game.rules.geki_shibari and game.lock:
         game.geki = draw(st.booleans(), label="geki")
+        if draw(st.booleans(), label="next step held"):
+            _hand_the_next_step(game)
     if game.rules.six_reverse:
         game.direction = draw(st.sampled_from([1, -1]), label="direction")
     return game
+
+
+def _hand_the_next_step(game: GameState) -> None:
+    """Give the player to move the cards one rank above the locked single or group in its
+    suits (from whoever holds them), so the plays that start or keep a geki-shibari are there."""
+    field = game.field
+    if field is None or field.kind.name not in ("SINGLE", "GROUP") or not field.cards:
+        return
+    rank = field.low + (-1 if game.revolution else 1)
+    if not 1 <= rank <= 13:
+        return
+    step = CardSet.of([4 * rank + s for s in range(4) if field.suits >> s & 1])
+    if any(game.hands[p] and not game.hands[p] - step for p in range(game.n_players)):
+        return  # nobody still in the game is left without cards
+    for p in range(game.n_players):
+        game.hands[p] = game.hands[p] - step
+    game.hands[game.turn] = game.hands[game.turn] | step
 
 
 @pytest.mark.parametrize("toggle", sorted(TOGGLES))
@@ -180,26 +191,8 @@ def test_each_toggle_matches_engine_in_whole_matches(toggle: str, seed: int,
                                                      games: int) -> None:
     """Two- and three-game matches at 3-6 players with both jokers: every position agrees,
     and every pending choice (answered by hypothesis)."""
-    play_match(table_rules(players, 2, False, TOGGLES[toggle]), seed, data, games)
-
-
-def play_match(rules: RuleSet, seed: int, data: st.DataObject, games: int) -> None:
-    """test_mc_sim.play_whole_game with the choices: each position and each pending choice
-    held by :func:`check_position`, the moves and the answers drawn by hypothesis."""
-    match = MatchState(rules, seed=seed, games=games)
-    rng = random.Random(seed)
-    while not match.finished:
-        game = match.setup_game().start()
-        while not game.over:
-            check_position(game, 2, rng)
-            if game.pending is not None:
-                options = game.legal_choices()
-                game.step_choice(options[data.draw(st.integers(0, len(options) - 1),
-                                                   label="choice")])
-                continue
-            moves = game.legal_moves()
-            game.step(moves[data.draw(st.integers(0, len(moves) - 1), label="move")])
-        match.finish_game(game)
+    play_whole_game(table_rules(players, 2, False, TOGGLES[toggle]), seed, data, games,
+                    check_position)
 
 
 def _game(rules_toggles: Mapping[str, object], hands: list[str], field: str | None, *,
@@ -226,6 +219,11 @@ def test_hand_picked_toggle_positions_match_engine() -> None:
         ({"ambulance": True}, ["S9 H9 JK D3", "S2", "D4", "C5"], "JK", False, False),
         ({"ambulance": True}, ["S9 H9 JK D3", "S2", "D4", "C5"], "D5 D6 D7", True, False),
         ({"six_reverse": True}, ["S6 H6 D7 C7", "S2", "D4", "C5"], "S5 H5", False, False),
+        ({"revolution": False}, ["S4 H4 D4 C4 S5 S6 S7 S8", "S2", "D3", "C5"], None, False,
+         False),
+        ({"revolution": False}, ["S6 H6 D6 JK S7 S8", "S2", "D3", "C5"], "S5 H5 D5", False,
+         False),
+        ({"sequences": False}, ["S4 S5 S6 S7 H4", "S2", "D3", "C5"], None, False, False),
         (choices, ["S7 H7 ST HT S3 JK", "S2", "D4", "C5"], "S5 H5", False, False),
         (choices, ["S7 S8 S9 ST D3", "S2", "D4", "C5"], None, False, False),
         (choices, ["S7 H7 JK", "S2", "D4", "C5"], "S5 H5", False, False),
@@ -259,29 +257,8 @@ def test_unbeatable_matches_the_engine_with_the_toggles(data: st.DataObject,
                                                         rev: bool) -> None:
     """A play is unbeatable exactly when no other player has a legal answer (two 9s and
     the other joker answer a lone joker too) or it clears at once (two 9s clear)."""
-    rules = RICH_RULES
-    n = rules.players
-    rich = EFFECT_CARDS + [c for c in TOGGLE_CARDS if c not in EFFECT_CARDS]
-    pool = data.draw(st.permutations(rich)) + data.draw(st.permutations(
-        [c for c in DECK2 if c not in rich]))
-    sizes = data.draw(st.lists(st.integers(0, 7), min_size=n, max_size=n))
-    sizes[0] = max(sizes[0], 1)
-    hands = deal_by_sizes(pool, sizes)
-    seats = tuple(range(n))
-    game = GameState(rules=rules, hands=hands, seats=seats, turn=0, rng=random.Random(0),
-                     owner=0, revolution=rev)
-    t = np.zeros(THREATS_SIZE, dtype=np.int64)
-    threats(state_from_game(game), 0, t)
-    for move in all_plays(hands[0], rules):
-        cards, info = encode_move(move)
-        eleven = rules.eleven_back and rank_count(move, RANK_J, rules) > 0
-        answers = any(
-            GameState(rules=rules, hands=hands, seats=seats, turn=q, rng=random.Random(0),
-                      field=move, owner=0, revolution=rev, eleven_back=eleven).legal_plays()
-            for q in range(1, n) if hands[q])
-        clears = (eight_cuts(move, rules) or is_sandstorm(move, rules)
-                  or clears_as_ambulance(move, rules))
-        assert unbeatable(t, cards, info, int(rev)) == (clears or not answers), str(move)
+    check_unbeatable(RICH_RULES, EFFECT_CARDS + [c for c in TOGGLE_CARDS
+                                                 if c not in EFFECT_CARDS], data, rev)
 
 
 @pytest.mark.parametrize("toggle", ["geki_shibari", "joker_beats_joker", "six_reverse",
@@ -290,13 +267,7 @@ def test_unbeatable_matches_the_engine_with_the_toggles(data: st.DataObject,
 @given(data=st.data())
 def test_two_player_solver_agrees_with_brute_force_with_the_toggles(
         toggle: str, data: st.DataObject) -> None:
-    toggles = dict(TOGGLES[toggle])
-    toggles.pop("end_on_first_out", None)  # two left of four: a race to the third place
-    toggles.pop("scoring", None)
-    game, me = data.draw(two_player_endings(toggles))
-    got = solve_two(state_from_game(game), me, 10**6, SolverScratch().arrays())
-    assert got != UNKNOWN
-    assert bool(got) == brute_force(game, me)
+    check_solver(TOGGLES[toggle], data)
 
 
 def test_the_toggles_leave_the_gaps() -> None:
@@ -308,15 +279,6 @@ def test_the_toggles_leave_the_gaps() -> None:
         assert simulator_gaps(table_rules(4, 2, False, toggles)) == []
 
 
-class Checked(MCBot):
-    """The mc player, asserting every play is legal."""
-
-    def play(self, view: GameView) -> Move:
-        move = super().play(view)
-        assert move in view.legal_moves(), (move, view.hand, view.field)
-        return move
-
-
 def test_mc_searches_and_plays_legally_under_the_toggles() -> None:
     """A match with every toggle on, with default bots: mc searches every decision with the
     simulator (no stand-in move) and every play is legal."""
@@ -324,12 +286,7 @@ def test_mc_searches_and_plays_legally_under_the_toggles() -> None:
                                    "joker_beats_joker=yes", "six_reverse=yes",
                                    "ambulance=yes", "nine_reverse=yes", "seven_pass=yes",
                                    "ten_discard=yes"])
-    assert simulator_gaps(rules) == []
-    bot = Checked(time_ms=0, playouts=40, seed=3)
-    bots = [bot, make_bot("default"), make_bot("default"), make_bot("default")]
-    match = play_local_match(rules, seed=21, games=3, bots=bots)
-    assert match.game == 4
-    assert bot.decisions and all(d.playouts <= 40 for d in bot.decisions)
+    bot = play_checked_match(rules)
     assert any(d.kind == "choice" and d.playouts > 0 for d in bot.decisions)
 
 

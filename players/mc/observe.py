@@ -11,6 +11,7 @@ from daihinmin.contract.view import GameView
 from daihinmin.rules.choices import ChoiceKind
 from daihinmin.rules.plays import (
     RANK_5,
+    RANK_7,
     RANK_10,
     clears_as_ambulance,
     eight_cuts,
@@ -208,6 +209,18 @@ def _pair_rows(view: GameView, me: int, my_hand: int, played: np.ndarray, unknow
     return np.array(rows, dtype=np.int64).reshape(len(rows), 6)
 
 
+def choices_seen(view: GameView) -> bool:
+    """Has a play of this game asked a 7-pass or 10-discard choice (as far as the history
+    shows: a play holding 7s or 10s under those rules)?  The view does not say which
+    cards moved."""
+    rules = view.rules
+    if not (rules.seven_pass or rules.ten_discard):
+        return False
+    return any((rules.seven_pass and rank_count(o.move, RANK_7, rules) > 0)
+               or (rules.ten_discard and rank_count(o.move, RANK_10, rules) > 0)
+               for o in view.history)
+
+
 def knowledge_from_view(view: GameView, lowest_returners: Collection[int] = ()) -> Knowledge:
     """What ``view``'s player knows; ``lowest_returners``: players known to return their
     weakest cards when they hand cards back in an exchange I am not part of."""
@@ -227,8 +240,11 @@ def knowledge_from_view(view: GameView, lowest_returners: Collection[int] = ()) 
     unknown = unknown_cards(view.rules, gone)
     counts = _padded(view.counts)
     played_total = sum(int(p).bit_count() for p in played)
+    # after a 7-pass or 10-discard cards moved off the record: the deal's facts (the lead
+    # card, the exchange) no longer say who holds what, and the history no longer replays
+    moved = choices_seen(view)
     complete = (int(counts.sum()) + played_total == deck_size(view.rules)
-                and int(counts[me]) == my_hand.bit_count())
+                and int(counts[me]) == my_hand.bit_count() and not moved)
     fixed = np.zeros(MAX_PLAYERS, dtype=np.int64)
     if view.history:
         first = view.history[0].player if complete else -1
@@ -239,6 +255,9 @@ def knowledge_from_view(view: GameView, lowest_returners: Collection[int] = ()) 
         fixed[first] |= lead_card  # the ♦3 (or ♣3) holder leads
     pairs = _pair_rows(view, me, my_hand, played, unknown, fixed, view.exchange_given,
                        lowest_returners)
+    if moved:
+        fixed[:] = 0
+        pairs = pairs[:0]
     return Knowledge(me, my_hand, unknown, counts, fixed, played, pairs,
                      np.array(view.seats, dtype=np.int64), first, view.rules.owner_answers,
                      np.array(players, dtype=np.int64), np.array(cards, dtype=np.int64),
