@@ -50,7 +50,7 @@ def brute_force(game: GameState, me: int) -> bool:
     def key(g: GameState) -> tuple:
         return (tuple(h.mask for h in g.hands), g.field, g.turn, g.owner, g.passed,
                 g.revolution, g.lock, g.eleven_back, g.pending_revolutions, g.lead_streak,
-                g.direction)  # the last three: the thirteenth_floor effects
+                g.direction, g.geki)  # pending..direction: the thirteenth_floor effects
 
     def solve(g: GameState) -> bool:
         if g.over:

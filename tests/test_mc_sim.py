@@ -117,13 +117,19 @@ def play_whole_game(rules: RuleSet, seed: int, data: st.DataObject, games: int =
                     check: Callable[[GameState, int, random.Random], None] | None = None
                     ) -> None:
     """``games`` games of a match (later ones: exchange, later leads, miyako-ochi), each
-    position held by ``check`` (default: :func:`check_position`)."""
+    position held by ``check`` (default: :func:`check_position`); a pending 7-pass or
+    10-discard choice is a position too, answered by hypothesis."""
     match = MatchState(rules, seed=seed, games=games)
     rng = random.Random(seed)
     while not match.finished:
         game = match.setup_game().start()
         while not game.over:
             (check or check_position)(game, 2, rng)
+            if game.pending is not None:
+                options = game.legal_choices()
+                game.step_choice(options[data.draw(st.integers(0, len(options) - 1),
+                                                   label="choice")])
+                continue
             moves = game.legal_moves()
             game.step(moves[data.draw(st.integers(0, len(moves) - 1), label="move")])
         match.finish_game(game)

@@ -38,6 +38,7 @@ from daihinmin.rules.ruleset import (
     THIRTEENTH_FLOOR,
     FirstLead,
     LaterLead,
+    RuleSet,
     Scoring,
     ruleset_from,
 )
@@ -229,10 +230,16 @@ def test_unbeatable_matches_the_engine_with_effects(data: st.DataObject, rev: bo
     """A play is unbeatable exactly when no other player has a legal answer (a sandstorm
     answers anything) or it clears at once (8-cut, sandstorm, two 9s); a delayed revolution
     does not turn the order its answers follow."""
-    rules = EFFECT_RULES
+    check_unbeatable(EFFECT_RULES, EFFECT_CARDS, data, rev)
+
+
+def check_unbeatable(rules: RuleSet, rich: list[int], data: st.DataObject, rev: bool) -> None:
+    """An arbitrary deal at ``rules`` (the ``rich`` cards dealt first): each play of player
+    0's is unbeatable exactly when no other player may answer it or it clears at once, and
+    it turns the orders as the engine does (a delayed revolution: only the next lead's)."""
     n = rules.players
-    pool = data.draw(st.permutations(EFFECT_CARDS)) + data.draw(st.permutations(
-        [c for c in DECK2 if c not in EFFECT_CARDS]))
+    pool = data.draw(st.permutations(rich)) + data.draw(st.permutations(
+        [c for c in DECK2 if c not in rich]))
     sizes = data.draw(st.lists(st.integers(0, 7), min_size=n, max_size=n))
     sizes[0] = max(sizes[0], 1)
     hands = deal_by_sizes(pool, sizes)
@@ -250,8 +257,9 @@ def test_unbeatable_matches_the_engine_with_effects(data: st.DataObject, rev: bo
             for q in range(1, n) if hands[q])
         clears = (eight_cuts(move, rules) or is_sandstorm(move, rules)
                   or clears_as_ambulance(move, rules))
-        turned = move.kind.name != "JOKER" and revolts(move, rules)
-        assert S.order_flips(cards, info, rules_word(rules)) == (int(turned), 0)
+        turned = int(move.kind.name != "JOKER" and rules.revolution and revolts(move, rules))
+        answered = 0 if rules.revolution_delayed else turned ^ int(eleven)
+        assert S.order_flips(cards, info, rules_word(rules)) == (turned, answered)
         assert unbeatable(t, cards, info, int(rev)) == (clears or not answers), str(move)
 
 
@@ -281,7 +289,13 @@ def two_player_endings(draw: st.DrawFn, toggles: dict[str, object]) -> tuple[Gam
 @given(data=st.data())
 def test_two_player_solver_agrees_with_brute_force_with_effects(toggle: str,
                                                                 data: st.DataObject) -> None:
-    toggles = dict(FLOOR_TOGGLES[toggle])
+    check_solver(FLOOR_TOGGLES[toggle], data)
+
+
+def check_solver(toggles: dict[str, object], data: st.DataObject) -> None:
+    """A two-player ending at four players under uecda with ``toggles``: the solver's
+    verdict is brute force's."""
+    toggles = dict(toggles)
     toggles.pop("end_on_first_out", None)  # two left of four: a race to the third place
     toggles.pop("scoring", None)
     game, me = data.draw(two_player_endings(toggles))
@@ -299,7 +313,7 @@ def test_the_floor_effects_leave_the_gaps_one_field_at_a_time() -> None:
     rules = table_rules(4, 2, False, FLOOR_TOGGLES["floor_effects"])
     assert simulator_gaps(rules) == []
     assert simulator_gaps(rules.with_rules(lead_limit=16)) == ["lead_limit=16"]
-    assert simulator_gaps(rules.with_rules(six_reverse=True)) == ["six_reverse=True"]
+    assert simulator_gaps(rules.with_rules(group_max=3)) == ["group_max=3"]
     assert simulator_gaps(rules.with_rules(scoring=Scoring.UNO)) == ["scoring=uno"]
 
 
@@ -322,9 +336,16 @@ def test_mc_searches_and_plays_legally_under_every_effect() -> None:
                                    "lead_limit=2", "end_on_first_out=yes", "scoring=cards",
                                    "first_lead=draw", "later_lead=worst_scorer",
                                    "owner_answers=no"])
+    play_checked_match(rules)
+
+
+def play_checked_match(rules: RuleSet) -> Checked:
+    """A three-game match of mc (checked) and default bots at four-player ``rules`` that mc
+    simulates: mc searches every decision (no stand-in move), each within its playouts."""
     assert simulator_gaps(rules) == []
     bot = Checked(time_ms=0, playouts=40, seed=3)
     bots = [bot, make_bot("default"), make_bot("default"), make_bot("default")]
     match = play_local_match(rules, seed=21, games=3, bots=bots)
     assert match.game == 4
     assert bot.decisions and all(d.playouts <= 40 for d in bot.decisions)
+    return bot

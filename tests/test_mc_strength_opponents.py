@@ -109,3 +109,15 @@ def test_rules_changed_by_rule_options_are_played(capsys: pytest.CaptureFixture[
     with pytest.raises(SystemExit) as exc:
         mc_strength.main(["--games", "1", "--rule", "hand_size=99"])
     assert exc.value.code == 2 and "hand_size" in capsys.readouterr().err
+def test_rules_of_the_preset_changed_by_rule(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--rule`` plays the preset with a toggle (mc searches the 10-discard choices there);
+    a rule mc does not simulate, or no rule at all, is a usage error."""
+    code = mc_strength.main(["--games", "1", "--time-ms", "0", "--playouts", "20",
+                             "--rule", "ten_discard=yes", "--json"])
+    assert code == 0
+    assert json.loads(capsys.readouterr().out)["rules"] == "uecda+ten_discard=yes"
+    for bad, said in (("hand_size=5", "hand_size=5"), ("no_such_rule=1", "no_such_rule")):
+        with pytest.raises(SystemExit) as exc:
+            mc_strength.main(["--games", "1", "--rule", bad])
+        assert exc.value.code == 2
+        assert said in capsys.readouterr().err

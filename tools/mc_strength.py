@@ -54,19 +54,20 @@ class JobResult:
     opponent_points: list[list[int]] = field(default_factory=list)  # per game, seats 1..
 
 
-JobArgs = tuple[int, int, str, dict[str, Any], bool, str, str | None, dict[str, Any],
-                list[str]]
+#: (games, seed, opponent, mc's options, oracle, preset, log path, the opponents' options,
+#: rule overrides on the preset)
+JobArgs = tuple[int, int, str, dict[str, Any], bool, str, str | None, dict[str, Any], list[str]]
 
 
 def run_job(args: JobArgs) -> JobResult:
-    games, seed, opponent, options, oracle, preset, log_path, opponent_options, rule = args
+    games, seed, opponent, options, oracle, preset, log_path, opponent_options, overrides = args
     from daihinmin.driver.record import GameRecord
     from daihinmin.local.runner import play_local_match
     from daihinmin.players.mc.bot import MCBot
     from daihinmin.players.registry import make_bot
     from daihinmin.rules.game import GameState
 
-    rules = ruleset_from(preset, rule)
+    rules = ruleset_from(preset, overrides)
     mc = MCBot(seed=seed, **options)
     bots = [mc] + [make_bot(opponent, seed=seed * 10 + i, **opponent_options)
                    for i in range(1, rules.players)]
@@ -181,7 +182,9 @@ def share_interval(hits: int, n: int) -> list[float]:
 
 def summarise(results: list[JobResult], opponent: str, wall: float,
               oracle: bool = False, preset: str = "uecda",
-              players: int = 5, rule: list[str] | None = None) -> dict[str, Any]:  # JSON
+              players: int = 5, rules: RuleSet | None = None) -> dict[str, Any]:  # JSON
+    """The figures of the jobs as JSON; ``rules``: the table's (default: the preset)."""
+    table = rules if rules is not None else ruleset_from(preset)
     points = [p for r in results for p in r.points]
     places = [p for r in results for p in r.places]
     ranks = [p + 1 for p in places]  # 1 = first
@@ -196,7 +199,7 @@ def summarise(results: list[JobResult], opponent: str, wall: float,
     mean = statistics.fmean(points)
     half = 1.96 * statistics.stdev(points) / math.sqrt(len(points)) if len(points) > 1 else 0.0
     return {
-        "rules": ruleset_from(preset, rule).name,  # the preset, +KEY=VALUE per --rule
+        "rules": table.name,
         "opponent": opponent,
         "oracle": oracle,
         "games": len(points),
@@ -210,7 +213,7 @@ def summarise(results: list[JobResult], opponent: str, wall: float,
         "ci95_blocks": [round(x, 3) for x in block_interval([r.points for r in results])],
         "places": [places.count(k) for k in range(players)],  # 1st .. last
         "firsts_by_start_class": firsts_by_start_class(
-            [c for r in results for c in r.start_classes], places, ruleset_from(preset, rule)),
+            [c for r in results for c in r.start_classes], places, table),
         "decisions": len(ms),
         "decision_ms_median": round(percentile(ms, 0.5), 1),
         "decision_ms_p99": round(percentile(ms, 0.99), 1),
@@ -236,7 +239,7 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     p.add_argument("--rules", default="uecda", choices=sorted(PRESETS),
                    help="preset the games are played at (its default player count)")
     p.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE",
-                   help="change one rule of the preset, e.g. double_stairs=no (repeatable)")
+                   help="a rule of the preset changed, e.g. seven_pass=yes (repeatable)")
     p.add_argument("--jobs", type=int, default=1, help="matches run side by side")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--time-ms", type=float, default=250.0)
@@ -290,7 +293,7 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     start = time.perf_counter()
     results = run_parallel(run_job, tasks, jobs)
     summary = summarise(results, args.opponent, time.perf_counter() - start, args.oracle,
-                        args.rules, players, args.rule)
+                        args.rules, players, rules)
     if args.json:
         print(json.dumps(summary))
     else:

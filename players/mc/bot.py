@@ -13,16 +13,18 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from itertools import combinations
 
 import numpy as np
 from daihinmin.contract.view import Bot, GameView
 from daihinmin.players.util import weakest_cards
+from daihinmin.rules.choices import PendingChoice
 from daihinmin.rules.forbidden import is_forbidden_finish
 from daihinmin.rules.ruleset import ForbiddenFinish, RuleSet
-from daihinmin.values.cards import CardSet
+from daihinmin.values.cards import JOKER, CardSet
 from daihinmin.values.moves import PASS, Move
 
-from .convert import decode_move, encode_move, hand_mask, mask_cards
+from .convert import decode_move, encode_move, hand_mask, lock_value, mask_cards
 from .deadline import SAMPLE_SHARE, SOLVE_SHARE, Clock, Deadline
 from .endgame import UNKNOWN, solve_two
 from .exchange import exchange_candidates
@@ -47,13 +49,14 @@ from .observe import (
 )
 from .rollout import policy_params
 from .rulebits import LEAD_HOLDS_CLUB3, rules_word
-from .search import ArmStats, Budget, Workspace, search_exchange, search_play
+from .search import ArmStats, Budget, Workspace, search_choice, search_exchange, search_play
 from .state import (
     HAND,
     MAX_PLAYERS,
     N_OUT,
     add_cards,
     apply_move,
+    choice_pending,
     n_active,
     place_of,
     seed_numba,
@@ -80,6 +83,7 @@ ORACLE_WORLDS = 8  # copies of the revealed deal searched (the search cycles ove
 SAMPLE_CHUNK = 64  # proposals dealt between two looks at the clock
 REFINE_CHUNK = 16  # worlds refined between two looks at the clock
 SOLVE_FIRST_NODES = 4_000  # the root solver's first round on the clock (then x4 a round)
+MAX_CHOICE_CANDIDATES = 64  # answers to a 7-pass/10-discard choice searched at most
 
 
 class NoWorldError(RuntimeError):
@@ -245,6 +249,26 @@ class MCBot(Bot):
         self._record("exchange", stats, deadline, ess,
                      [str(mask_cards(int(m))) for m in cand])
         return mask_cards(int(cand[stats.best()]))
+
+    def choose(self, view: GameView, choice: PendingChoice) -> CardSet:
+        """A 7-pass or 10-discard answer, searched: every set of as many cards as allowed
+        (from the weakest cards when there are too many sets), each played out in the
+        sampled worlds.  The default (the weakest cards) where the simulator cannot."""
+        default = super().choose(view, choice)
+        cand = choice_candidates(view.hand, choice.count, view.reversed)
+        if len(cand) <= 1 or not self._simulated(view):
+            return default
+        deadline = self._begin()
+        kn = knowledge_from_view(view, self._lowest_returners())
+        worlds, ess = self._sample(kn, deadline)
+        bases = world_states(view, kn, worlds)
+        if not choice_pending(bases[0]):
+            return default  # the position does not show the choice (an unusual view)
+        masks = np.array([hand_mask(c) for c in cand], dtype=np.int64)
+        stats = search_choice(self.ws, bases, masks, kn.me, self.models, self.prm,
+                              self.budget, self.c_explore, self.min_visits, deadline)
+        self._record("choice", stats, deadline, ess, [str(c) for c in cand])
+        return cand[stats.best()]
 
     def play(self, view: GameView) -> Move:
         revealed, self._revealed = self._revealed, None  # for this play only
@@ -520,13 +544,46 @@ def _candidates(my_hand: int, view: GameView,
     oi = np.zeros(MAX_MOVES, dtype=np.int64)
     field_info = encode_move(view.field)[1] if view.field is not None else 0
     word = rules_word(view.rules) | (LEAD_HOLDS_CLUB3 if view.lead_must_contain else 0)
-    n = generate(my_hand, field_info, int(view.reversed), int(view.lock), canonical, oc, oi,
-                 word)
+    n = generate(my_hand, field_info, int(view.reversed), lock_value(view.lock, view.geki),
+                 canonical, oc, oi, word)
     cards, infos = list(oc[:n]), list(oi[:n])
     if view.field is not None:
         cards.append(0)
         infos.append(0)
     return np.array(cards, dtype=np.int64), np.array(infos, dtype=np.int64)
+
+
+def _weakness(card: int, reversed_order: bool) -> tuple[int, int, int]:
+    """Sort key, the weakest first, as rules.deal.weakest orders the cards."""
+    if card >= JOKER:
+        return (1, 0, card)
+    return (0, -(card >> 2) if reversed_order else card >> 2, card & 3)
+
+
+def choice_candidates(hand: CardSet, count: int, reversed_order: bool) -> list[CardSet]:
+    """The answers to a choice of up to ``count`` cards worth searching: every set of
+    exactly that many (fewer only when the hand holds fewer; moving fewer cards only keeps
+    more), taken from the weakest cards when the sets would be more than
+    :data:`MAX_CHOICE_CANDIDATES`; the weakest cards first.
+
+    >>> [str(c) for c in choice_candidates(CardSet.parse("S3 H9 D2"), 2, False)]
+    ['S3 H9', 'S3 D2', 'H9 D2']
+    """
+    k = min(count, len(hand))
+    if k == 0:
+        return [CardSet(0)]
+    pool = sorted(hand, key=lambda c: _weakness(c, reversed_order))
+    size = len(pool)
+    while size > k and math.comb(size, k) > MAX_CHOICE_CANDIDATES:
+        size -= 1
+    seen: set[CardSet] = set()
+    out: list[CardSet] = []
+    for chosen in combinations(pool[:size], k):
+        option = CardSet.of(chosen)
+        if option not in seen:
+            seen.add(option)
+            out.append(option)
+    return out
 
 
 def _goes_to_the_bottom(view: GameView, move: Move) -> bool:

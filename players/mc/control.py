@@ -28,15 +28,18 @@ from .bits import (
 from .movegen import generate
 from .moves import K_GROUP, K_JOKER, K_SEQUENCE, K_SINGLE, high_of, kind_of, low_of, size_of
 from .rulebits import (
+    AMBULANCE,
     DRAW_ON_PASS,
     FORBIDDEN_LAST,
     FORBIDDEN_REJECT,
     GROUP_MAX_4,
+    JOKER_BEATS_JOKER,
     JOKER_PAIR,
     LEAD_HOLDS_CLUB3,
     LEAD_LIMIT_SHIFT,
     NO_EDGE_JOKERS,
     NO_JOKER_EFFECTS,
+    NO_SEQUENCES,
     NO_SPADE3_RETURN,
     SANDSTORM,
     SEQUENCE_ABOVE_LOW,
@@ -46,6 +49,7 @@ from .state import (
     LEAD_COUNT,
     LEAD_PLAYER,
     MAX_PLAYERS,
+    NINE,
     PILE_COUNT,
     PILE_MASK,
     RULES,
@@ -67,7 +71,8 @@ def can_answer(hand: int, info: int, rev: int, rw: int) -> bool:
     jk = popcount(hand & JOKER_BITS)
     joker = jk > 0
     if kind == K_JOKER:
-        return (hand & S3_BIT) != 0 and not rw & NO_SPADE3_RETURN
+        return ((hand & S3_BIT) != 0 and not rw & NO_SPADE3_RETURN) or (
+            joker and rw & JOKER_BEATS_JOKER != 0)
     if kind == K_SINGLE:
         if joker:
             return True
@@ -119,7 +124,7 @@ T_GROUP = 4  # 4 + r: the largest group any other player can make at rank column
 T_HANDS = 18  # 18..22: the other players' hands (for sequences), their number at T_COUNT
 T_COUNT = 23
 T_RULES = 24  # the rules word of the state
-T_SAND = 25  # 1 when another player can make a sandstorm, which answers any play
+T_SAND = 25  # 1 when another player can make a sandstorm or an ambulance: they answer any play
 T_LEADS = 26  # tricks in a row the player may still lead (lead_limit; many when off)
 THREATS_SIZE = 27
 UNLIMITED_LEADS = 99
@@ -159,15 +164,15 @@ def threats(st: np.ndarray, p: int, out: np.ndarray) -> None:
     rw = st[RULES] & ~LEAD_HOLDS_CLUB3  # the checks are about later leads
     out[T_RULES] = rw
     out[T_LEADS] = UNLIMITED_LEADS
-    if rw & SANDSTORM or (rw >> LEAD_LIMIT_SHIFT) & 15:
+    if rw & (SANDSTORM | AMBULANCE) or (rw >> LEAD_LIMIT_SHIFT) & 15:
         _effect_threats(st, p, rw, pile, out)
 
 
 @njit(cache=True)
 def _effect_threats(st: np.ndarray, p: int, rw: int, pile: int, out: np.ndarray) -> None:
-    """The sandstorm threat (the ``pile`` counted as every opponent's) and the leads left of
-    ``p`` under the lead limit."""
-    if rw & SANDSTORM:
+    """The sandstorm and ambulance threats (the ``pile`` counted as every opponent's) and
+    the leads left of ``p`` under the lead limit."""
+    if rw & (SANDSTORM | AMBULANCE):
         for q in range(MAX_PLAYERS):
             hand = st[HAND + q]
             if q == p or hand == 0:
@@ -175,7 +180,10 @@ def _effect_threats(st: np.ndarray, p: int, rw: int, pile: int, out: np.ndarray)
             hand = add_cards(hand, pile)
             jokers = 0 if rw & NO_JOKER_EFFECTS else popcount(hand & JOKER_BITS)
             threes = popcount(nibble(hand, 1))
-            if threes > 0 and threes + jokers >= 3:
+            if rw & SANDSTORM and threes > 0 and threes + jokers >= 3:
+                out[T_SAND] = 1
+            nines = popcount(nibble(hand, NINE))
+            if rw & AMBULANCE and nines > 0 and nines + jokers >= 2:
                 out[T_SAND] = 1
     limit = (rw >> LEAD_LIMIT_SHIFT) & 15
     if limit:
@@ -190,7 +198,8 @@ def unbeatable(t: np.ndarray, cards: int, info: int, rev_after: int) -> bool:
     kind = kind_of(info)
     rw = t[T_RULES]
     if kind == K_JOKER:
-        return (t[T_S3] == 0 or rw & NO_SPADE3_RETURN != 0) and t[T_SAND] == 0
+        return ((t[T_S3] == 0 or rw & NO_SPADE3_RETURN != 0) and t[T_SAND] == 0
+                and (t[T_JOKER] == 0 or not rw & JOKER_BEATS_JOKER))
     if (cuts(cards, info, rw) or clears_at_once(cards, info, rw)
             or (rw & JOKER_PAIR and is_joker_pair(cards, info))):
         return True  # each clears the trick at once
@@ -231,7 +240,7 @@ def is_one_play(hand: int, rw: int) -> bool:
     high_card = highest_bit(real)
     if (low_card >> 2) == (high_card >> 2):
         return n <= (4 if rw & GROUP_MAX_4 else 5)  # one rank, the jokers join the group
-    if n < 3 or (n > 13 and rw & NO_EDGE_JOKERS):
+    if n < 3 or (n > 13 and rw & NO_EDGE_JOKERS) or rw & NO_SEQUENCES:
         return False
     suit = low_card & 3
     if (real & ~SUIT_ROWS[suit]) != 0:

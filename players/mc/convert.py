@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+from daihinmin.rules.choices import ChoiceKind
 from daihinmin.rules.game import GameState
 from daihinmin.values.cards import JOKER_BITS, CardSet
 from daihinmin.values.moves import JOKER_PAIR, LONE_JOKER, PASS, Move, MoveKind
@@ -16,10 +17,13 @@ from .state import (
     FAILS,
     FIELD_CARDS,
     FIELD_INFO,
+    GEKI,
+    GIVE_TO,
     HAND,
     LEAD_COUNT,
     LEAD_PLAYER,
     LOCK,
+    LOCKED,
     MAX_PLAYERS,
     N_BOTTOM,
     N_OUT,
@@ -29,9 +33,16 @@ from .state import (
     OWNER,
     OWNER_ANSWERS,
     PASSED,
+    PENDING_DISCARD,
+    PENDING_GIVE,
     PENDING_REV,
     POS,
     PREV_TOP,
+    RESUME,
+    RESUME_CARDS,
+    RESUME_CLEARS,
+    RESUME_FORBIDDEN,
+    RESUME_SKIPS,
     REV,
     REVERSED,
     RULES,
@@ -105,10 +116,15 @@ def decode_move(cards: int, info: int) -> Move:
     return Move.sequence(suit, low, size, tuple(col for _, col in cells))
 
 
+def lock_value(lock: bool, geki: bool) -> int:
+    """The LOCK slot of a state: the suits locked, and under geki-shibari the ranks too."""
+    return (LOCKED if lock else 0) | (GEKI if geki else 0)
+
+
 def state_from_game(game: GameState) -> np.ndarray:
     """The Numba state array of an engine state (``uecda`` play rules, 3..6 players)."""
     n = game.n_players
-    if not 1 <= n <= MAX_PLAYERS or game.choices or game.geki:
+    if not 1 <= n <= MAX_PLAYERS:
         raise UnsupportedPositionError("the simulator does not model this position")
     st = np.zeros(STATE_SIZE, dtype=np.int64)
     st[N_SEATS] = n
@@ -132,7 +148,7 @@ def state_from_game(game: GameState) -> np.ndarray:
     st[PASSED] = game.passed
     st[REV] = int(game.revolution != game.eleven_back)  # the order answers follow
     st[ELEVEN] = int(game.eleven_back)
-    st[LOCK] = int(game.lock)
+    st[LOCK] = lock_value(game.lock, game.geki)
     st[FAILS] = game.failures
     st[OVER] = int(game.over)
     st[N_OUT] = len(game.finished)
@@ -142,4 +158,15 @@ def state_from_game(game: GameState) -> np.ndarray:
     st[PENDING_REV] = game.pending_revolutions
     st[LEAD_PLAYER], st[LEAD_COUNT] = game.lead_streak
     set_pile(st, np.array(game.pile, dtype=np.int64))  # in order, the top card last
+    for choice in game.choices:
+        if choice.kind is ChoiceKind.GIVE:
+            st[PENDING_GIVE], st[GIVE_TO] = choice.count, choice.receiver
+        else:
+            st[PENDING_DISCARD] = choice.count
+    plan = game.resume
+    if game.choices and plan is not None:
+        st[RESUME] = (RESUME_CLEARS if plan.clear else 0) | (
+            RESUME_FORBIDDEN if plan.forbidden else 0)
+        st[RESUME_SKIPS] = plan.skips
+        st[RESUME_CARDS] = encode_move(plan.move)[0]
     return st

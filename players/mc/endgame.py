@@ -19,16 +19,18 @@ from .bits import int64
 from .control import THREATS_SIZE, control_win, threats
 from .movegen import generate, keep_plays
 from .moves import MAX_MOVES
-from .rulebits import FORBIDDEN_LAST, LEADER_MUST_PLAY
+from .rulebits import CHOICE_BITS, FORBIDDEN_LAST, LEADER_MUST_PLAY
 from .state import (
     ELEVEN,
     FAILS,
     FIELD_CARDS,
     FIELD_INFO,
+    GEKI,
     HAND,
     LEAD_COUNT,
     LEAD_PLAYER,
     LOCK,
+    LOCKED,
     MAX_PLAYERS,
     N_OUT,
     OVER,
@@ -72,12 +74,12 @@ def position_key(st: np.ndarray, me: int) -> int:
     h = _mix(h, st[FIELD_CARDS])
     h = _mix(h, st[FIELD_INFO])
     h = _mix(h, st[TURN] | (st[OWNER] << 4) | (st[PASSED] << 8) | (st[REV] << 16)
-             | (st[LOCK] << 17) | (st[OWNER_ANSWERS] << 18) | (st[ELEVEN] << 19))
+             | ((st[LOCK] & LOCKED) << 17) | (st[OWNER_ANSWERS] << 18) | (st[ELEVEN] << 19))
     if st[FAILS] > 2:  # passes in a row past the two a trick takes (only a stuck leader,
         h = _mix(h, st[FAILS])  # under reject, gets there): how near the pass limit
     if st[RULES] >> 20 != 0:  # the thirteenth_floor effects (uecda and web keys unchanged)
         h = _mix(h, st[PENDING_REV] | (st[REVERSED] << 8) | ((st[LEAD_PLAYER] + 1) << 16)
-                 | (st[LEAD_COUNT] << 24))
+                 | (st[LEAD_COUNT] << 24) | ((st[LOCK] & GEKI) << 31))
     return h if h != 0 else int64(1)
 
 
@@ -242,6 +244,8 @@ def solve_two(st: np.ndarray, me: int, limit: int, scratch: tuple[np.ndarray, ..
     ``scratch`` is :meth:`SolverScratch.arrays`; ``limit`` caps the positions searched.
     """
     tt_keys, tt_vals, stack, bufc, bufi, nodes, frames = scratch
+    if st[RULES] & CHOICE_BITS:
+        return UNKNOWN  # switched off: the race would have to search the 7-pass/10-discard choices
     stack[0] = st
     nodes[0] = 0
     return _search(stack, me, nodes, limit, tt_keys, tt_vals, bufc, bufi, frames)

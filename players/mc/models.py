@@ -39,6 +39,7 @@ from .state import (
     TURN,
     apply_pass,
     apply_play,
+    choice_pending,
     new_state,
 )
 
@@ -220,7 +221,7 @@ def action_log_chances(start: np.ndarray, seats: np.ndarray, first: int, owner_a
     st = new_state(start, seats, first, owner_answers, rules_word, prev_top)
     for t in range(hist_player.shape[0]):
         p = hist_player[t]
-        if st[TURN] != p:
+        if st[TURN] != p or choice_pending(st):  # (the history does not hold the choices)
             out[:, :] = np.nan
             return out
         for m in range(N_MODELS):

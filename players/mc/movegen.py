@@ -42,17 +42,20 @@ from .moves import (
     with_second_joker,
 )
 from .rulebits import (
+    AMBULANCE,
     FORBIDDEN_REJECT,
     GROUP_MAX_4,
+    JOKER_BEATS_JOKER,
     JOKER_PAIR,
     LEAD_HOLDS_CLUB3,
     NO_EDGE_JOKERS,
     NO_JOKER_EFFECTS,
+    NO_SEQUENCES,
     NO_SPADE3_RETURN,
     SANDSTORM,
     SEQUENCE_ABOVE_LOW,
 )
-from .state import is_forbidden_finish
+from .state import GEKI, NINE, is_forbidden_finish
 
 GROUP_MAX = 5  # uecda: a group holds at most five cards (four suits and a joker)
 #: The joker pair (joker_pair_clears): both jokers, in cells (0, 14) and (1, 14) as
@@ -68,11 +71,18 @@ def _stronger(rank: int, field_rank: int, rev: int) -> bool:
 
 
 @njit(cache=True)
+def _next_rank(field_low: int, rev: int) -> int:
+    """The one rank a single or group may take under geki-shibari (one step stronger)."""
+    return field_low - 1 if rev else field_low + 1
+
+
+@njit(cache=True)
 def _singles(hand: int, field_info: int, rev: int, lock: int, oc: np.ndarray, oi: np.ndarray,
              n: int) -> int:
     m = hand & REAL_CARDS
     field_low = low_of(field_info)
     req = suits_of(field_info) if lock else -1
+    step = _next_rank(field_low, rev) if lock & GEKI else -1
     while m:
         b = lowest_bit(m)
         m &= m - int64(1)
@@ -81,6 +91,8 @@ def _singles(hand: int, field_info: int, rev: int, lock: int, oc: np.ndarray, oi
             if not _stronger(r, field_low, rev):
                 continue
             if req >= 0 and (1 << s) != req:
+                continue
+            if step >= 0 and r != step:
                 continue
         if n < oc.shape[0]:
             oc[n] = int64(1) << int64(b)
@@ -103,8 +115,11 @@ def _groups(hand: int, size: int, field_info: int, rev: int, lock: int, canonica
     jokers = popcount(hand & JOKER_BITS)
     req = suits_of(field_info) if (lock and field_info != 0) else -1
     field_low = low_of(field_info)
+    step = _next_rank(field_low, rev) if field_info != 0 and lock & GEKI else -1
     for r in range(1, 14):
         if field_info != 0 and not _stronger(r, field_low, rev):
+            continue
+        if step >= 0 and r != step:
             continue
         held = (hand >> int64(4 * r)) & int64(15)
         if held == 0:
@@ -233,10 +248,12 @@ def _sequences(hand: int, size: int, field_info: int, rev: int, lock: int, canon
                     if rw & SEQUENCE_ABOVE_LOW:  # by the lowest rank: runs may overlap
                         if not (low < f_low if rev else low > f_low):
                             continue
-                    elif rev:
-                        if not high < f_low:
+                        if lock & GEKI and low != _next_rank(f_low, rev):
                             continue
-                    elif not low > f_high:
+                    elif rev:
+                        if not high < f_low or (lock & GEKI and high != f_low - 1):
+                            continue
+                    elif not low > f_high or (lock & GEKI and low != f_high + 1):
                         continue
                 length = high - low + 1
                 span = ((int64(1) << int64(4 * high + 4)) - int64(1)) ^ (
@@ -271,17 +288,17 @@ def _sequences(hand: int, size: int, field_info: int, rev: int, lock: int, canon
 
 
 @njit(cache=True)
-def _sandstorms(hand: int, canonical: bool, oc: np.ndarray, oi: np.ndarray, n: int,
-                rw: int) -> int:
-    """Add the sandstorms (three 3s, jokers standing in with joker effects), which answer any
-    field, to the ``n`` plays listed; a group the field's own rules allowed is not listed
-    twice."""
-    threes = hand & (int64(15) << int64(4))
-    if threes == 0:
+def _answers_to_anything(hand: int, rank: int, size: int, canonical: bool, oc: np.ndarray,
+                         oi: np.ndarray, n: int, rw: int) -> int:
+    """Add the groups of ``size`` cards of rank column ``rank`` that answer any field (the
+    sandstorm: three 3s; the ambulance: two 9s; jokers standing in with joker effects) to
+    the ``n`` plays listed; a group the field's own rules allowed is not listed twice."""
+    held = hand & (int64(15) << int64(4 * rank))
+    if held == 0:
         return n
     jokers = int64(0) if rw & NO_JOKER_EFFECTS else hand & JOKER_BITS
     start = n
-    end = _groups(threes | jokers, 3, 0, 0, 0, canonical, oc, oi, n, rw)
+    end = _groups(held | jokers, size, 0, 0, 0, canonical, oc, oi, n, rw)
     k = start
     for i in range(start, end):
         listed = False
@@ -300,7 +317,8 @@ def _sandstorms(hand: int, canonical: bool, oc: np.ndarray, oi: np.ndarray, n: i
 def generate(hand: int, field_info: int, rev: int, lock: int, canonical: bool,
              oc: np.ndarray, oi: np.ndarray, rw: int) -> int:
     """Write the legal plays (not the pass) into ``oc``/``oi``; return how many.  ``rev``:
-    the order answers follow (revolution and 11-back), ``rw``: the rules word."""
+    the order answers follow (revolution and 11-back), ``lock``: the state's LOCK value
+    (suits locked, and with state.GEKI the ranks too), ``rw``: the rules word."""
     kind = kind_of(field_info)
     n = 0
     if field_info == 0:
@@ -311,12 +329,17 @@ def generate(hand: int, field_info: int, rev: int, lock: int, canonical: bool,
             n += 1
         n = _groups(hand, 0, 0, rev, 0, canonical, oc, oi, n, rw)
         n = _joker_pair(hand, rw, oc, oi, n)
-        n = _sequences(hand, 0, 0, rev, 0, canonical, oc, oi, n, rw)
+        if not rw & NO_SEQUENCES:
+            n = _sequences(hand, 0, 0, rev, 0, canonical, oc, oi, n, rw)
     elif kind == K_JOKER:
         if hand & S3_BIT and not rw & NO_SPADE3_RETURN:
             oc[0] = S3_BIT
             oi[0] = pack(K_SINGLE, 1, 1, 1, 1, NO_JOKER_ROW, 0)
             n = 1
+        if hand & JOKER_BIT and rw & JOKER_BEATS_JOKER:  # the other joker answers
+            oc[n] = JOKER_BIT
+            oi[n] = LONE_JOKER_INFO
+            n += 1
     elif kind == K_SINGLE:
         n = _singles(hand, field_info, rev, lock, oc, oi, n)
         if hand & JOKER_BIT and n < oc.shape[0]:
@@ -332,7 +355,9 @@ def generate(hand: int, field_info: int, rev: int, lock: int, canonical: bool,
         n = _sequences(hand, size_of(field_info), field_info, rev, lock, canonical, oc, oi, n,
                        rw)
     if field_info != 0 and rw & SANDSTORM:
-        n = _sandstorms(hand, canonical, oc, oi, n, rw)
+        n = _answers_to_anything(hand, 1, 3, canonical, oc, oi, n, rw)
+    if field_info != 0 and rw & AMBULANCE:
+        n = _answers_to_anything(hand, NINE, 2, canonical, oc, oi, n, rw)
     if rw & (FORBIDDEN_REJECT | LEAD_HOLDS_CLUB3):
         n = keep_plays(hand, field_info, rev, rw, field_info == 0 and rw & LEAD_HOLDS_CLUB3 != 0,
                        rw & FORBIDDEN_REJECT != 0, oc, oi, n)

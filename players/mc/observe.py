@@ -8,16 +8,27 @@ from itertools import pairwise
 
 import numpy as np
 from daihinmin.contract.view import GameView
+from daihinmin.rules.choices import ChoiceKind
+from daihinmin.rules.plays import (
+    RANK_5,
+    RANK_7,
+    RANK_10,
+    clears_as_ambulance,
+    eight_cuts,
+    is_sandstorm,
+    rank_count,
+)
 from daihinmin.rules.ruleset import UECDA, FirstLead, ForbiddenFinish, LaterLead, RuleSet
 from daihinmin.values.cards import CardSet
 
 from .bits import C3_BIT, D3_BIT, REAL_CARDS
-from .convert import encode_move, hand_mask, joker_mask
+from .convert import encode_move, hand_mask, joker_mask, lock_value
 from .rulebits import AFTER_DRAW, LEAD_HOLDS_CLUB3, WORD_VALUES, opening_word
 from .state import (
     ELEVEN,
     FIELD_CARDS,
     FIELD_INFO,
+    GIVE_TO,
     HAND,
     LOCK,
     MAX_PLAYERS,
@@ -25,11 +36,18 @@ from .state import (
     OUT,
     OWNER,
     PASSED,
+    PENDING_DISCARD,
+    PENDING_GIVE,
+    RESUME,
+    RESUME_CARDS,
+    RESUME_CLEARS,
+    RESUME_SKIPS,
     REV,
     REVERSED,
     RULES,
     TURN,
     add_cards,
+    choice_pending,
     new_state,
     replay_kept,
 )
@@ -238,6 +256,18 @@ def kept_turns(view: GameView) -> np.ndarray:
     return kept
 
 
+def choices_seen(view: GameView) -> bool:
+    """Has a play of this game asked a 7-pass or 10-discard choice (as far as the history
+    shows: a play holding 7s or 10s under those rules)?  The view does not say which
+    cards moved."""
+    rules = view.rules
+    if not (rules.seven_pass or rules.ten_discard):
+        return False
+    return any((rules.seven_pass and rank_count(o.move, RANK_7, rules) > 0)
+               or (rules.ten_discard and rank_count(o.move, RANK_10, rules) > 0)
+               for o in view.history)
+
+
 def knowledge_from_view(view: GameView, lowest_returners: Collection[int] = ()) -> Knowledge:
     """What ``view``'s player knows; ``lowest_returners``: players known to return their
     weakest cards when they hand cards back in an exchange I am not part of."""
@@ -259,8 +289,11 @@ def knowledge_from_view(view: GameView, lowest_returners: Collection[int] = ()) 
     counts = _padded(view.counts)
     played_total = sum(int(p).bit_count() for p in played)
     pile = view.pile_count
+    # after a 7-pass or 10-discard cards moved off the record: the deal's facts (the lead
+    # card, the exchange) no longer say who holds what, and the history no longer replays
+    moved = choices_seen(view)
     complete = (int(counts.sum()) + played_total + pile == deck_size(rules)
-                and int(counts[me]) == my_hand.bit_count())
+                and int(counts[me]) == my_hand.bit_count() and not moved)
     draws = rules.draw_on_pass and has_pile(rules)
     fixed = np.zeros(MAX_PLAYERS, dtype=np.int64)
     if view.history:
@@ -282,6 +315,9 @@ def knowledge_from_view(view: GameView, lowest_returners: Collection[int] = ()) 
                        lowest_returners)
     if draws:
         pairs = pairs[:0]  # the weights need the dealt hands (see Knowledge.replays_hands)
+    if moved:
+        fixed[:] = 0
+        pairs = pairs[:0]
     return Knowledge(me, my_hand, unknown, counts, fixed, played, pairs,
                      np.array(view.seats, dtype=np.int64), first, rules.owner_answers,
                      np.array(players, dtype=np.int64), np.array(cards, dtype=np.int64),
@@ -343,7 +379,9 @@ def public_state(view: GameView, kn: Knowledge, hands: np.ndarray) -> np.ndarray
 def _fits(st: np.ndarray, view: GameView, kn: Knowledge) -> bool:
     field_c, field_i = encode_move(view.field) if view.field is not None else (0, 0)
     return (int(st[TURN]) == kn.me and int(st[FIELD_INFO]) == field_i
-            and int(st[FIELD_CARDS]) == field_c and bool(st[LOCK]) == view.lock
+            and int(st[FIELD_CARDS]) == field_c
+            and int(st[LOCK]) == lock_value(view.lock, view.geki)
+            and bool(choice_pending(st)) == (view.pending is not None)
             and bool(st[REV]) == (view.revolution != view.eleven_back)
             and bool(st[REVERSED]) == (view.direction == -1)
             and all(int(st[HAND + q]).bit_count() == view.counts[q]
@@ -355,7 +393,7 @@ def _state_from_view(view: GameView, kn: Knowledge, hands: np.ndarray) -> np.nda
                    kn.rules_word, kn.prev_top)
     if view.field is not None:
         st[FIELD_CARDS], st[FIELD_INFO] = encode_move(view.field)
-    st[LOCK] = int(view.lock)
+    st[LOCK] = lock_value(view.lock, view.geki)
     st[REV] = int(view.revolution != view.eleven_back)  # the order answers follow
     st[ELEVEN] = int(view.eleven_back)
     st[REVERSED] = int(view.direction == -1)
@@ -374,7 +412,27 @@ def _state_from_view(view: GameView, kn: Knowledge, hands: np.ndarray) -> np.nda
     st[N_OUT] = len(out)
     for i, q in enumerate(out):
         st[OUT + i] = q
+    _pending_from_view(st, view)
     return st
+
+
+def _pending_from_view(st: np.ndarray, view: GameView) -> None:
+    """The choices my play on the field still asks (the view names the first), and the rest
+    of that play as far as the field shows it (a ♠3 return's clear and a forbidden finish
+    of the last form need the field before it: taken as neither)."""
+    choice, move, rules = view.pending, view.field, view.rules
+    if choice is None or choice.player != view.player or move is None:
+        return
+    if choice.kind is ChoiceKind.GIVE:
+        st[PENDING_GIVE], st[GIVE_TO] = choice.count, choice.receiver
+        st[PENDING_DISCARD] = rank_count(move, RANK_10, rules) if rules.ten_discard else 0
+    else:
+        st[PENDING_DISCARD] = choice.count
+    clears = (eight_cuts(move, rules) or is_sandstorm(move, rules)
+              or clears_as_ambulance(move, rules) or move.is_joker_pair)
+    st[RESUME] = RESUME_CLEARS if clears else 0
+    st[RESUME_SKIPS] = rank_count(move, RANK_5, rules) if rules.five_skip else 0
+    st[RESUME_CARDS] = encode_move(move)[0]
 
 
 __all__ = ["Knowledge", "exchange_knowledge", "knowledge_from_view", "public_state",

@@ -14,16 +14,18 @@ from numba import njit
 from .endgame import UNKNOWN, solve_two
 from .learned import learned_choose
 from .models import MODEL_POLICY, choose_as
-from .rollout import P_SELF, P_SOLVE_NODES, P_WEIGHTS
-from .rulebits import CARD_SCORING
+from .rollout import P_SELF, P_SOLVE_NODES, P_WEIGHTS, choice_cards
+from .rulebits import CARD_SCORING, CHOICE_BITS
 from .state import (
     HAND,
     N_OUT,
     OVER,
     RULES,
     TURN,
+    apply_choice,
     apply_pass,
     apply_play,
+    choice_pending,
     draws_ahead,
     n_active,
     place_of,
@@ -38,6 +40,9 @@ def step(st: np.ndarray, me: int, models: np.ndarray, prm: np.ndarray, bufc: np.
     """The player to move acts by its model (``me`` by the playout policy, or by the learned
     one when the parameters say so)."""
     p = st[TURN]
+    if st[RULES] & CHOICE_BITS and choice_pending(st):  # every model answers by the policy
+        apply_choice(st, choice_cards(st, p))
+        return
     if p == me and prm[P_SELF] > 0.0:
         i = learned_choose(st, p, prm, prm[P_WEIGHTS:], bufc, bufi)
     else:
@@ -60,7 +65,8 @@ def playout(st: np.ndarray, me: int, models: np.ndarray, prm: np.ndarray, bufc: 
     (:meth:`~daihinmin.players.mc.endgame.SolverScratch.arrays`).
     """
     cards = st[RULES] & CARD_SCORING != 0
-    budget = 0 if cards else int(prm[P_SOLVE_NODES])  # the solver races for places
+    # the solver races for places (not with choices: it does not search them)
+    budget = 0 if cards or st[RULES] & CHOICE_BITS else int(prm[P_SOLVE_NODES])
     while True:
         if cards:
             if st[OVER] != 0:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bits import JOKER_BIT, int64, lowest_bit, nibble, popcount, suit_ranks
+from .bits import JOKER_BIT, JOKER_BITS, REAL_CARDS, int64, lowest_bit, nibble, popcount, suit_ranks
 from .control import T_LEADS, THREATS_SIZE, control_win, threats, unbeatable
 from .movegen import generate, keep_plays
 from .moves import K_JOKER, K_SEQUENCE, K_SINGLE, high_of, kind_of, low_of, size_of
@@ -31,6 +31,7 @@ from .state import (
     PENDING_REV,
     REV,
     RULES,
+    choice_count,
     cuts,
     is_sandstorm,
     order_flips,
@@ -231,6 +232,39 @@ def choose(st: np.ndarray, p: int, prm: np.ndarray, bufc: np.ndarray,
     if np.random.random() < pass_chance(st, p, prm, bufc[best], bufi[best]):
         return -1
     return best
+
+
+@njit(cache=True)
+def weakest_cards(hand: int, count: int, rev: int) -> int:
+    """The ``count`` weakest cards of ``hand`` in the order ``rev``, ties ♠ ♥ ♦ ♣, the
+    jokers last (rules.deal.weakest: the default answer of every bot and of the server)."""
+    out = int64(0)
+    k = 0
+    for i in range(13):
+        r = 13 - i if rev else 1 + i
+        for s in range(4):
+            bit = int64(1) << int64(4 * r + s)
+            if k < count and hand & bit:
+                out |= bit
+                k += 1
+    jokers = hand & JOKER_BITS
+    while k < count and jokers:
+        out |= int64(1) << int64(lowest_bit(jokers))
+        jokers &= jokers - int64(1)
+        k += 1
+    return out
+
+
+@njit(cache=True)
+def choice_cards(st: np.ndarray, p: int) -> int:
+    """The policy's answer to ``p``'s pending choice (7-pass, 10-discard): as many cards as
+    it may move, the weakest in the current order (the default bot's answer, so the sample
+    model makes it too); a hand that fits goes out whole."""
+    hand = st[HAND + p]
+    count = choice_count(st)
+    if popcount(hand) <= count:
+        return hand
+    return weakest_cards(hand & (REAL_CARDS | JOKER_BITS), count, st[REV])
 
 
 @njit(cache=True)

@@ -83,6 +83,20 @@ DRAW_ON_PASS = 1 << 30
 LEAD_LIMIT_SHIFT = 32
 MAX_LEAD_LIMIT = 15
 
+# --- the other toggles of the engine (bits 36..39, and 44 up past the facts of 40..43) --------
+#: geki_shibari=True: a play exactly one rank above a locked field binds the ranks too (the
+#: state's LOCK slot then holds LOCKED | GEKI, state.GEKI), and the trick goes up by one rank.
+GEKI_SHIBARI = 1 << 36
+JOKER_BEATS_JOKER = 1 << 37  # joker_beats_joker=True: a lone joker answers a lone joker
+SIX_REVERSE = 1 << 38  # six_reverse=True: a play holding a 6 turns the direction, once
+AMBULANCE = 1 << 39  # ambulance=True: two 9s beat anything and clear the trick
+NO_REVOLUTION = 1 << 44  # revolution=False: no play turns the order
+NO_SEQUENCES = 1 << 45  # sequences=False: runs are not plays
+SEVEN_PASS = 1 << 46  # seven_pass=True: a play's 7s ask its player to give as many cards on
+TEN_DISCARD = 1 << 47  # ten_discard=True: a play's 10s ask its player to discard as many
+#: The toggles whose plays ask a follow-up choice (state.PENDING_GIVE, PENDING_DISCARD).
+CHOICE_BITS = SEVEN_PASS | TEN_DISCARD
+
 _REVOLUTION_SEQUENCE_BITS = {0: SEQUENCES_NEVER_REVOLT, 4: SEQUENCES_REVOLT_AT_4, 5: 0}
 _FORBID_LIST_BITS = {ForbiddenPlays.STANDARD: 0, ForbiddenPlays.TOP_PLAY: FORBID_TOP_PLAY,
                      ForbiddenPlays.WEB: FORBID_WEB, ForbiddenPlays.APP: FORBID_APP,
@@ -120,6 +134,15 @@ _TOGGLE_BITS: tuple[tuple[str, object, int], ...] = (
     ("end_on_first_out", True, END_ON_FIRST_OUT),
     ("scoring", Scoring.CARDS, CARD_SCORING),
     ("draw_on_pass", True, DRAW_ON_PASS),
+    # the engine's other toggles
+    ("geki_shibari", True, GEKI_SHIBARI),
+    ("joker_beats_joker", True, JOKER_BEATS_JOKER),
+    ("six_reverse", True, SIX_REVERSE),
+    ("ambulance", True, AMBULANCE),
+    ("revolution", False, NO_REVOLUTION),
+    ("sequences", False, NO_SEQUENCES),
+    ("seven_pass", True, SEVEN_PASS),
+    ("ten_discard", True, TEN_DISCARD),
 )
 
 

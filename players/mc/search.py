@@ -31,6 +31,7 @@ from .state import (
     N_SEATS,
     STATE_SIZE,
     add_cards,
+    apply_choice,
     apply_pass,
     apply_play,
     deal_pile,
@@ -86,6 +87,25 @@ def play_batch(bases: np.ndarray, cand_c: np.ndarray, cand_i: np.ndarray, sums: 
             apply_pass(st)
         else:
             apply_play(st, cand_c[a], cand_i[a])
+        v = playout(st, me, models, prm, bufc, bufi, solver)
+        sums[a] += v
+        squares[a] += v * v
+        visits[a] += 1
+
+
+@njit(cache=True)
+def choice_batch(bases: np.ndarray, cand: np.ndarray, sums: np.ndarray, squares: np.ndarray,
+                 visits: np.ndarray, me: int, count: int, models: np.ndarray, prm: np.ndarray,
+                 c_explore: float, min_visits: int, st: np.ndarray, bufc: np.ndarray,
+                 bufi: np.ndarray, solver: tuple[np.ndarray, ...]) -> None:
+    """``count`` playouts of candidate answers ``cand`` (card masks) to ``me``'s pending
+    7-pass or 10-discard choice."""
+    n_worlds = bases.shape[0]
+    players = bases[0, N_SEATS]
+    for _ in range(count):
+        a = select_arm(sums, visits, c_explore, min_visits, players)
+        st[:] = bases[visits[a] % n_worlds]
+        apply_choice(st, cand[a])
         v = playout(st, me, models, prm, bufc, bufi, solver)
         sums[a] += v
         squares[a] += v * v
@@ -260,6 +280,18 @@ def search_play(ws: Workspace, bases: np.ndarray, cand_c: np.ndarray, cand_i: np
     return run_bandit(len(cand_c), budget, batch, int(bases[0, N_SEATS]), deadline)
 
 
+def search_choice(ws: Workspace, bases: np.ndarray, cand: np.ndarray, me: int,
+                  models: np.ndarray, prm: np.ndarray, budget: Budget, c_explore: float,
+                  min_visits: int, deadline: Deadline | None = None) -> ArmStats:
+    s = ws.solver
+
+    def batch(stats: ArmStats, count: int) -> None:
+        choice_batch(bases, cand, stats.sums, stats.squares, stats.visits, me, count, models,
+                     prm, c_explore, min_visits, ws.state, ws.bufc, ws.bufi, s.arrays())
+
+    return run_bandit(len(cand), budget, batch, int(bases[0, N_SEATS]), deadline)
+
+
 def search_exchange(ws: Workspace, worlds: np.ndarray, seats: np.ndarray, owner_answers: bool,
                     me: int, lower: int, cand: np.ndarray, models: np.ndarray, prm: np.ndarray,
                     budget: Budget, c_explore: float, min_visits: int, rules_word: int = 0,
@@ -275,4 +307,5 @@ def search_exchange(ws: Workspace, worlds: np.ndarray, seats: np.ndarray, owner_
     return run_bandit(len(cand), budget, batch, len(seats), deadline)
 
 
-__all__ = ["ArmStats", "Budget", "Workspace", "search_exchange", "search_play"]
+__all__ = ["ArmStats", "Budget", "Workspace", "search_choice", "search_exchange",
+           "search_play"]

@@ -35,8 +35,10 @@ from .moves import (
 )
 from .rulebits import (
     AFTER_DRAW,
+    AMBULANCE,
     AMBULANCE_CLEARS,
     CARD_SCORING,
+    CHOICE_BITS,
     DRAW_ON_PASS,
     EFFECTS_PER_CARD,
     ELEVEN_BACK,
@@ -49,6 +51,7 @@ from .rulebits import (
     FORBID_TOP_PLAY,
     FORBID_WEB,
     FORBIDDEN_LAST,
+    GEKI_SHIBARI,
     JOKER_PAIR,
     LEAD_HOLDS_CLUB3,
     LEAD_LIMIT_SHIFT,
@@ -59,12 +62,17 @@ from .rulebits import (
     NO_JOKER_EFFECTS,
     NO_LOCK,
     NO_LOCK_BY_JOKER,
+    NO_REVOLUTION,
     NO_SPADE3_RETURN,
     REVOLUTION_DELAYED,
     REVOLUTION_REAL_CARDS,
     SANDSTORM,
+    SEQUENCE_ABOVE_LOW,
     SEQUENCES_NEVER_REVOLT,
     SEQUENCES_REVOLT_AT_4,
+    SEVEN_PASS,
+    SIX_REVERSE,
+    TEN_DISCARD,
 )
 
 MAX_PLAYERS = 6
@@ -72,7 +80,10 @@ PASS_LIMIT = 20
 EIGHT = 6  # rank column of the 8
 JACK = 9  # rank column of the J
 FIVE = 3  # rank column of the 5
+SIX = 4  # rank column of the 6
+SEVEN = 5  # rank column of the 7
 NINE = 7  # rank column of the 9
+TEN = 8  # rank column of the 10
 
 # Slots of the state array.
 HAND = 0  # 0..5: the hands of players 0..5 (empty beyond the table's player count)
@@ -82,7 +93,7 @@ TURN = 8
 OWNER = 9  # last player who played
 PASSED = 10  # bitmask of players marked passed in this trick
 REV = 11  # the order answers follow: revolution, flipped while an 11-back lasts
-LOCK = 12
+LOCK = 12  # 0, LOCKED, or LOCKED | GEKI (geki-shibari: the ranks are bound too)
 FAILS = 13  # consecutive passes and rejected moves
 OVER = 14
 N_OUT = 15
@@ -108,9 +119,24 @@ PENDING_REV = 65  # delayed revolutions waiting for the trick to clear (revoluti
 LEAD_PLAYER = 66  # who led the last trick(s), -1 before the first lead (lead_limit)
 LEAD_COUNT = 67  # how many tricks in a row that player has led
 WIN_SCORE = 68  # end_on_first_out: the winner's card score (-10 x the numbers it went out with)
-STATE_SIZE = 69
+# Slots of a follow-up choice (seven_pass, ten_discard; 69 and up): what the player to move
+# must answer before play goes on (rules.game.GameState.choices), and the rest of its play.
+PENDING_GIVE = 69  # 7-pass: up to this many cards to give to GIVE_TO (0: none asked)
+GIVE_TO = 70
+PENDING_DISCARD = 71  # 10-discard: up to this many cards to discard (asked after the give)
+RESUME = 72  # the play waiting on the choices: RESUME_CLEARS | RESUME_FORBIDDEN
+RESUME_SKIPS = 73  # its 5-skips
+RESUME_CARDS = 74  # its cards (the winner's score under end_on_first_out)
+STATE_SIZE = 80
+RESUME_CLEARS = 1  # the play clears the trick
+RESUME_FORBIDDEN = 2  # going out with it is a forbidden finish of the last form
+#: Values of the LOCK slot: the suits are locked; with geki-shibari the ranks too (GEKI is
+#: set only with LOCKED, and move generation reads both from the one ``lock`` argument).
+LOCKED = 1
+GEKI = 2
 #: The rules-word bits whose effects a play may have beyond the uecda ones.
-EFFECT_BITS = (FIVE_SKIP | NINE_REVERSE | SANDSTORM | AMBULANCE_CLEARS | REVOLUTION_DELAYED)
+EFFECT_BITS = (FIVE_SKIP | NINE_REVERSE | SANDSTORM | AMBULANCE_CLEARS | REVOLUTION_DELAYED
+               | SIX_REVERSE | AMBULANCE)
 
 
 @njit(cache=True)
@@ -408,6 +434,8 @@ def revolts(cards: int, info: int, rw: int) -> bool:
     """Does the play (not the lone joker) turn the revolution under the rules word ``rw``?
     (Jokers count towards a group's four cards unless REVOLUTION_REAL_CARDS.)"""
     kind = kind_of(info)
+    if rw & NO_REVOLUTION:
+        return False
     if kind == K_GROUP:
         if rw & REVOLUTION_REAL_CARDS:
             return popcount(cards & REAL_CARDS) >= 4
@@ -508,6 +536,18 @@ def order_flips(cards: int, info: int, rw: int) -> tuple[int, int]:
 
 
 @njit(cache=True)
+def is_next_step(info: int, field_info: int, rev: int, rw: int) -> bool:
+    """Is the play exactly one rank stronger than the field in the order ``rev``
+    (geki-shibari; rules.judge.is_next_step)?  A run answers by its ends under above_high,
+    by its lowest rank under above_low."""
+    if kind_of(info) == K_SEQUENCE and not rw & SEQUENCE_ABOVE_LOW:
+        if rev:
+            return high_of(info) == low_of(field_info) - 1
+        return low_of(info) == high_of(field_info) + 1
+    return low_of(info) == low_of(field_info) + (-1 if rev else 1)
+
+
+@njit(cache=True)
 def _is_group_of(cards: int, info: int, rank: int, size: int, rw: int) -> bool:
     return (kind_of(info) == K_GROUP and low_of(info) == rank and size_of(info) == size
             and ((cards & JOKER_BITS) == 0 or not rw & NO_JOKER_EFFECTS))
@@ -515,9 +555,11 @@ def _is_group_of(cards: int, info: int, rank: int, size: int, rw: int) -> bool:
 
 @njit(cache=True)
 def clears_at_once(cards: int, info: int, rw: int) -> bool:
-    """A sandstorm (three 3s) or, with ``ambulance_clears``, two 9s: the trick clears."""
+    """A sandstorm (three 3s) or, with ``ambulance_clears`` or ``ambulance``, two 9s: the
+    trick clears."""
     return ((rw & SANDSTORM != 0 and _is_group_of(cards, info, 1, 3, rw))
-            or (rw & AMBULANCE_CLEARS != 0 and _is_group_of(cards, info, NINE, 2, rw)))
+            or (rw & (AMBULANCE_CLEARS | AMBULANCE) != 0
+                and _is_group_of(cards, info, NINE, 2, rw)))
 
 
 @njit(cache=True)
@@ -528,7 +570,7 @@ def is_sandstorm(cards: int, info: int, rw: int) -> bool:
 @njit(cache=True)
 def _play_effects(st: np.ndarray, cards: int, info: int, rw: int) -> tuple[bool, int]:
     """The thirteenth_floor effects of a play (not the lone joker), in the engine's order:
-    sandstorm (cancels delayed revolutions) and ambulance clear, 9-reverse, 5-skip.
+    sandstorm (cancels delayed revolutions) and ambulance clear, 6- and 9-reverse, 5-skip.
     Returns (the trick clears, the number of 5s that skip)."""
     clear = False
     if is_sandstorm(cards, info, rw):
@@ -536,9 +578,11 @@ def _play_effects(st: np.ndarray, cards: int, info: int, rw: int) -> tuple[bool,
         clear = True
     elif clears_at_once(cards, info, rw):
         clear = True
-    if rw & NINE_REVERSE:
-        nines = rank_count(cards, info, NINE, rw)
-        flips = nines if rw & EFFECTS_PER_CARD else min(nines, 1)
+    if rw & (NINE_REVERSE | SIX_REVERSE):
+        flips = 1 if rw & SIX_REVERSE and rank_count(cards, info, SIX, rw) > 0 else 0
+        if rw & NINE_REVERSE:
+            nines = rank_count(cards, info, NINE, rw)
+            flips += nines if rw & EFFECTS_PER_CARD else min(nines, 1)
         st[REVERSED] ^= flips & 1
     skips = rank_count(cards, info, FIVE, rw) if rw & FIVE_SKIP else 0
     return clear, skips
@@ -646,7 +690,8 @@ def apply_play(st: np.ndarray, cards: int, info: int) -> None:
     before_kind = kind_of(before)
     hand = take_cards(st[HAND + p], cards)
     rw = st[RULES]
-    forbidden = (hand == 0 and rw & FORBIDDEN_LAST != 0
+    # (with choices the player may go out by them: the play decides the form then too)
+    forbidden = ((hand == 0 or rw & CHOICE_BITS != 0) and rw & FORBIDDEN_LAST != 0
                  and is_forbidden_finish(cards, info, before, st[REV], rw))
     if rw & (LEAD_HOLDS_CLUB3 | AFTER_DRAW):  # the game's first play; the draw is over
         st[RULES] = rw & ~(LEAD_HOLDS_CLUB3 | AFTER_DRAW)
@@ -668,7 +713,10 @@ def apply_play(st: np.ndarray, cards: int, info: int) -> None:
           and suits_of(info) == suits_of(before)
           and (not rw & NO_LOCK_BY_JOKER
                or ((cards & JOKER_BITS) == 0 and (st[FIELD_CARDS] & JOKER_BITS) == 0))):
-        st[LOCK] = 1
+        st[LOCK] = LOCKED
+    elif (rw & GEKI_SHIBARI and st[LOCK] == LOCKED and before != 0
+          and is_next_step(info, before, st[REV], rw)):
+        st[LOCK] = LOCKED | GEKI
     if before_kind == K_JOKER and kind == K_SINGLE and cards == S3_BIT:
         clear = True
     if rw & JOKER_PAIR and is_joker_pair(cards, info):  # the joker pair clears the trick
@@ -689,6 +737,76 @@ def apply_play(st: np.ndarray, cards: int, info: int) -> None:
         st[ELEVEN] ^= eb
         if cuts(cards, info, rw):
             clear = True
+    if rw & CHOICE_BITS and hand != 0 and _ask_choices(st, p, cards, info, rw):
+        st[RESUME] = (RESUME_CLEARS if clear else 0) | (RESUME_FORBIDDEN if forbidden else 0)
+        st[RESUME_SKIPS] = skips
+        st[RESUME_CARDS] = cards
+        return  # the player answers the choices first (apply_choice)
+    _after_play(st, p, cards, clear, skips, forbidden)
+
+
+@njit(cache=True)
+def _ask_choices(st: np.ndarray, p: int, cards: int, info: int, rw: int) -> bool:
+    """Set the follow-up choices of ``p``'s play (rules.game._ask_choices): give a card per
+    7 to the next player still in the game, discard one per 10.  True when one is asked."""
+    gives = rank_count(cards, info, SEVEN, rw) if rw & SEVEN_PASS else 0
+    if gives:
+        receiver = next_player(st, p, False)
+        if receiver >= 0:
+            st[PENDING_GIVE] = gives
+            st[GIVE_TO] = receiver
+    if rw & TEN_DISCARD:
+        st[PENDING_DISCARD] = rank_count(cards, info, TEN, rw)
+    return st[PENDING_GIVE] != 0 or st[PENDING_DISCARD] != 0
+
+
+@njit(cache=True)
+def choice_pending(st: np.ndarray) -> bool:
+    """Does the player to move owe a follow-up choice (apply_choice) before any move?"""
+    return st[PENDING_GIVE] != 0 or st[PENDING_DISCARD] != 0
+
+
+@njit(cache=True)
+def choice_count(st: np.ndarray) -> int:
+    """How many cards (at most) the pending choice moves: the give first, then the discard."""
+    return st[PENDING_GIVE] if st[PENDING_GIVE] != 0 else st[PENDING_DISCARD]
+
+
+@njit(cache=True)
+def apply_choice(st: np.ndarray, cards: int) -> None:
+    """The player to move answers the pending choice with ``cards`` (held, at most
+    choice_count of them; rules.game.GameState.step_choice): they go to the receiver (give)
+    or out of play (discard); with none pending any more the play goes on."""
+    p = st[TURN]
+    st[HAND + p] = take_cards(st[HAND + p], cards)
+    if st[PENDING_GIVE] != 0:
+        q = st[GIVE_TO]
+        st[HAND + q] = add_cards(st[HAND + q], cards)
+        st[PENDING_GIVE] = 0
+        st[GIVE_TO] = 0
+    else:
+        st[PENDING_DISCARD] = 0
+    if st[HAND + p] == 0:
+        st[PENDING_DISCARD] = 0  # nothing left to discard
+    if choice_pending(st):
+        return
+    flags = st[RESUME]
+    played = st[RESUME_CARDS]
+    skips = st[RESUME_SKIPS]
+    st[RESUME] = 0
+    st[RESUME_SKIPS] = 0
+    st[RESUME_CARDS] = 0
+    _after_play(st, p, played, flags & RESUME_CLEARS != 0, skips,
+                flags & RESUME_FORBIDDEN != 0)
+
+
+@njit(cache=True)
+def _after_play(st: np.ndarray, p: int, cards: int, clear: bool, skips: int,
+                forbidden: bool) -> None:
+    """How play goes on after ``p``'s play of ``cards`` (and its choices): out, the clear,
+    the skips, the next player (rules.game._after_play)."""
+    hand = st[HAND + p]
+    rw = st[RULES]
     if hand == 0 and forbidden:  # forbidden_finish=last: out to the lowest free place
         st[BOTTOM + st[N_BOTTOM]] = p
         st[N_BOTTOM] += 1
@@ -778,8 +896,8 @@ def replay_kept(st: np.ndarray, players: np.ndarray, cards: np.ndarray, infos: n
     the turn (:func:`pass_seen`)."""
     for t in range(players.shape[0]):
         p = players[t]
-        if st[OVER] != 0 or st[TURN] != p:
-            return False
+        if st[OVER] != 0 or st[TURN] != p or choice_pending(st):
+            return False  # (the history does not hold the choices)
         if infos[t] == 0:
             pass_seen(st, kept[t] != 0)
         else:

@@ -13,7 +13,10 @@ from daihinmin.values.cards import CardSet
 from .bits import JOKER_BIT
 from .endgame import SolverScratch, solve_two
 from .models import MODEL_POLICY, MODEL_WEAKEST
-from .state import N_OUT, new_state
+from .moves import K_SINGLE, NO_JOKER_ROW, pack
+from .rulebits import SEVEN_PASS
+from .search import choice_batch
+from .state import N_OUT, SEVEN, apply_play, new_state
 
 
 def _view_after(steps: int, seed: int) -> GameView:
@@ -69,6 +72,17 @@ def run_warm_up() -> None:
     for timed in (bot, MCBot(time_ms=1000, playouts=24, worlds=4, proposals=8, warm=False,
                              seed=0)):
         timed.play(ending)
+    # a 7-pass choice (MCBot.choose's search): ♠7 played, ♠3 or ♠4 to give
+    seven = 1 << (4 * SEVEN)
+    hands = np.array([seven | 0b10001 << 4, 0b11 << 12, 1 << 16, 1 << 24, 1 << 28, 0],
+                     dtype=np.int64)
+    st = new_state(hands, np.arange(UECDA.players, dtype=np.int64), 0, True, SEVEN_PASS)
+    apply_play(st, seven, pack(K_SINGLE, 1, SEVEN, SEVEN, 1, NO_JOKER_ROW, 0))
+    ws = bot.ws
+    cand = np.array([1 << 4, 1 << 8], dtype=np.int64)
+    choice_batch(st[None, :].copy(), cand, np.zeros(2), np.zeros(2), np.zeros(2, dtype=np.int64),
+                 0, 4, bot.models, bot.prm, 0.5, 1, ws.state, ws.bufc, ws.bufi,
+                 ws.solver.arrays())
     # a two-player ending for the exact solver
     hands = np.array([0b1011 << 8, (0b0100 << 8) | int(JOKER_BIT), 0, 0, 0], dtype=np.int64)
     st = new_state(hands, np.arange(UECDA.players, dtype=np.int64), 0, True)

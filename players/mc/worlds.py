@@ -61,6 +61,7 @@ from .state import (
     apply_pass,
     apply_play,
     canonical_jokers,
+    choice_pending,
     deal_pile,
     holds,
     new_state,
@@ -280,7 +281,7 @@ def play_log_likelihood(hands: np.ndarray, played: np.ndarray, seats: np.ndarray
     seen = 0
     for t in range(n_hist):
         p = hist_player[t]
-        if st[TURN] != p:
+        if st[TURN] != p or choice_pending(st):  # (the history does not hold the choices)
             return np.nan
         cards = hist_cards[t]
         if p != me:
@@ -471,7 +472,7 @@ def action_table(hands: np.ndarray, played: np.ndarray, seats: np.ndarray, first
     for t in range(hist_player.shape[0]):
         p = hist_player[t]
         cards = hist_cards[t]
-        if st[TURN] != p or not holds(st[HAND + p], cards):
+        if st[TURN] != p or not holds(st[HAND + p], cards) or choice_pending(st):
             break
         if p != me:
             rows[k, 0] = p
