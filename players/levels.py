@@ -19,7 +19,7 @@ daihinmin.players.levels.UnknownLevelError: no CPU level 'hard'; levels: easy, m
 - ``strong``: ``mc`` with :data:`STRONG_MOVE_MS` of thinking per move where its simulator
   plays the rules exactly (:func:`~daihinmin.players.mc.observe.simulator_supports`, today
   the ``uecda``, ``web``, ``app`` and ``original`` play rules at 3 to 6 players with one or
-  two jokers), else
+  two jokers, and the ``thirteenth_floor`` play rules without its draw pile), else
   ``weakest``, the strongest simple bot at the other presets (:attr:`Level.note` says that
   it stands in for ``mc``).
 

@@ -83,7 +83,7 @@ def check_position(game: GameState, moves_to_try: int, rng: random.Random) -> No
         m = decode_move(c, i)
         return bool(m.joker_cells) and any(
             (row, col) for row, col in m.joker_cells
-            if m.kind.name == "SEQUENCE" and 4 * col + row in game.hands[game.turn])
+            if m.kind.name in ("SEQUENCE", "STAIRS") and 4 * col + row in game.hands[game.turn])
     assert {c for c, _ in canon} == {c for c, i in mine if not substitutes(c, i)}
     moves = game.legal_moves()
     for move in rng.sample(moves, min(moves_to_try, len(moves))):

@@ -51,7 +51,7 @@ def test_mc_plays_copies_of_itself() -> None:
     """One job of the self-play check: four mc opponents at a small fixed budget; every game
     scores each place once, and the copies decide by their own (capped) searches."""
     result = mc_strength.run_job((2, 5, "mc", {"time_ms": 0, "playouts": 24}, False, "uecda",
-                                  None, {"time_ms": 0, "playouts": 24}))
+                                  None, {"time_ms": 0, "playouts": 24}, ()))
     assert len(result.points) == 2
     for mine, theirs in zip(result.points, result.opponent_points, strict=True):
         assert sorted([mine, *theirs]) == [1, 2, 3, 4, 5]

@@ -17,6 +17,8 @@ def register_bench_mc(bench_sub: argparse._SubParsersAction[argparse.ArgumentPar
     m.add_argument("--seed", type=int, default=1)
     m.add_argument("--rules", default="uecda", choices=sorted(PRESETS),
                    help="preset the positions are played at")
+    m.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE",
+                   help="override a rule of the preset (as for 'daihinmin match')")
     m.add_argument("--json", action="store_true", help="print one JSON object")
     m.set_defaults(func=bench_mc)
 
@@ -24,22 +26,26 @@ def register_bench_mc(bench_sub: argparse._SubParsersAction[argparse.ArgumentPar
 def bench_mc(args: argparse.Namespace) -> int:
     from daihinmin.players.mc.observe import simulator_gaps
     from daihinmin.players.prepare import prepare_kinds
-    from daihinmin.rules.ruleset import ruleset_from
+    from daihinmin.rules.ruleset import RuleConfigError, ruleset_from
     from daihinmin.tools.mc_bench import run_bench  # Numba loads only when asked
 
-    prepare_kinds(["mc"], "daihinmin bench mc")  # the first compile, not timed
-    rules = ruleset_from(args.rules)
+    try:
+        rules = ruleset_from(args.rules, args.rule)
+    except RuleConfigError as exc:
+        print(f"daihinmin bench mc: {exc}", file=sys.stderr)
+        return USAGE
     gaps = simulator_gaps(rules)
     if gaps:  # mc would play its fallback there: no figure of the search to give
-        print(f"daihinmin bench mc: mc does not simulate the {args.rules} rules "
+        print(f"daihinmin bench mc: mc does not simulate the {rules.name} rules "
               f"({', '.join(gaps[:3])}{', ...' if len(gaps) > 3 else ''})", file=sys.stderr)
         return USAGE
+    prepare_kinds(["mc"], "daihinmin bench mc")  # the first compile, not timed
     result = run_bench(decisions=args.decisions, time_ms=args.time_ms, seed=args.seed,
                        rules=rules)
     if args.json:
-        print(json.dumps({"bench": "mc", "rules": args.rules, **result.as_dict()}))
+        print(json.dumps({"bench": "mc", "rules": rules.name, **result.as_dict()}))
     else:
-        print(f"mc at {args.rules}: {result.playouts_per_second_per_core:,.0f} playouts/s/core; "
+        print(f"mc at {rules.name}: {result.playouts_per_second_per_core:,.0f} playouts/s/core; "
               f"{result.decisions} decisions at {result.time_ms:.0f} ms budget: median "
               f"{result.decision_ms_median:.0f} ms, p99 {result.decision_ms_p99:.0f} ms, "
               f"median {result.playouts_per_decision_median:.0f} playouts")

@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 from daihinmin.local.parallel import run_parallel, split_count
-from daihinmin.rules.ruleset import PRESETS, UECDA, RuleSet, ruleset_from
+from daihinmin.rules.ruleset import PRESETS, UECDA, RuleConfigError, RuleSet, ruleset_from
 from daihinmin.rules.scoring import class_title
 from daihinmin.tools.cmd_bot import parse_options
 from daihinmin.tools.exit_codes import OUTPUT_REFUSED
@@ -54,18 +54,21 @@ class JobResult:
     opponent_points: list[list[int]] = field(default_factory=list)  # per game, seats 1..
 
 
-JobArgs = tuple[int, int, str, dict[str, Any], bool, str, str | None, dict[str, Any]]
+#: (games, seed, opponent, mc options, oracle, preset, log path, opponent options, rule
+#: overrides KEY=VALUE of the preset)
+JobArgs = tuple[int, int, str, dict[str, Any], bool, str, str | None, dict[str, Any],
+                tuple[str, ...]]
 
 
 def run_job(args: JobArgs) -> JobResult:
-    games, seed, opponent, options, oracle, preset, log_path, opponent_options = args
+    games, seed, opponent, options, oracle, preset, log_path, opponent_options, overrides = args
     from daihinmin.driver.record import GameRecord
     from daihinmin.local.runner import play_local_match
     from daihinmin.players.mc.bot import MCBot
     from daihinmin.players.registry import make_bot
     from daihinmin.rules.game import GameState
 
-    rules = ruleset_from(preset)
+    rules = ruleset_from(preset, list(overrides))
     mc = MCBot(seed=seed, **options)
     bots = [mc] + [make_bot(opponent, seed=seed * 10 + i, **opponent_options)
                    for i in range(1, rules.players)]
@@ -179,8 +182,7 @@ def share_interval(hits: int, n: int) -> list[float]:
 
 
 def summarise(results: list[JobResult], opponent: str, wall: float,
-              oracle: bool = False, preset: str = "uecda",
-              players: int = 5) -> dict[str, Any]:  # JSON
+              oracle: bool = False, rules: RuleSet = UECDA) -> dict[str, Any]:  # JSON
     points = [p for r in results for p in r.points]
     places = [p for r in results for p in r.places]
     ranks = [p + 1 for p in places]  # 1 = first
@@ -195,7 +197,7 @@ def summarise(results: list[JobResult], opponent: str, wall: float,
     mean = statistics.fmean(points)
     half = 1.96 * statistics.stdev(points) / math.sqrt(len(points)) if len(points) > 1 else 0.0
     return {
-        "rules": preset,
+        "rules": rules.name,  # the preset, with any --rule overrides (as ruleset_from names it)
         "opponent": opponent,
         "oracle": oracle,
         "games": len(points),
@@ -207,9 +209,9 @@ def summarise(results: list[JobResult], opponent: str, wall: float,
         "mean_points": round(mean, 3),
         "ci95": [round(mean - half, 3), round(mean + half, 3)],
         "ci95_blocks": [round(x, 3) for x in block_interval([r.points for r in results])],
-        "places": [places.count(k) for k in range(players)],  # 1st .. last
+        "places": [places.count(k) for k in range(rules.players)],  # 1st .. last
         "firsts_by_start_class": firsts_by_start_class(
-            [c for r in results for c in r.start_classes], places, ruleset_from(preset)),
+            [c for r in results for c in r.start_classes], places, rules),
         "decisions": len(ms),
         "decision_ms_median": round(percentile(ms, 0.5), 1),
         "decision_ms_p99": round(percentile(ms, 0.99), 1),
@@ -222,7 +224,7 @@ def summarise(results: list[JobResult], opponent: str, wall: float,
         # each opponent seat's mean points: with copies of mc every seat should be alike
         "opponent_mean_points": [
             round(statistics.fmean(row[k] for r in results for row in r.opponent_points), 3)
-            for k in range(players - 1)] if points else [],
+            for k in range(rules.players - 1)] if points else [],
         "wall_s": round(wall, 1),
     }
 
@@ -234,6 +236,9 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     p.add_argument("--opponent", default="default", help="registered player for the others")
     p.add_argument("--rules", default="uecda", choices=sorted(PRESETS),
                    help="preset the games are played at (its default player count)")
+    p.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE",
+                   help="override a rule of the preset (as for 'daihinmin match'), e.g. "
+                        "--rule hand_size=0 --rule draw_on_pass=no")
     p.add_argument("--jobs", type=int, default=1, help="matches run side by side")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--time-ms", type=float, default=250.0)
@@ -260,11 +265,14 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
         p.error(str(exc))
     from daihinmin.players.mc.observe import simulator_gaps
 
-    rules = ruleset_from(args.rules)
+    try:
+        rules = ruleset_from(args.rules, args.rule)
+    except RuleConfigError as exc:
+        p.error(str(exc))
     players = rules.players
     gaps = simulator_gaps(rules)
     if gaps:  # mc would play its fallback there, and the figures would not be mc's
-        p.error(f"mc does not simulate the {args.rules} rules ({', '.join(gaps[:3])}"
+        p.error(f"mc does not simulate the {rules.name} rules ({', '.join(gaps[:3])}"
                 f"{', ...' if len(gaps) > 3 else ''})")
     shares = [n for n in split_count(args.games, jobs) if n]
     logs: list[str | None] = [None] * len(shares)
@@ -279,19 +287,19 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
             print(f"mc_strength: {exc}", file=sys.stderr)
             return OUTPUT_REFUSED
     tasks: list[JobArgs] = [(n, args.seed + 1000 * j, args.opponent, options, args.oracle,
-                             args.rules, logs[j], opponent_options)
+                             args.rules, logs[j], opponent_options, tuple(args.rule))
                             for j, n in enumerate(shares)]
     start = time.perf_counter()
     results = run_parallel(run_job, tasks, jobs)
     summary = summarise(results, args.opponent, time.perf_counter() - start, args.oracle,
-                        args.rules, players)
+                        rules)
     if args.json:
         print(json.dumps(summary))
     else:
         lo, hi = summary["ci95"]
         blo, bhi = summary["ci95_blocks"]
         seeing = " (seeing the true hands)" if args.oracle else ""
-        print(f"mc{seeing} vs {players - 1}x {args.opponent} at {args.rules}: "
+        print(f"mc{seeing} vs {players - 1}x {args.opponent} at {rules.name}: "
               f"{summary['games']} games, mean "
               f"{summary['mean_points']} points (95% CI {lo}..{hi} as independent games, "
               f"{blo}..{bhi} by {BLOCK_GAMES}-game blocks), first in "

@@ -79,7 +79,9 @@ def simulator_gaps(rules: RuleSet) -> list[str]:
     >>> simulator_gaps(UECDA), simulator_gaps(WEB), simulator_gaps(APP), simulator_gaps(ORIGINAL)
     ([], [], [], [])
     >>> simulator_gaps(THIRTEENTH_FLOOR)[:2]
-    ['hand_size=7', 'double_stairs=True']
+    ['hand_size=7', 'draw_on_pass=True']
+    >>> simulator_gaps(THIRTEENTH_FLOOR.with_rules(hand_size=0, draw_on_pass=False))
+    []
     >>> simulator_gaps(UECDA.with_rules(players=4, jokers=2, points=()))
     []
     """

@@ -71,6 +71,8 @@ CARD_SCORING = 1 << 28  # scoring=cards: the 13th floor card penalties, lower is
 #: instead of FORBID_LIST): a last play holding a joker, the ♠3, a real 5, 8 or 9, or three
 #: 3s as a group is forbidden (rules.plays.holds_role_card; no toggle changes the list).
 FORBID_ROLE_CARDS = 1 << 29
+#: double_stairs=True: 2-4 suits side by side over 3+ ranks are a play (move kind K_STAIRS).
+DOUBLE_STAIRS = 1 << 31
 #: lead_limit (0 = off, 1..15) is held in bits 32..35 of the word.
 LEAD_LIMIT_SHIFT = 32
 MAX_LEAD_LIMIT = 15
@@ -111,6 +113,7 @@ _TOGGLE_BITS: tuple[tuple[str, object, int], ...] = (
     ("revolution_delayed", True, REVOLUTION_DELAYED),
     ("end_on_first_out", True, END_ON_FIRST_OUT),
     ("scoring", Scoring.CARDS, CARD_SCORING),
+    ("double_stairs", True, DOUBLE_STAIRS),
 )
 
 
