@@ -45,8 +45,8 @@ from daihinmin.values.moves import Move, MoveKind
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from test_mc_endgame import brute_force
-from test_mc_sim import DECK2, PLAYER_COUNTS, sim_plays, table_rules
-from test_mc_sim_floor import check_position
+from test_mc_sim import DECK2, PLAYER_COUNTS, check_cases, sim_plays, table_rules
+from test_mc_sim_floor import check_position, mid_trick
 from test_mc_sim_original import check_finishes_in_one
 
 pytestmark = pytest.mark.usefixtures("mc_compiled")  # conftest.py: compiled once a session
@@ -166,28 +166,9 @@ def stairs_positions(draw: st.DrawFn, toggle: str) -> GameState:
     if shape == "other":
         plays = all_plays(CardSet.of(draw(st.permutations(sorted(free)))[:8]), rules)
         field = draw(st.sampled_from(plays)) if plays else None
-    mover = order[0]
-    active = [p for p in range(n) if hands[p]]
     lock = field is not None and field.kind is not MoveKind.JOKER and draw(st.booleans())
-    answers = rules.owner_answers
-    owner = draw(st.sampled_from([p for p in range(n) if p != mover or answers] or [mover]))
-    passed = 0
-    for p in active:
-        if p not in (mover, owner) and draw(st.booleans()):
-            passed |= 1 << p
-    finished = [order[i] for i in range(n - n_out, n)]
-    pending = draw(st.integers(0, 2)) if rules.revolution_delayed and field else 0
-    streak = (-1, 0)
-    if draw(st.booleans()):
-        streak = (draw(st.sampled_from(range(n))), draw(st.integers(1, 3)))
-    direction = draw(st.sampled_from([1, -1])) if rules.nine_reverse else 1
-    eleven_back = rules.eleven_back and field is not None and draw(st.booleans())
-    return GameState(rules=rules, hands=hands, seats=tuple(draw(st.permutations(range(n)))),
-                     turn=mover, rng=random.Random(0), field=field, owner=owner,
-                     passed=passed, revolution=draw(st.booleans()), lock=lock,
-                     finished=finished, failures=draw(st.integers(0, 19)),
-                     eleven_back=eleven_back, pending_revolutions=pending,
-                     lead_streak=streak, direction=direction)
+    return draw(mid_trick(rules, hands, [order[i] for i in range(n - n_out, n)], order[0],
+                          field, lock))
 
 
 ALL_TOGGLES = sorted([*STAIRS_TOGGLES, "floor_play"])
@@ -255,7 +236,7 @@ def test_stairs_match_engine_in_whole_matches(toggle: str, seed: int, data: st.D
     event("stairs played: " + ("none" if not played else "some"))
 
 
-HAND_PICKED = [
+HAND_PICKED: list[tuple[str, str | None, bool]] = [
     # mine, field, lock
     ("S4 H4 S5 H5 S6 H6 D6 JK JK", None, False),  # every placement of two jokers
     ("S6 H6 S7 H7 S8 H8 D3", "S3 H3 S4 H4 S5 H5", False),  # an 8 in the answer cuts
@@ -273,15 +254,8 @@ HAND_PICKED = [
 def test_hand_picked_stairs_match_engine(toggle: str) -> None:
     """Stairs with both jokers, under a lock, narrower and wider than the field, with 8s,
     Js, 5s and 9s, the edge columns and a sandstorm answer, in both orders."""
-    for mine, field, lock in HAND_PICKED:
-        rules = stairs_rules(toggle, 4, False)
-        hands = [CardSet.parse(mine), CardSet.parse("D5 C5 D7"), CardSet.parse("C4 CK"),
-                 CardSet.parse("DA")]
-        for rev in (False, True):
-            game = GameState(rules=rules, hands=hands, seats=(0, 1, 2, 3), turn=0,
-                             rng=random.Random(0), field=Move.parse(field) if field else None,
-                             owner=1, lock=lock, revolution=rev)
-            check_position(game, 99, random.Random(0))
+    check_cases(stairs_rules(toggle, 4, False), HAND_PICKED, ["D5 C5 D7", "C4 CK", "DA"],
+                check_position)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

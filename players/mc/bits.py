@@ -101,6 +101,13 @@ def cards_below(rank: int) -> int:
 
 
 @njit(cache=True)
+def columns(low: int, high: int) -> int:
+    """Every card bit of the rank columns ``low..high`` (0..14), all four suit rows."""
+    return ((int64(1) << int64(4 * high + 4)) - int64(1)) ^ (
+        (int64(1) << int64(4 * low)) - int64(1))
+
+
+@njit(cache=True)
 def suit_ranks(hand: int, suit: int) -> int:
     """Bitmask over rank columns (bit r) of the real cards of one suit."""
     out = int64(0)

@@ -19,6 +19,7 @@ from .bits import (
     SUIT_SET_ROWS,
     cards_above,
     cards_below,
+    columns,
     highest_bit,
     int64,
     lowest_bit,
@@ -135,9 +136,7 @@ def _has_stairs(hand: int, steps: int, width: int, lo_min: int, lo_max: int, jk:
             continue
         rows = SUIT_SET_ROWS[mask]
         for low in range(lo_min, lo_max + 1):
-            span = ((int64(1) << int64(4 * (low + steps))) - int64(1)) ^ (
-                (int64(1) << int64(4 * low)) - int64(1))
-            if popcount(rows & span & ~hand) <= jk:
+            if popcount(rows & columns(low, low + steps - 1) & ~hand) <= jk:
                 return True
     return False
 
@@ -284,9 +283,7 @@ def is_stairs_hand(real: int, jk: int, rw: int) -> bool:
     for start, end in ((lo, hi), (lo - 1, hi), (lo, hi + 1)):
         if start < first_col or end > last_col or end - start < 2:
             continue
-        span = ((int64(1) << int64(4 * end + 4)) - int64(1)) ^ (
-            (int64(1) << int64(4 * start)) - int64(1))
-        if popcount(rows & span) == popcount(real) + jk:  # the jokers fill the holes
+        if popcount(rows & columns(start, end)) == popcount(real) + jk:  # jokers fill holes
             return True
     return False
 

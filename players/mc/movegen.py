@@ -22,6 +22,7 @@ from .bits import (
     S3_BIT,
     SUIT_ROWS,
     SUIT_SET_ROWS,
+    columns,
     int64,
     lowest_bit,
     nibble,
@@ -203,6 +204,16 @@ def _emit_sequence(cards: int, length: int, low: int, high: int, s: int, cols: i
 
 
 @njit(cache=True)
+def _run_beats(low: int, high: int, f_low: int, f_high: int, rev: int, rw: int) -> bool:
+    """Does a sequence or stairs over ``low..high`` beat the field's over ``f_low..f_high``
+    (the same kind and size)?  Above its highest rank, or with SEQUENCE_ABOVE_LOW by the
+    lowest rank (the runs may overlap); ``rev`` turns the order."""
+    if rw & SEQUENCE_ABOVE_LOW:
+        return low < f_low if rev else low > f_low
+    return high < f_low if rev else low > f_high
+
+
+@njit(cache=True)
 def _sequences(hand: int, size: int, field_info: int, rev: int, lock: int, canonical: bool,
                oc: np.ndarray, oi: np.ndarray, n: int, rw: int) -> int:
     """Sequences of ``size`` cards (0: any length >= 3) stronger than the field; jokers may
@@ -233,19 +244,10 @@ def _sequences(hand: int, size: int, field_info: int, rev: int, lock: int, canon
                     break
                 if high < high_min:
                     continue
-                if field_info != 0:
-                    if rw & SEQUENCE_ABOVE_LOW:  # by the lowest rank: runs may overlap
-                        if not (low < f_low if rev else low > f_low):
-                            continue
-                    elif rev:
-                        if not high < f_low:
-                            continue
-                    elif not low > f_high:
-                        continue
+                if field_info != 0 and not _run_beats(low, high, f_low, f_high, rev, rw):
+                    continue
                 length = high - low + 1
-                span = ((int64(1) << int64(4 * high + 4)) - int64(1)) ^ (
-                    (int64(1) << int64(4 * low)) - int64(1))
-                cards = row_cards & span
+                cards = row_cards & columns(low, high)
                 n = _emit_sequence(cards, length, low, high, s, missing, oc, oi, n)
                 spare = jokers - n_missing
                 if canonical or spare == 0:
@@ -330,19 +332,11 @@ def _stairs(hand: int, steps: int, width: int, field_info: int, rev: int, lock: 
                 # at least 3 x 2 cells and at most two jokers: a real card is always in it
                 if n_steps < 3 or (steps != 0 and n_steps != steps):
                     continue
-                if field_info != 0:
-                    if rw & SEQUENCE_ABOVE_LOW:
-                        if not (low < f_low if rev else low > f_low):
-                            continue
-                    elif rev:
-                        if not high < f_low:
-                            continue
-                    elif not low > f_high:
-                        continue
-                span = ((int64(1) << int64(4 * high + 4)) - int64(1)) ^ (
-                    (int64(1) << int64(4 * low)) - int64(1))
-                held = real & rows & span
-                holes = rows & span & ~held
+                if field_info != 0 and not _run_beats(low, high, f_low, f_high, rev, rw):
+                    continue
+                cells = rows & columns(low, high)
+                held = real & cells
+                holes = cells & ~held
                 n = _emit_stairs(held, holes, n_steps, low, high, mask, oc, oi, n)
                 spare = jokers - missing
                 if canonical or spare == 0:
