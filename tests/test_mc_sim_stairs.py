@@ -421,3 +421,18 @@ def test_mc_searches_and_plays_legally_at_the_floor_play_rules() -> None:
     assert match.game == 4
     assert bot.decisions and all(d.playouts <= 40 for d in bot.decisions)
 
+
+
+def test_bench_and_strength_read_rule_overrides(capsys: pytest.CaptureFixture[str]) -> None:
+    """``bench mc --rule`` and ``mc_strength --rule`` apply overrides to the preset: a bad
+    one, or rules mc does not simulate, is a usage error (exit 2) before any game."""
+    from daihinmin.tools import mc_strength
+    from daihinmin.tools.cli import main
+
+    assert main(["bench", "mc", "--rules", "thirteenth_floor"]) == 2
+    assert "hand_size=7" in capsys.readouterr().err
+    assert main(["bench", "mc", "--rules", "uecda", "--rule", "no_such=1"]) == 2
+    assert "no_such" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_info:
+        mc_strength.main(["--rules", "thirteenth_floor", "--rule", "hand_size=0"])
+    assert exit_info.value.code == 2 and "draw_on_pass=True" in capsys.readouterr().err
