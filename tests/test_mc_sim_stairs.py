@@ -17,10 +17,8 @@ import random
 
 import numpy as np
 import pytest
-from daihinmin.contract.view import GameView
 from daihinmin.local.runner import play_local_match
 from daihinmin.players.mc import state as S
-from daihinmin.players.mc.bot import MCBot
 from daihinmin.players.mc.control import THREATS_SIZE, is_one_play, threats, unbeatable
 from daihinmin.players.mc.convert import decode_move, encode_move, hand_mask, state_from_game
 from daihinmin.players.mc.endgame import UNKNOWN, SolverScratch, solve_two
@@ -46,7 +44,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from test_mc_endgame import brute_force
 from test_mc_sim import DECK2, PLAYER_COUNTS, check_cases, sim_plays, table_rules
-from test_mc_sim_floor import check_position, mid_trick
+from test_mc_sim_floor import Checked, check_position, mid_trick
 from test_mc_sim_original import check_finishes_in_one
 
 pytestmark = pytest.mark.usefixtures("mc_compiled")  # conftest.py: compiled once a session
@@ -403,15 +401,6 @@ def test_two_player_solver_agrees_with_brute_force_with_stairs(toggle: str,
     assert bool(got) == brute_force(game, me)
 
 
-class Checked(MCBot):
-    """The mc player, asserting every play is legal."""
-
-    def play(self, view: GameView) -> Move:
-        move = super().play(view)
-        assert move in view.legal_moves(), (move, view.hand, view.field)
-        return move
-
-
 def test_mc_searches_and_plays_legally_at_the_floor_play_rules() -> None:
     """A match at the thirteenth_floor play rules (no draw pile) with default bots: mc
     searches every decision with the simulator (no stand-in move) and plays legally."""
@@ -420,7 +409,6 @@ def test_mc_searches_and_plays_legally_at_the_floor_play_rules() -> None:
     match = play_local_match(FLOOR_PLAY, seed=5, games=3, bots=bots)
     assert match.game == 4
     assert bot.decisions and all(d.playouts <= 40 for d in bot.decisions)
-
 
 
 def test_bench_and_strength_read_rule_overrides(capsys: pytest.CaptureFixture[str]) -> None:
