@@ -5,8 +5,10 @@ One small mapping for every front end (``daihinmin play --level``, the browser g
 >>> from daihinmin.rules.ruleset import APP, THIRTEENTH_FLOOR, UECDA, WEB
 >>> [level_for(name, UECDA).bot for name in LEVELS], level_for("strong", WEB).bot
 (['random', 'default', 'mc'], 'mc')
->>> level_for("strong", APP).bot, level_for("strong", THIRTEENTH_FLOOR).bot  # 13th: not yet
-('mc', 'weakest')
+>>> level_for("strong", APP).bot, level_for("strong", THIRTEENTH_FLOOR).bot
+('mc', 'mc')
+>>> level_for("strong", UECDA.with_rules(sequence_min=4)).bot  # rules mc does not simulate
+'weakest'
 >>> level_for("hard", UECDA)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
@@ -17,11 +19,10 @@ daihinmin.players.levels.UnknownLevelError: no CPU level 'hard'; levels: easy, m
 - ``medium``: ``default``, the UECda sample client (about an average seat among its own
   kind at every preset);
 - ``strong``: ``mc`` with :data:`STRONG_MOVE_MS` of thinking per move where its simulator
-  plays the rules exactly (:func:`~daihinmin.players.mc.observe.simulator_supports`, today
-  the ``uecda``, ``web``, ``app`` and ``original`` play rules at 3 to 6 players with one or
-  two jokers), else
-  ``weakest``, the strongest simple bot at the other presets (:attr:`Level.note` says that
-  it stands in for ``mc``).
+  plays the rules exactly (:func:`~daihinmin.players.mc.observe.simulator_supports`: every
+  preset at 3 to 6 players with one or two jokers, and most toggles), else ``weakest``, the
+  strongest simple bot at the other rules (:attr:`Level.note` says that it stands in for
+  ``mc``).
 
 The order was measured with one bot against a table of the others (``docs/LEVELS.md``).
 

@@ -55,9 +55,10 @@ def test_the_strong_level_is_mc_at_other_table_sizes_and_two_jokers() -> None:
         assert level_for("strong", ruleset_from("uecda", extra)).bot == "mc"
 
 
-def test_the_strong_level_is_mc_at_app_and_original_not_yet_at_thirteenth_floor() -> None:
-    assert [level_for("strong", PRESETS[p]).bot for p in ("app", "original")] == ["mc", "mc"]
-    assert level_for("strong", PRESETS["thirteenth_floor"]).bot == "weakest"
+def test_the_strong_level_is_mc_at_every_preset_and_weakest_where_mc_lacks_a_rule() -> None:
+    assert [level_for("strong", rules).bot for rules in PRESETS.values()] == ["mc"] * len(PRESETS)
+    stand_in = level_for("strong", ruleset_from("uecda", ["sequence_min=4"]))
+    assert stand_in.bot == "weakest" and "sequence_min=4" in stand_in.note
 
 
 def test_the_browser_names_are_the_same_levels() -> None:

@@ -83,11 +83,24 @@ def check_position(game: GameState, moves_to_try: int, rng: random.Random) -> No
         m = decode_move(c, i)
         return bool(m.joker_cells) and any(
             (row, col) for row, col in m.joker_cells
-            if m.kind.name == "SEQUENCE" and 4 * col + row in game.hands[game.turn])
+            if m.kind.name in ("SEQUENCE", "STAIRS") and 4 * col + row in game.hands[game.turn])
     assert {c for c, _ in canon} == {c for c, i in mine if not substitutes(c, i)}
     moves = game.legal_moves()
     for move in rng.sample(moves, min(moves_to_try, len(moves))):
         check_step(game, move)
+
+
+def check_cases(rules: RuleSet, cases: list[tuple[str, str | None, bool]], others: list[str],
+                check: Callable[[GameState, int, random.Random], None] | None = None) -> None:
+    """Hand-picked positions, in both orders: player 0 holds a case's hand on its field
+    (None: to lead; owned by player 1) and lock, the others hold ``others``."""
+    for mine, field, lock in cases:
+        hands = [CardSet.parse(mine), *(CardSet.parse(h) for h in others)]
+        for rev in (False, True):
+            game = GameState(rules=rules, hands=hands, seats=tuple(range(len(hands))), turn=0,
+                             rng=random.Random(0), field=Move.parse(field) if field else None,
+                             owner=1, lock=lock, revolution=rev)
+            (check or check_position)(game, 99, random.Random(0))
 
 
 def check_step(game: GameState, move: Move) -> None:

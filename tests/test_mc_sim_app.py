@@ -23,7 +23,14 @@ from daihinmin.values.moves import JOKER_PAIR, Move
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from test_mc_endgame import brute_force, deal_two_left
-from test_mc_sim import DECK2, PLAYER_COUNTS, check_position, play_whole_game, positions
+from test_mc_sim import (
+    DECK2,
+    PLAYER_COUNTS,
+    check_cases,
+    check_position,
+    play_whole_game,
+    positions,
+)
 from test_mc_sim_original import (
     check_pass,
     check_rule_in_a_position,
@@ -90,14 +97,7 @@ def test_joker_pair_and_forbidden_finishes_by_hand() -> None:
         ("S2", "H9", False), ("S8", None, False), ("S3", "JK", False),
         ("S6 H6 D6 JK", None, False), ("S6 H6 D6 C6", None, False), ("H9 D9", "S5 H5", True),
     ]
-    for mine, field, lock in cases:
-        hands = [CardSet.parse(mine), CardSet.parse("D3 CK"), CardSet.parse("C3"),
-                 CardSet.parse("DA")]
-        for rev in (False, True):
-            game = GameState(rules=app4, hands=hands, seats=(0, 1, 2, 3), turn=0,
-                             rng=random.Random(0), field=Move.parse(field) if field else None,
-                             owner=1, lock=lock, revolution=rev)
-            check_position(game, 99, random.Random(0))
+    check_cases(app4, cases, ["D3 CK", "C3", "DA"])
 
 
 def test_joker_pair_round_trips() -> None:

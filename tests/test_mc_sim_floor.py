@@ -148,23 +148,35 @@ def floor_positions(draw: st.DrawFn, players: int, jokers: int,
     if draw(st.booleans()):
         field = draw(st.sampled_from(all_plays(pile, rules)))
         lock = field.kind.name != "JOKER" and draw(st.booleans())
+    return draw(mid_trick(rules, hands, [order[i] for i in range(n - n_out, n)], turn, field,
+                          lock))
+
+
+@st.composite
+def mid_trick(draw: st.DrawFn, rules: RuleSet, hands: list[CardSet], finished: list[int],
+              turn: int, field: Move | None, lock: bool) -> GameState:
+    """The position of these hands, field and lock with the rest of the trick's state
+    drawn: the owner, passes, seats, revolution (11-back where the rules have it), the
+    failures, the delayed revolutions, the lead streak and the direction of play."""
+    n = len(hands)
     answers = rules.owner_answers
     owner = draw(st.sampled_from([p for p in range(n) if p != turn or answers] or [turn]))
     passed = 0
-    for p in active:
-        if p not in (turn, owner) and draw(st.booleans()):
+    for p in range(n):
+        if hands[p] and p not in (turn, owner) and draw(st.booleans()):
             passed |= 1 << p
-    finished = [order[i] for i in range(n - n_out, n)]
     pending = draw(st.integers(0, 2)) if rules.revolution_delayed and field else 0
     streak = (-1, 0)
     if draw(st.booleans()):
         streak = (draw(st.sampled_from(range(n))), draw(st.integers(1, 3)))
     direction = draw(st.sampled_from([1, -1])) if rules.nine_reverse else 1
+    eleven_back = rules.eleven_back and field is not None and draw(st.booleans())
     return GameState(rules=rules, hands=hands, seats=tuple(draw(st.permutations(range(n)))),
                      turn=turn, rng=random.Random(0), field=field, owner=owner,
                      passed=passed, revolution=draw(st.booleans()), lock=lock,
                      finished=finished, failures=draw(st.integers(0, 19)),
-                     pending_revolutions=pending, lead_streak=streak, direction=direction)
+                     eleven_back=eleven_back, pending_revolutions=pending,
+                     lead_streak=streak, direction=direction)
 
 
 @pytest.mark.parametrize("toggle", sorted(FLOOR_TOGGLES))

@@ -34,12 +34,12 @@ def bench_mc(args: argparse.Namespace) -> int:
     except RuleConfigError as exc:
         print(f"daihinmin bench mc: {exc}", file=sys.stderr)
         return USAGE
-    prepare_kinds(["mc"], "daihinmin bench mc")  # the first compile, not timed
     gaps = simulator_gaps(rules)
     if gaps:  # mc would play its fallback there: no figure of the search to give
         print(f"daihinmin bench mc: mc does not simulate the {rules.name} rules "
               f"({', '.join(gaps[:3])}{', ...' if len(gaps) > 3 else ''})", file=sys.stderr)
         return USAGE
+    prepare_kinds(["mc"], "daihinmin bench mc")  # the first compile, not timed
     result = run_bench(decisions=args.decisions, time_ms=args.time_ms, seed=args.seed,
                        rules=rules)
     if args.json:

@@ -33,6 +33,9 @@ ALL_CARDS_2 = REAL_CARDS | JOKER_BITS
 #: Bits of one suit row across all rank columns 0..14.
 SUIT_ROWS = np.array([sum(1 << (4 * r + s) for r in range(15)) for s in range(4)],
                      dtype=np.int64)
+#: Bits of the suit rows of each suit set (index: a bitmask of rows 0..3), columns 0..14.
+SUIT_SET_ROWS = np.array([sum(int(SUIT_ROWS[s]) for s in range(4) if m >> s & 1)
+                          for m in range(16)], dtype=np.int64)
 S3_BIT = int64(1) << int64(4)  # ♠3: rank column 1, suit row 0
 D3_BIT = int64(1) << int64(6)  # ♦3: rank column 1, suit row 2
 C3_BIT = int64(1) << int64(7)  # ♣3: rank column 1, suit row 3
@@ -95,6 +98,13 @@ def cards_below(rank: int) -> int:
     if rank <= 1:
         return int64(0)
     return REAL_CARDS & ((int64(1) << int64(4 * rank)) - int64(1))
+
+
+@njit(cache=True)
+def columns(low: int, high: int) -> int:
+    """Every card bit of the rank columns ``low..high`` (0..14), all four suit rows."""
+    return ((int64(1) << int64(4 * high + 4)) - int64(1)) ^ (
+        (int64(1) << int64(4 * low)) - int64(1))
 
 
 @njit(cache=True)

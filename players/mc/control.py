@@ -16,8 +16,10 @@ from .bits import (
     REAL_CARDS,
     S3_BIT,
     SUIT_ROWS,
+    SUIT_SET_ROWS,
     cards_above,
     cards_below,
+    columns,
     highest_bit,
     int64,
     lowest_bit,
@@ -25,10 +27,22 @@ from .bits import (
     popcount,
     suit_ranks,
 )
-from .movegen import generate
-from .moves import K_GROUP, K_JOKER, K_SEQUENCE, K_SINGLE, high_of, kind_of, low_of, size_of
+from .movegen import STAIRS_SUITS, generate
+from .moves import (
+    K_GROUP,
+    K_JOKER,
+    K_SEQUENCE,
+    K_SINGLE,
+    K_STAIRS,
+    high_of,
+    kind_of,
+    low_of,
+    size_of,
+    suits_of,
+)
 from .rulebits import (
     AMBULANCE,
+    DOUBLE_STAIRS,
     DRAW_ON_PASS,
     FORBIDDEN_LAST,
     FORBIDDEN_REJECT,
@@ -93,8 +107,8 @@ def can_answer(hand: int, info: int, rev: int, rw: int) -> bool:
             if held > 0 and held + jk >= k:  # a group needs a real card
                 return True
         return False
-    if kind == K_SEQUENCE:
-        k = size_of(info)
+    if kind in (K_SEQUENCE, K_STAIRS):
+        k = size_of(info)  # the run's length, the stairs' steps
         if rw & SEQUENCE_ABOVE_LOW:  # answered by a lower (higher) lowest rank
             lo_min, lo_max = (0, low_of(info) - 1) if rev else (low_of(info) + 1, 15 - k)
         elif rev:
@@ -105,6 +119,8 @@ def can_answer(hand: int, info: int, rev: int, rw: int) -> bool:
             lo_min, lo_max = max(lo_min, 1), min(lo_max, 14 - k)
         if lo_max < lo_min:
             return False
+        if kind == K_STAIRS:
+            return _has_stairs(hand, k, popcount(suits_of(info)), lo_min, lo_max, jk)
         window0 = (int64(1) << int64(k)) - int64(1)
         for s in range(4):
             ranks = suit_ranks(hand, s)
@@ -115,6 +131,22 @@ def can_answer(hand: int, info: int, rev: int, rw: int) -> bool:
                 if popcount(window & ~ranks) <= jk:
                     return True
         return False
+    return False
+
+
+@njit(cache=True)
+def _has_stairs(hand: int, steps: int, width: int, lo_min: int, lo_max: int, jk: int) -> bool:
+    """Does ``hand`` (``jk`` jokers) hold a double stairs of ``steps`` ranks and ``width``
+    suits starting at a rank column in ``lo_min..lo_max``?  (At least 3 x 2 cells and at
+    most two jokers: it always holds a real card.)"""
+    for i in range(STAIRS_SUITS.shape[0]):
+        mask = STAIRS_SUITS[i]
+        if popcount(mask) != width:
+            continue
+        rows = SUIT_SET_ROWS[mask]
+        for low in range(lo_min, lo_max + 1):
+            if popcount(rows & columns(low, low + steps - 1) & ~hand) <= jk:
+                return True
     return False
 
 
@@ -240,7 +272,11 @@ def is_one_play(hand: int, rw: int) -> bool:
     high_card = highest_bit(real)
     if (low_card >> 2) == (high_card >> 2):
         return n <= (4 if rw & GROUP_MAX_4 else 5)  # one rank, the jokers join the group
-    if n < 3 or (n > 13 and rw & NO_EDGE_JOKERS) or rw & NO_SEQUENCES:
+    if rw & NO_SEQUENCES:
+        return False  # (double stairs are runs)
+    if rw & DOUBLE_STAIRS and is_stairs_hand(real, jk, rw):
+        return True
+    if n < 3 or (n > 13 and rw & NO_EDGE_JOKERS):
         return False
     suit = low_card & 3
     if (real & ~SUIT_ROWS[suit]) != 0:
@@ -248,6 +284,31 @@ def is_one_play(hand: int, rw: int) -> bool:
     ranks = suit_ranks(real, suit)
     span = highest_bit(ranks) - lowest_bit(ranks) + 1
     return span - popcount(ranks) <= jk
+
+
+@njit(cache=True)
+def is_stairs_hand(real: int, jk: int, rw: int) -> bool:
+    """Are the real cards ``real`` and ``jk`` jokers together one double stairs?  Its rows
+    are the suits of the real cards (a row of jokers alone would need three), its columns
+    theirs, or one more of two jokers at either end."""
+    suits = 0
+    m = real
+    while m:
+        b = lowest_bit(m)
+        m &= m - 1
+        suits |= 1 << (b & 3)
+    w = popcount(suits)
+    if w < 2:
+        return False
+    lo, hi = lowest_bit(real) >> 2, highest_bit(real) >> 2
+    first_col, last_col = (1, 13) if rw & NO_EDGE_JOKERS else (0, 14)
+    rows = SUIT_SET_ROWS[suits]
+    for start, end in ((lo, hi), (lo - 1, hi), (lo, hi + 1)):
+        if start < first_col or end > last_col or end - start < 2:
+            continue
+        if popcount(rows & columns(start, end)) == popcount(real) + jk:  # jokers fill holes
+            return True
+    return False
 
 
 @njit(cache=True)

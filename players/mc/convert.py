@@ -79,11 +79,12 @@ def encode_move(move: Move) -> tuple[int, int]:
     if kind is MoveKind.JOKER:
         return int(JOKER_BIT), mv.LONE_JOKER_INFO
     cells = move.joker_cells
-    if len(cells) > 2 or kind is MoveKind.STAIRS:
+    if len(cells) > 2:
         raise UnsupportedPositionError(f"the simulator does not model the play {move}")
     cards = move.cards.mask | joker_mask(len(cells))
     jrow, jcol = cells[0] if cells else (mv.NO_JOKER_ROW, 0)
-    info = mv.pack(int(kind), move.size, move.low, move.high, move.suits, jrow, jcol)
+    size = move.steps if kind is MoveKind.STAIRS else move.size  # stairs: width is the suits
+    info = mv.pack(int(kind), size, move.low, move.high, move.suits, jrow, jcol)
     if len(cells) == 2:
         info = mv.with_second_joker(info, *cells[1])
     return int(cards), int(info)
@@ -112,6 +113,8 @@ def decode_move(cards: int, info: int) -> Move:
     if kind == mv.K_GROUP:
         return Move.group(low, real.suits_of_rank(low), tuple(row for row, _ in cells))
     size = (info >> 3) & 15
+    if kind == mv.K_STAIRS:
+        return Move.stairs((info >> 16) & 15, low, size, tuple(cells))
     suit = cells[0][0] if cells else next(iter(real)) & 3
     return Move.sequence(suit, low, size, tuple(col for _, col in cells))
 

@@ -20,7 +20,7 @@ from numba import njit
 
 from .bits import JOKER_BIT, JOKER_BITS, nibble, popcount, rank_presence
 from .control import THREATS_SIZE, threats, unbeatable
-from .moves import K_JOKER, K_SEQUENCE, kind_of, low_of, size_of, suits_of
+from .moves import K_JOKER, K_SEQUENCE, K_STAIRS, kind_of, low_of, suits_of
 from .rollout import plays_or_forced, run_cards, strength
 from .state import FIELD_INFO, HAND, LOCK, REV, RULES, cuts, n_active, order_flips, take_cards
 from .weights import N_FEATURES
@@ -45,7 +45,7 @@ F_CARDS_LEFT = 15  # cards left after the move / 11
 F_PASS_FIELD = 16  # the pass x strength of the field / 13
 F_PASS_ACTIVE = 17  # the pass x players still in beyond two / 3
 F_LOCK = 18  # the follow locks the suits
-F_SEQUENCE = 19  # a sequence
+F_SEQUENCE = 19  # a sequence (or double stairs)
 
 
 @njit(cache=True)
@@ -87,7 +87,7 @@ def play_features(st: np.ndarray, p: int, c: int, info: int, t: np.ndarray, in_r
     rest = take_cards(hand, c)
     if field == 0:
         row[F_STRENGTH_LEAD] = s
-        row[F_EXTRA_LEAD] = size_of(info) - 1
+        row[F_EXTRA_LEAD] = popcount(c) - 1  # the cards (a stairs' size_of is its steps)
     else:
         row[F_STRENGTH_FOLLOW] = s
         if strength(info, rev) >= 12:
@@ -98,10 +98,11 @@ def play_features(st: np.ndarray, p: int, c: int, info: int, t: np.ndarray, in_r
         row[F_JOKER_ALONE] = 1.0
     elif c & JOKER_BIT:
         row[F_JOKER_MIX] = 1.0
-    if kind != K_JOKER and kind != K_SEQUENCE:
+    multi_rank = kind in (K_SEQUENCE, K_STAIRS)
+    if kind != K_JOKER and not multi_rank:
         row[F_SPLIT] = popcount(nibble(hand, low_of(info))) - popcount(nibble(c, low_of(info)))
         row[F_RUN] = popcount(c & in_runs)
-    if kind == K_SEQUENCE:
+    if multi_rank:  # a double stairs weighs as a sequence (no weight of its own yet)
         row[F_SEQUENCE] = 1.0
     if kind != K_JOKER and cuts(c, info, rw):
         row[F_CUT] = 1.0

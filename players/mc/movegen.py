@@ -5,8 +5,8 @@ With ``canonical=False`` it lists exactly the plays of :func:`daihinmin.rules.mo
 that the reference judge accepts (every joker placement is its own move).  With
 ``canonical=True`` it keeps one placement per set of cards: jokers in a group take the
 lowest free suit rows (or, under a lock, the rows the lock demands), and a joker never stands
-in for a card the sequence already holds.  The pass is not listed.  How many jokers the
-mover may use is how many its hand holds (bits 60 and 61).
+in for a card the sequence (or double stairs) already holds.  The pass is not listed.  How
+many jokers the mover may use is how many its hand holds (bits 60 and 61).
 """
 
 from __future__ import annotations
@@ -21,8 +21,11 @@ from .bits import (
     REAL_CARDS,
     S3_BIT,
     SUIT_ROWS,
+    SUIT_SET_ROWS,
+    columns,
     int64,
     lowest_bit,
+    nibble,
     popcount,
     suit_ranks,
 )
@@ -31,6 +34,7 @@ from .moves import (
     K_JOKER,
     K_SEQUENCE,
     K_SINGLE,
+    K_STAIRS,
     LONE_JOKER_INFO,
     NO_JOKER_ROW,
     high_of,
@@ -43,6 +47,7 @@ from .moves import (
 )
 from .rulebits import (
     AMBULANCE,
+    DOUBLE_STAIRS,
     FORBIDDEN_REJECT,
     GROUP_MAX_4,
     JOKER_BEATS_JOKER,
@@ -214,6 +219,23 @@ def _emit_sequence(cards: int, length: int, low: int, high: int, s: int, cols: i
 
 
 @njit(cache=True)
+def _run_beats(low: int, high: int, f_low: int, f_high: int, rev: int, rw: int,
+               lock: int) -> bool:
+    """Does a sequence or stairs over ``low..high`` beat the field's over ``f_low..f_high``
+    (the same kind and size)?  Above its highest rank, or with SEQUENCE_ABOVE_LOW by the
+    lowest rank (the runs may overlap); ``rev`` turns the order.  Under geki-shibari (GEKI
+    in ``lock``) only the next step up beats it (rules.judge.is_next_step)."""
+    geki = lock & GEKI != 0
+    if rw & SEQUENCE_ABOVE_LOW:
+        if not (low < f_low if rev else low > f_low):
+            return False
+        return not geki or low == _next_rank(f_low, rev)
+    if rev:
+        return high < f_low and (not geki or high == f_low - 1)
+    return low > f_high and (not geki or low == f_high + 1)
+
+
+@njit(cache=True)
 def _sequences(hand: int, size: int, field_info: int, rev: int, lock: int, canonical: bool,
                oc: np.ndarray, oi: np.ndarray, n: int, rw: int) -> int:
     """Sequences of ``size`` cards (0: any length >= 3) stronger than the field; jokers may
@@ -244,21 +266,11 @@ def _sequences(hand: int, size: int, field_info: int, rev: int, lock: int, canon
                     break
                 if high < high_min:
                     continue
-                if field_info != 0:
-                    if rw & SEQUENCE_ABOVE_LOW:  # by the lowest rank: runs may overlap
-                        if not (low < f_low if rev else low > f_low):
-                            continue
-                        if lock & GEKI and low != _next_rank(f_low, rev):
-                            continue
-                    elif rev:
-                        if not high < f_low or (lock & GEKI and high != f_low - 1):
-                            continue
-                    elif not low > f_high or (lock & GEKI and low != f_high + 1):
-                        continue
+                if field_info != 0 and not _run_beats(low, high, f_low, f_high, rev, rw,
+                                                      lock):
+                    continue
                 length = high - low + 1
-                span = ((int64(1) << int64(4 * high + 4)) - int64(1)) ^ (
-                    (int64(1) << int64(4 * low)) - int64(1))
-                cards = row_cards & span
+                cards = row_cards & columns(low, high)
                 n = _emit_sequence(cards, length, low, high, s, missing, oc, oi, n)
                 spare = jokers - n_missing
                 if canonical or spare == 0:
@@ -284,6 +296,92 @@ def _sequences(hand: int, size: int, field_info: int, rev: int, lock: int, canon
                         out = cards & ~(int64(1) << int64(4 * col + s)) & ~(
                             int64(1) << int64(4 * col2 + s))
                         n = _emit_sequence(out, length, low, high, s, two, oc, oi, n)
+    return n
+
+
+#: The suit sets of a double stairs (two to four rows), in the order the engine lists them.
+STAIRS_SUITS = np.array([m for m in range(16) if m.bit_count() >= 2], dtype=np.int64)
+
+
+@njit(cache=True)
+def _emit_stairs(cards: int, joker_cells: int, steps: int, low: int, high: int, suits: int,
+                 oc: np.ndarray, oi: np.ndarray, n: int) -> int:
+    """One double stairs: the real ``cards``, jokers in the cells of ``joker_cells`` (card
+    bits, at most two; the first in the engine's order, by column then row, is the lower
+    bit)."""
+    if n >= oc.shape[0]:
+        return n
+    n_jokers = popcount(joker_cells)
+    if n_jokers == 0:
+        oc[n] = cards
+        oi[n] = pack(K_STAIRS, steps, low, high, suits, NO_JOKER_ROW, 0)
+        return n + 1
+    b = lowest_bit(joker_cells)
+    info = pack(K_STAIRS, steps, low, high, suits, b & 3, b >> 2)
+    if n_jokers == 2:
+        b2 = lowest_bit(joker_cells & (joker_cells - 1))
+        info = with_second_joker(info, b2 & 3, b2 >> 2)
+    oc[n] = cards | _joker_cards(n_jokers)
+    oi[n] = info
+    return n + 1
+
+
+@njit(cache=True)
+def _stairs(hand: int, steps: int, width: int, field_info: int, rev: int, lock: int,
+            canonical: bool, oc: np.ndarray, oi: np.ndarray, n: int, rw: int) -> int:
+    """Double stairs of ``steps`` ranks and ``width`` suits (0, 0: any of 3+ ranks and 2-4
+    suits) stronger than the field, in the engine's order (rules.movegen.stairs): suit set,
+    lowest rank, highest rank, then the jokers in the holes, and (unless ``canonical``) one
+    or two more standing in for held cards."""
+    first_col, last_col = (1, 13) if rw & NO_EDGE_JOKERS else (0, 14)
+    jokers = popcount(hand & JOKER_BITS)
+    real = hand & REAL_CARDS
+    req = suits_of(field_info) if (lock and field_info != 0) else -1
+    f_low = low_of(field_info)
+    f_high = high_of(field_info)
+    for k in range(STAIRS_SUITS.shape[0]):
+        mask = STAIRS_SUITS[k]
+        w = popcount(mask)
+        if (width != 0 and w != width) or (req >= 0 and mask != req):
+            continue
+        rows = SUIT_SET_ROWS[mask]
+        for low in range(first_col, last_col - 1):
+            missing = 0
+            for high in range(low, last_col + 1):
+                missing += w - popcount(nibble(real, high) & mask)
+                n_steps = high - low + 1
+                if missing > jokers or (steps != 0 and n_steps > steps):
+                    break
+                # at least 3 x 2 cells and at most two jokers: a real card is always in it
+                if n_steps < 3 or (steps != 0 and n_steps != steps):
+                    continue
+                if field_info != 0 and not _run_beats(low, high, f_low, f_high, rev, rw, lock):
+                    continue
+                cells = rows & columns(low, high)
+                held = real & cells
+                holes = cells & ~held
+                n = _emit_stairs(held, holes, n_steps, low, high, mask, oc, oi, n)
+                spare = jokers - missing
+                if canonical or spare == 0:
+                    continue
+                first = held
+                while first:  # one joker in place of a held card
+                    one = first & -first
+                    first ^= one
+                    n = _emit_stairs(held ^ one, holes | one, n_steps, low, high, mask, oc,
+                                     oi, n)
+                if spare < 2:
+                    continue
+                first = held
+                while first:  # two of them
+                    one = first & -first
+                    first ^= one
+                    rest = first
+                    while rest:
+                        two = one | (rest & -rest)
+                        rest &= rest - 1
+                        n = _emit_stairs(held ^ two, holes | two, n_steps, low, high, mask,
+                                         oc, oi, n)
     return n
 
 
@@ -331,6 +429,8 @@ def generate(hand: int, field_info: int, rev: int, lock: int, canonical: bool,
         n = _joker_pair(hand, rw, oc, oi, n)
         if not rw & NO_SEQUENCES:
             n = _sequences(hand, 0, 0, rev, 0, canonical, oc, oi, n, rw)
+            if rw & DOUBLE_STAIRS:  # (double stairs are runs: off with them)
+                n = _stairs(hand, 0, 0, 0, rev, 0, canonical, oc, oi, n, rw)
     elif kind == K_JOKER:
         if hand & S3_BIT and not rw & NO_SPADE3_RETURN:
             oc[0] = S3_BIT
@@ -354,6 +454,9 @@ def generate(hand: int, field_info: int, rev: int, lock: int, canonical: bool,
     elif kind == K_SEQUENCE:
         n = _sequences(hand, size_of(field_info), field_info, rev, lock, canonical, oc, oi, n,
                        rw)
+    elif kind == K_STAIRS:
+        n = _stairs(hand, size_of(field_info), popcount(suits_of(field_info)), field_info, rev,
+                    lock, canonical, oc, oi, n, rw)
     if field_info != 0 and rw & SANDSTORM:
         n = _answers_to_anything(hand, 1, 3, canonical, oc, oi, n, rw)
     if field_info != 0 and rw & AMBULANCE:

@@ -2,9 +2,14 @@
 
 A move is ``(cards, info)``.  ``cards`` holds the real cards that leave the hand and bit 60
 when a joker is used (bits 60 and 61 when two are).  ``info`` packs the kind (the reference
-server's codes), size, lowest and highest rank column, the suit bitmask (row 4 = 16) and the
-table cell of each joker (the second joker's row is stored plus one, 0 = none, so one-joker
-moves pack as they always did).  The empty field and the pass are ``info == 0``.
+server's codes, and :data:`K_STAIRS` as ``values.moves.MoveKind.STAIRS``), size, lowest and
+highest rank column, the suit bitmask (row 4 = 16) and the table cell of each joker (the
+second joker's row is stored plus one, 0 = none, so one-joker moves pack as they always did).
+The size is the cards of a single, group or sequence, and the *steps* (ranks spanned) of a
+double stairs, whose width is the number of suits in its bitmask: a stairs answers one of the
+same steps and width, so the size field compares as it does for the other kinds, and a
+revolution counts stairs in steps as it counts sequences.  The empty field and the pass are
+``info == 0``.
 """
 
 from __future__ import annotations
@@ -13,10 +18,12 @@ from numba import njit
 
 from .bits import int64
 
-K_PASS, K_SINGLE, K_GROUP, K_SEQUENCE, K_JOKER = 0, 1, 2, 3, 4
+K_PASS, K_SINGLE, K_GROUP, K_SEQUENCE, K_JOKER, K_STAIRS = 0, 1, 2, 3, 4, 5
 NO_JOKER_ROW = 7
 #: Capacity of a move buffer: every joker placement of an 18-card hand (three players) with
-#: both jokers, e.g. all 13 spades and 3 hearts: 2,192 plays.
+#: both jokers, e.g. all 13 spades and 3 hearts: 2,192 plays.  With double stairs the densest
+#: hands a hill-climbing search found stay near that: all 13 spades, ♣7 ♣8 ♣9 and both
+#: jokers 2,252; ♠♥ 4..J and both jokers 2,132 (1,141 of them stairs).
 MAX_MOVES = 4096
 
 

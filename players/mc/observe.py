@@ -103,9 +103,8 @@ def simulator_gaps(rules: RuleSet) -> list[str]:
     >>> from daihinmin.rules.ruleset import APP, ORIGINAL, THIRTEENTH_FLOOR, WEB
     >>> simulator_gaps(UECDA), simulator_gaps(WEB), simulator_gaps(APP), simulator_gaps(ORIGINAL)
     ([], [], [], [])
-    >>> simulator_gaps(THIRTEENTH_FLOOR), simulator_gaps(THIRTEENTH_FLOOR.with_rules(
-    ...     double_stairs=False))
-    (['double_stairs=True'], [])
+    >>> simulator_gaps(THIRTEENTH_FLOOR)
+    []
     >>> simulator_gaps(UECDA.with_rules(players=4, jokers=2, points=()))
     []
     """

@@ -21,7 +21,7 @@ from numba import njit
 from .bits import JOKER_BIT, JOKER_BITS, REAL_CARDS, int64, lowest_bit, nibble, popcount, suit_ranks
 from .control import T_LEADS, THREATS_SIZE, control_win, threats, unbeatable
 from .movegen import generate, keep_plays
-from .moves import K_JOKER, K_SEQUENCE, K_SINGLE, high_of, kind_of, low_of, size_of
+from .moves import K_JOKER, K_SEQUENCE, K_SINGLE, K_STAIRS, high_of, kind_of, low_of
 from .rulebits import FORBIDDEN_LAST, LEADER_MUST_PLAY
 from .state import (
     ELEVEN,
@@ -153,11 +153,11 @@ def best_play(st: np.ndarray, p: int, prm: np.ndarray, bufc: np.ndarray, bufi: n
         info = bufi[i]
         kind = kind_of(info)
         score = -float(strength(info, rev))
-        if lead:
-            score += prm[P_SIZE] * (size_of(info) - 1)
+        if lead:  # the cards, jokers included (a stairs' size_of is its steps)
+            score += prm[P_SIZE] * (popcount(c) - 1)
         if c & JOKER_BIT:
             score -= prm[P_JOKER]
-        if kind != K_JOKER and kind != K_SEQUENCE:
+        if kind != K_JOKER and kind != K_SEQUENCE and kind != K_STAIRS:  # one-rank plays
             left = popcount(nibble(hand, low_of(info))) - popcount(nibble(c, low_of(info)))
             score -= prm[P_SPLIT] * left
             score -= prm[P_RUN] * popcount(c & in_runs)

@@ -79,6 +79,8 @@ FORBID_ROLE_CARDS = 1 << 29
 #: may play at once or pass again to decline (the fact AFTER_DRAW).  hand_size needs no bit:
 #: the pile the deal leaves is in the state, and without this bit nothing draws from it.
 DRAW_ON_PASS = 1 << 30
+#: double_stairs=True: 2-4 suits side by side over 3+ ranks are a play (move kind K_STAIRS).
+DOUBLE_STAIRS = 1 << 31
 #: lead_limit (0 = off, 1..15) is held in bits 32..35 of the word.
 LEAD_LIMIT_SHIFT = 32
 MAX_LEAD_LIMIT = 15
@@ -143,6 +145,7 @@ _TOGGLE_BITS: tuple[tuple[str, object, int], ...] = (
     ("sequences", False, NO_SEQUENCES),
     ("seven_pass", True, SEVEN_PASS),
     ("ten_discard", True, TEN_DISCARD),
+    ("double_stairs", True, DOUBLE_STAIRS),
 )
 
 

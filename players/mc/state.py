@@ -24,6 +24,7 @@ from .moves import (
     K_JOKER,
     K_SEQUENCE,
     K_SINGLE,
+    K_STAIRS,
     high_of,
     joker2_col_of,
     joker2_row_of,
@@ -440,7 +441,7 @@ def revolts(cards: int, info: int, rw: int) -> bool:
         if rw & REVOLUTION_REAL_CARDS:
             return popcount(cards & REAL_CARDS) >= 4
         return size_of(info) >= 4
-    if kind == K_SEQUENCE:
+    if kind in (K_SEQUENCE, K_STAIRS):  # a stairs counts its steps (size_of)
         if rw & SEQUENCES_NEVER_REVOLT:
             return False
         return size_of(info) >= (4 if rw & SEQUENCES_REVOLT_AT_4 else 5)
