@@ -116,7 +116,7 @@ def test_rules_of_the_preset_changed_by_rule(capsys: pytest.CaptureFixture[str])
                              "--rule", "ten_discard=yes", "--json"])
     assert code == 0
     assert json.loads(capsys.readouterr().out)["rules"] == "uecda+ten_discard=yes"
-    for bad, said in (("hand_size=5", "hand_size=5"), ("no_such_rule=1", "no_such_rule")):
+    for bad, said in (("sequence_min=4", "sequence_min=4"), ("no_such_rule=1", "no_such_rule")):
         with pytest.raises(SystemExit) as exc:
             mc_strength.main(["--games", "1", "--rule", bad])
         assert exc.value.code == 2
