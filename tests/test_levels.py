@@ -42,11 +42,11 @@ def test_the_strong_bot_at_uecda_is_mc_with_that_budget() -> None:
 
 
 def test_the_stand_in_note_names_what_mc_lacks() -> None:
-    unsimulated = ruleset_from("uecda", ["six_reverse=true"])
+    unsimulated = ruleset_from("uecda", ["group_max=3"])
     strong = level_for("strong", unsimulated)
     assert strong.bot == "weakest"
     assert (strong.note.startswith("mc does not simulate the uecda")
-            and "(six_reverse=True)" in strong.note)
+            and "(group_max=3)" in strong.note)
 
 
 def test_the_strong_level_is_mc_at_other_table_sizes_and_two_jokers() -> None:

@@ -25,7 +25,7 @@ from daihinmin.rules.events import Event, EventKind
 from daihinmin.rules.game import GameState
 from daihinmin.rules.ruleset import APP, UECDA, WEB, SequenceOrder, ruleset_from
 from daihinmin.values.cards import CardSet
-from daihinmin.values.moves import Move
+from daihinmin.values.moves import LONE_JOKER, Move
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_mc_sim import PLAYER_COUNTS, play_whole_game, table_rules
@@ -149,7 +149,22 @@ def toggle_positions(draw: st.DrawFn, players: int, jokers: int,
             _hand_the_next_step(game)
     if game.rules.six_reverse:
         game.direction = draw(st.sampled_from([1, -1]), label="direction")
+    if (game.rules.joker_beats_joker and game.hands[game.turn].jokers == 1
+            and draw(st.booleans(), label="on the other joker")):
+        _lone_joker_on_the_field(game)
     return game
+
+
+def _lone_joker_on_the_field(game: GameState) -> None:
+    """Make the field the other joker (taken from whoever else holds it), which the mover's
+    joker may answer."""
+    joker = CardSet.of([60])
+    others = [p for p in range(game.n_players) if p != game.turn and game.hands[p].jokers]
+    if any(not game.hands[p] - joker for p in others):
+        return  # nobody still in the game is left without cards
+    for p in others:
+        game.hands[p] = game.hands[p] - joker
+    game.field, game.lock, game.geki = LONE_JOKER, False, False
 
 
 def _hand_the_next_step(game: GameState) -> None:
