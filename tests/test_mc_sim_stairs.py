@@ -287,12 +287,12 @@ def test_dense_hands_fit_the_move_buffer() -> None:
 
 def test_stairs_leave_the_gaps() -> None:
     """Double stairs are simulated: the thirteenth_floor play rules without the draw pile
-    are all simulated; the preset lacks only the pile."""
+    are all simulated, and so is the preset (the pile too)."""
     assert FLOOR_PLAY.validate() == FLOOR_PLAY
     assert simulator_gaps(FLOOR_PLAY) == []
     assert "double_stairs=True" not in simulator_gaps(THIRTEENTH_FLOOR)
     assert simulator_gaps(table_rules(4, 2, False, {"double_stairs": True})) == []
-    assert simulator_gaps(FLOOR_PLAY.with_rules(sequences=False)) == ["sequences=False"]
+    assert simulator_gaps(FLOOR_PLAY.with_rules(group_max=3)) == ["group_max=3"]
     assert simulator_gaps(FLOOR_PLAY.with_rules(sequence_min=4)) == ["sequence_min=4"]
 
 
@@ -417,10 +417,10 @@ def test_bench_and_strength_read_rule_overrides(capsys: pytest.CaptureFixture[st
     from daihinmin.tools import mc_strength
     from daihinmin.tools.cli import main
 
-    assert main(["bench", "mc", "--rules", "thirteenth_floor"]) == 2
-    assert "hand_size=7" in capsys.readouterr().err
+    assert main(["bench", "mc", "--rules", "thirteenth_floor", "--rule", "sequence_min=4"]) == 2
+    assert "sequence_min=4" in capsys.readouterr().err
     assert main(["bench", "mc", "--rules", "uecda", "--rule", "no_such=1"]) == 2
     assert "no_such" in capsys.readouterr().err
     with pytest.raises(SystemExit) as exit_info:
-        mc_strength.main(["--rules", "thirteenth_floor", "--rule", "hand_size=0"])
-    assert exit_info.value.code == 2 and "draw_on_pass=True" in capsys.readouterr().err
+        mc_strength.main(["--rules", "thirteenth_floor", "--rule", "group_max=3"])
+    assert exit_info.value.code == 2 and "group_max=3" in capsys.readouterr().err
