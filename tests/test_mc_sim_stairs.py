@@ -40,7 +40,7 @@ from daihinmin.rules.ruleset import (
 )
 from daihinmin.values.cards import CardSet
 from daihinmin.values.moves import Move, MoveKind
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 from test_mc_endgame import brute_force
 from test_mc_sim import DECK2, PLAYER_COUNTS, check_cases, sim_plays, table_rules
@@ -397,7 +397,9 @@ def test_two_player_solver_agrees_with_brute_force_with_stairs(toggle: str,
     brute force over the engine's moves."""
     game, me = data.draw(stairs_endings(toggle))
     got = solve_two(state_from_game(game), me, 10**6, SolverScratch().arrays())
-    assert got != UNKNOWN
+    # a stuck pair (only forbidden finishes) meets the pass limit, a coin flip the solver
+    # leaves unsolved (test_mc_reproducible); the brute force never passes a lead
+    assume(got != UNKNOWN)
     assert bool(got) == brute_force(game, me)
 
 
