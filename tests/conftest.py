@@ -1,5 +1,11 @@
 """Shared test setup: hypothesis profiles, the ``slow`` marker and the mc compile fixture.
 
+mc's Numba code takes minutes of one core to compile from an empty cache.  Under xdist the
+controller starts that compile in a background process at once (holding a lock file), the
+workers run every other test meanwhile (the tests that need mc are collected last), and a
+worker's ``mc_compiled`` waits for the lock and loads the cache: one compile per run, not one
+per worker, and none on the critical path.
+
 Helpers the tests import by name live beside this file (``games``: engine games in the rules
 tests; ``modules``: every module of the packages; ``vectors``: the recorded test data;
 ``probe``: the checking wire client; ``seating``: seating clients of an in-process server in
@@ -18,7 +24,12 @@ reproducible), ``thorough`` (5x the examples of tests that do not fix their own 
 
 from __future__ import annotations
 
+import fcntl
 import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
@@ -29,15 +40,58 @@ settings.register_profile("thorough", deadline=None, print_blob=True, max_exampl
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
+COMPILE_LOCK = "DAIHINMIN_TEST_MC_COMPILE_LOCK"  # set by the xdist controller for its workers
+_compile: subprocess.Popen[bytes] | None = None
+
+
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "slow: takes more than a few seconds (deselect with -m 'not slow')")
+    if getattr(config.option, "numprocesses", None) and not hasattr(config, "workerinput"):
+        _start_compile()
+
+
+def _start_compile() -> None:
+    """Compile mc in a background process holding an exclusive lock on a fresh file; the
+    workers (started after this, so they inherit the variable) wait on that lock."""
+    global _compile
+    fd, lock = tempfile.mkstemp(prefix="daihinmin-mc-compile-")
+    fcntl.flock(fd, fcntl.LOCK_EX)  # the child inherits the open file, and with it the lock
+    log = open(lock + ".log", "wb")  # noqa: SIM115 (the child writes it; closed below)
+    try:
+        _compile = subprocess.Popen(
+            [sys.executable, "-c", "from daihinmin.players.mc.bot import warm_up; warm_up()"],
+            pass_fds=(fd,), stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
+    finally:
+        os.close(fd)  # the lock stays held by the child until it exits
+        log.close()
+    os.environ[COMPILE_LOCK] = lock
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if _compile is not None:
+        if _compile.poll() is None:  # the run ended first (deselected, interrupted)
+            _compile.kill()
+        _compile.wait()
+        lock = Path(os.environ.pop(COMPILE_LOCK))
+        Path(str(lock) + ".log").unlink(missing_ok=True)
+        lock.unlink(missing_ok=True)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests that need mc run last, so the background compile is done by then (a stable
+    sort: each group keeps its order, and every worker collects the same list)."""
+    items.sort(key=lambda item: "mc_compiled" in getattr(item, "fixturenames", ()))
 
 
 @pytest.fixture(scope="session")
 def mc_compiled() -> None:
     """The mc player's Numba functions, compiled (or loaded from the cache) once per
     session; modules that need them say ``pytestmark = pytest.mark.usefixtures(...)``."""
+    lock = os.environ.get(COMPILE_LOCK)
+    if lock and Path(lock).exists():
+        with open(lock, "rb") as held:  # wait for the controller's compile to finish
+            fcntl.flock(held, fcntl.LOCK_SH)
     from daihinmin.players.mc.bot import warm_up  # Numba loads only for the mc tests
 
-    warm_up()
+    warm_up()  # loads what the background compile cached (or compiles, if it failed)
