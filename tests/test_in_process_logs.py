@@ -76,6 +76,7 @@ def test_a_log_already_in_the_folder_is_kept_and_the_match_takes_the_next_name(
     assert "agree with the engine (complete)" in verify(ours[0])
 
 
+@pytest.mark.usefixtures("mc_compiled")  # its processes load the cache the fixture fills
 def test_mc_strength_writes_logs_that_replay_verifies(tmp_path: Path) -> None:
     done = run([sys.executable, "-m", "daihinmin.tools.mc_strength", "--games", "3",
                 "--jobs", "2", "--playouts", "20", "--time-ms", "0", "--log-dir",

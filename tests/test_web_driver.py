@@ -168,6 +168,7 @@ def test_snapshot_shows_only_the_own_hand() -> None:
     assert len(seen) > 40
 
 
+@pytest.mark.usefixtures("mc_compiled")  # an MCBot's constructor loads the Numba code
 def test_advanced_cpu_seats_think_as_long_as_the_strong_level() -> None:
     """The browser's advanced mc seats get the level's thinking time (500 ms), not the
     bot's default 250 ms; other levels' bots take no options."""
