@@ -72,6 +72,7 @@ def test_an_unknown_level_is_named_in_the_error() -> None:
         level_for("hard", UECDA)
 
 
+@pytest.mark.usefixtures("mc_compiled")  # the strong level is mc at every preset
 @pytest.mark.parametrize("preset", ["web", "app", "original", "thirteenth_floor"])
 def test_level_bots_play_whole_games_at_other_presets(preset: str) -> None:
     rules = PRESETS[preset]
