@@ -132,7 +132,11 @@ class MCBot(Bot):
       (``refine_eps``: the uniform share mixed into the sample-strategy model; 0 steps: off);
     - ``c_explore``/``min_visits``: the bandit; ``solve_nodes``: budget of the exact
       two-player solver at the root; ``all_placements``: every joker placement is a
-      candidate (else one per set of cards); ``policy``: playout policy overrides by name;
+      candidate (else one per set of cards); ``policy``: playout policy and value overrides
+      by name (``rollout.PARAM_NAMES``), over the table's own settings
+      (:mod:`~daihinmin.players.mc.table_policy`: at card-scoring tables such as
+      ``thirteenth_floor`` the playouts value going out first and the place, not the card
+      score; ``policy={"first": 0, "place": 0}`` values the score);
     - ``learned_self``: play my own later moves in playouts by the learned policy
       (:mod:`~daihinmin.players.mc.learned`) instead of the heuristic one; ``weights_file``:
       its weights from a JSON file written by ``python -m daihinmin.tools.mc_fit --out``;
