@@ -13,7 +13,7 @@ from daihinmin.players.mc.fit import decision_sample, softmax_rows, stack_sample
 from daihinmin.players.mc.learned import learned_choose, move_features
 from daihinmin.players.mc.movegen import generate
 from daihinmin.players.mc.moves import MAX_MOVES
-from daihinmin.players.mc.rollout import DEFAULT_PARAMS, P_WEIGHTS, policy_params
+from daihinmin.players.mc.rollout import DEFAULT_PARAMS, P_SELF, P_WEIGHTS, policy_params
 from daihinmin.players.mc.state import FIELD_CARDS, FIELD_INFO, new_state
 from daihinmin.players.mc.weights import (
     FEATURE_NAMES,
@@ -111,7 +111,7 @@ def test_a_winning_play_is_still_forced() -> None:
 
 def test_weights_are_policy_parameters() -> None:
     prm = policy_params(self=0.0, w_pass=1.5)
-    assert prm[P_WEIGHTS + F["pass"]] == 1.5 and prm[P_WEIGHTS - 1] == 0.0
+    assert prm[P_WEIGHTS + F["pass"]] == 1.5 and prm[P_SELF] == 0.0
     assert np.array_equal(DEFAULT_PARAMS[P_WEIGHTS:], FITTED_WEIGHTS)
 
 
@@ -139,7 +139,7 @@ def test_weights_files_from_the_fit_tool_load_and_bad_ones_are_refused(tmp_path)
     good = tmp_path / "w.json"
     good.write_text('{"w_pass": -2.5, "w_cut": 0.5}')
     mc = MCBot(learned_self=True, weights_file=str(good), warm=False)
-    assert mc.prm[P_WEIGHTS + F["pass"]] == -2.5 and mc.prm[P_WEIGHTS - 1] == 1.0
+    assert mc.prm[P_WEIGHTS + F["pass"]] == -2.5 and mc.prm[P_SELF] == 1.0
     for text in ('{"w_nonsense": 1}', '[1, 2]', '{"w_pass": "high"}', "{not json"):
         bad = tmp_path / "bad.json"
         bad.write_text(text)

@@ -1,6 +1,7 @@
 """Fit the mc player's learned playout policy to its own searches.
 
-Plays ``--games`` games of one ``mc`` against four copies of ``--opponent`` in process (split
+Plays ``--games`` games of one ``mc`` against copies of ``--opponent`` (the other seats of
+the ``--rules`` preset, four at ``uecda``) in process (split
 into ``--jobs`` matches, one process each), records every searched play (a sampled world, the
 candidates, the visit counts), and fits the linear-softmax weights of
 :mod:`daihinmin.players.mc.learned` to the visit shares (:mod:`daihinmin.players.mc.fit`)::
@@ -27,14 +28,16 @@ if TYPE_CHECKING:
     from daihinmin.players.mc.search import ArmStats
 
 
-def run_job(args: tuple[int, int, str, dict[str, Any]]) -> list[tuple[np.ndarray, np.ndarray]]:
-    games, seed, opponent, options = args
+def run_job(args: tuple[int, int, str, dict[str, Any], str]
+            ) -> list[tuple[np.ndarray, np.ndarray]]:
+    games, seed, opponent, options, preset = args
     from daihinmin.local.runner import play_local_match
     from daihinmin.players.mc.bot import MCBot
     from daihinmin.players.mc.fit import decision_sample
     from daihinmin.players.registry import make_bot
-    from daihinmin.rules.ruleset import UECDA
+    from daihinmin.rules.ruleset import PRESETS
 
+    rules = PRESETS[preset]
     mc = MCBot(seed=seed, **options)
     samples: list[tuple[np.ndarray, np.ndarray]] = []
 
@@ -45,8 +48,8 @@ def run_job(args: tuple[int, int, str, dict[str, Any]]) -> list[tuple[np.ndarray
             samples.append(sample)
 
     mc.on_search = record
-    bots = [mc] + [make_bot(opponent, seed=seed * 10 + i) for i in range(1, 5)]
-    play_local_match(UECDA, seed=seed, games=games, bots=bots)
+    bots = [mc] + [make_bot(opponent, seed=seed * 10 + i) for i in range(1, rules.players)]
+    play_local_match(rules, seed=seed, games=games, bots=bots)
     return samples
 
 
@@ -61,11 +64,17 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     from daihinmin.players.mc.fit import cross_entropy, fit_weights, stack_samples
     from daihinmin.players.mc.rollout import DEFAULT_PARAMS, P_WEIGHTS
     from daihinmin.players.mc.weights import FEATURE_NAMES, N_FEATURES, save_weights
+    from daihinmin.rules.ruleset import PRESETS
+    from daihinmin.tools.mc_strength import policy_options
 
     p = argparse.ArgumentParser(prog=prog, description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--games", type=int, default=1100)
     p.add_argument("--opponent", default="default")
+    p.add_argument("--rules", default="uecda", choices=sorted(PRESETS),
+                   help="preset the games are played at (its default player count)")
+    p.add_argument("--policy", action="append", default=[], metavar="NAME=VALUE",
+                   help="mc's other policy or value parameters (as mc-strength --policy)")
     p.add_argument("--jobs", type=int, default=1)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--playouts", type=int, default=3000, help="playouts per decision")
@@ -74,9 +83,13 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     p.add_argument("--l2", type=float, default=1e-4)
     p.add_argument("--out", help="write the fitted weights here (JSON)")
     args = p.parse_args(argv)
+    try:
+        policy = policy_options(args.policy)
+    except ValueError as exc:
+        p.error(str(exc))
     options: dict[str, Any] = {"time_ms": 0.0, "playouts": args.playouts,
-                                  "policy": {"self": float(args.self_policy)}}
-    tasks = [(n, args.seed + 1000 * j, args.opponent, options)
+                               "policy": {**policy, "self": float(args.self_policy)}}
+    tasks = [(n, args.seed + 1000 * j, args.opponent, options, args.rules)
              for j, n in enumerate(split_count(args.games, args.jobs)) if n]
     start = time.perf_counter()
     parts = run_parallel(run_job, tasks, args.jobs)

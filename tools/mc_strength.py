@@ -119,6 +119,25 @@ def check_options(name: str, options: dict[str, Any], flag: str) -> None:
         raise TypeError(f"{flag} for {name}: {exc}") from None
 
 
+def policy_options(items: list[str]) -> dict[str, float]:
+    """``NAME=VALUE`` pairs of mc's policy parameters (``rollout.PARAM_NAMES``), checked.
+
+    >>> policy_options(["place=1", "role=2.5"])
+    {'place': 1.0, 'role': 2.5}
+    """
+    from daihinmin.players.mc.rollout import PARAM_NAMES
+
+    out: dict[str, float] = {}
+    for name, value in parse_options(items).items():
+        if name not in PARAM_NAMES:
+            raise ValueError(f"--policy: unknown parameter {name!r}; known: "
+                             f"{', '.join(PARAM_NAMES)}")
+        if not isinstance(value, int | float) or isinstance(value, bool):
+            raise ValueError(f"--policy {name}: expected a number, got {value!r}")
+        out[name] = float(value)
+    return out
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     if not ordered:
@@ -248,6 +267,9 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
                    help="extra MCBot option (numbers and yes/no are converted)")
     p.add_argument("--opponent-opt", action="append", default=[], metavar="KEY=VALUE",
                    help="option of every opponent (as --opt), e.g. for --opponent mc")
+    p.add_argument("--policy", action="append", default=[], metavar="NAME=VALUE",
+                   help="mc's playout policy or value parameter by name (MCBot's policy=), "
+                        "e.g. place=1: over the table's own settings")
     p.add_argument("--oracle", action="store_true",
                    help="tell mc the true hands before each play (the inference ceiling)")
     p.add_argument("--json", action="store_true")
@@ -259,6 +281,8 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     options: dict[str, Any] = {"time_ms": args.time_ms, "playouts": args.playouts}
     try:
         options.update(parse_options(args.opt))
+        if args.policy:
+            options["policy"] = policy_options(args.policy)
         opponent_options = parse_options(args.opponent_opt)
         check_options("mc", {"seed": 0, **options}, "--opt")
         check_options(args.opponent, {"seed": 0, **opponent_options}, "--opponent-opt")

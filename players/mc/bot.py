@@ -61,6 +61,7 @@ from .state import (
     place_of,
     seed_numba,
 )
+from .table_policy import table_policy
 from .weights import load_weights
 from .worlds import (
     MODE_NEITHER,
@@ -131,7 +132,11 @@ class MCBot(Bot):
       (``refine_eps``: the uniform share mixed into the sample-strategy model; 0 steps: off);
     - ``c_explore``/``min_visits``: the bandit; ``solve_nodes``: budget of the exact
       two-player solver at the root; ``all_placements``: every joker placement is a
-      candidate (else one per set of cards); ``policy``: playout policy overrides by name;
+      candidate (else one per set of cards); ``policy``: playout policy and value overrides
+      by name (``rollout.PARAM_NAMES``), over the table's own settings
+      (:mod:`~daihinmin.players.mc.table_policy`: at card-scoring tables such as
+      ``thirteenth_floor`` the playouts value going out first and the place, not the card
+      score; ``policy={"first": 0, "place": 0}`` values the score);
     - ``learned_self``: play my own later moves in playouts by the learned policy
       (:mod:`~daihinmin.players.mc.learned`) instead of the heuristic one; ``weights_file``:
       its weights from a JSON file written by ``python -m daihinmin.tools.mc_fit --out``;
@@ -179,6 +184,9 @@ class MCBot(Bot):
         if learned_self:
             overrides["self"] = 1.0
         self.prm = policy_params(**overrides)
+        # the parameters at each rule set met: its table's settings, then these overrides
+        self._overrides = overrides
+        self._prm_by_rules: dict[RuleSet, np.ndarray] = {}
         self.adapt = bool(adapt)
         # uniform share mixed into each model when it weighs worlds / when it is judged
         # (policy, weakest, uniform, sample): the two deterministic models share the settings
@@ -230,13 +238,14 @@ class MCBot(Bot):
 
     def on_game_end(self, view: GameView, places: tuple[int, ...] | None) -> None:
         if self.adapt and simulator_supports(view.rules):
+            self._use_rules(view.rules)
             self._learn_models(view)
 
     def exchange(self, view: GameView, count: int) -> CardSet:
         lower = _lower_partner(view, count)
         if not self._simulated(view) or lower < 0:
             return weakest_cards(view.hand, count)
-        deadline = self._begin()
+        deadline = self._begin(view.rules)
         cand = exchange_candidates(view.hand, count)
         if len(cand) == 1:
             return mask_cards(int(cand[0]))
@@ -258,7 +267,7 @@ class MCBot(Bot):
         cand = choice_candidates(view.hand, choice.count, view.reversed)
         if len(cand) <= 1 or not self._simulated(view):
             return default
-        deadline = self._begin()
+        deadline = self._begin(view.rules)
         kn = knowledge_from_view(view, self._lowest_returners())
         worlds, ess = self._sample(kn, deadline)
         bases = world_states(view, kn, worlds)
@@ -277,7 +286,7 @@ class MCBot(Bot):
             return legal[0]
         if not self._simulated(view):
             return _fallback(view)
-        deadline = self._begin()
+        deadline = self._begin(view.rules)
         kn = knowledge_from_view(view, self._lowest_returners())
         cand_c, cand_i = _candidates(kn.my_hand, view, not self.all_placements)
         for k in range(len(cand_c)):
@@ -322,8 +331,19 @@ class MCBot(Bot):
                         "move there", rules.name, ", ".join(gaps))
         return not gaps
 
-    def _begin(self) -> Deadline:
-        """Start a decision: its deadline, CPU clock, phase counters and random seed."""
+    def _use_rules(self, rules: RuleSet) -> None:
+        """Set the policy parameters for ``rules``: the table's settings
+        (:func:`~daihinmin.players.mc.table_policy.table_policy`) under the bot's own."""
+        prm = self._prm_by_rules.get(rules)
+        if prm is None:
+            prm = policy_params(**{**table_policy(rules), **self._overrides})
+            self._prm_by_rules[rules] = prm
+        self.prm = prm
+
+    def _begin(self, rules: RuleSet) -> Deadline:
+        """Start a decision at ``rules``: its parameters, deadline, CPU clock, phase
+        counters and random seed."""
+        self._use_rules(rules)
         deadline = Deadline.start(self.budget.time_ms, self.clock)
         self._cpu_start = time.process_time()
         self._work = Decision("", 0, 0, 0.0, "")

@@ -14,11 +14,12 @@ from numba import njit
 from .endgame import UNKNOWN, solve_two
 from .learned import learned_choose
 from .models import MODEL_POLICY, choose_as
-from .rollout import P_SELF, P_SOLVE_NODES, P_WEIGHTS, choice_cards
+from .rollout import P_FIRST, P_PLACE, P_SELF, P_SOLVE_NODES, P_WEIGHTS, choice_cards
 from .rulebits import CARD_SCORING, CHOICE_BITS
 from .state import (
     HAND,
     N_OUT,
+    N_SEATS,
     OVER,
     RULES,
     TURN,
@@ -54,12 +55,30 @@ def step(st: np.ndarray, me: int, models: np.ndarray, prm: np.ndarray, bufc: np.
 
 
 @njit(cache=True)
+def card_value(st: np.ndarray, me: int, prm: np.ndarray) -> float:
+    """The value of a finished card-scoring game to ``me``: the card score's value
+    (:func:`~daihinmin.players.mc.state.score_value`) mixed with the place's (share
+    ``prm[P_PLACE]``) and with going out first (share ``prm[P_FIRST]``: the player count
+    for first place, else 1).  Every mix stays within 1..players, as the search expects."""
+    w_place = prm[P_PLACE]
+    w_first = prm[P_FIRST]
+    value = 0.0
+    if w_place + w_first < 1.0:
+        value = (1.0 - w_place - w_first) * score_value(st, me)
+    if w_place > 0.0 or w_first > 0.0:
+        place = place_of(st, me)
+        value += w_place * place_value(st, place)
+        value += w_first * (float(st[N_SEATS]) if place == 0 else 1.0)
+    return value
+
+
+@njit(cache=True)
 def playout(st: np.ndarray, me: int, models: np.ndarray, prm: np.ndarray, bufc: np.ndarray,
             bufi: np.ndarray, solver: tuple[np.ndarray, ...]) -> float:
     """Play ``st`` on until ``me``'s place is known; return its value
     (:func:`~daihinmin.players.mc.state.place_value`: players - place; under card scoring
-    the game is played to its end and the score mapped by
-    :func:`~daihinmin.players.mc.state.score_value`).
+    the game is played to its end and valued by :func:`card_value`: the score mapped by
+    :func:`~daihinmin.players.mc.state.score_value`, mixed with the place as ``prm`` says).
 
     ``st`` is modified.  ``solver`` is the two-player solver's work space
     (:meth:`~daihinmin.players.mc.endgame.SolverScratch.arrays`).
@@ -70,7 +89,7 @@ def playout(st: np.ndarray, me: int, models: np.ndarray, prm: np.ndarray, bufc: 
     while True:
         if cards:
             if st[OVER] != 0:
-                return score_value(st, me)
+                return card_value(st, me, prm)
         elif st[OVER] != 0 or st[HAND + me] == 0:
             return float(place_value(st, place_of(st, me)))
         if budget > 0 and n_active(st) == 2 and not draws_ahead(st):

@@ -6,7 +6,8 @@ For whoever is to move:
 2. with few cards left, a play no one can answer after which the rest of the hand goes out
    the same way (:func:`control_win`);
 3. otherwise the weakest play of the shape, scored: weak ranks first, more cards per lead,
-   keep the joker, do not break a rank, like 8-cuts; uniform noise breaks ties and adds
+   keep the joker, do not break a rank, like 8-cuts (and, where a role card may not be the
+   last play, shed role cards: ``role``, off by default); uniform noise breaks ties and adds
    variety.  A follow that would spend the joker or a top rank is sometimes passed.
 
 :func:`model_chance` gives the chance of an observed action under this policy (without the
@@ -18,16 +19,29 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bits import JOKER_BIT, JOKER_BITS, REAL_CARDS, int64, lowest_bit, nibble, popcount, suit_ranks
+from .bits import (
+    JOKER_BIT,
+    JOKER_BITS,
+    REAL_CARDS,
+    S3_BIT,
+    int64,
+    lowest_bit,
+    nibble,
+    popcount,
+    suit_ranks,
+)
 from .control import T_LEADS, THREATS_SIZE, control_win, threats, unbeatable
 from .movegen import generate, keep_plays
 from .moves import K_JOKER, K_SEQUENCE, K_SINGLE, K_STAIRS, high_of, kind_of, low_of
-from .rulebits import FORBIDDEN_LAST, LEADER_MUST_PLAY
+from .rulebits import FORBID_ROLE_CARDS, FORBIDDEN_LAST, LEADER_MUST_PLAY
 from .state import (
+    EIGHT,
     ELEVEN,
     FIELD_INFO,
+    FIVE,
     HAND,
     LOCK,
+    NINE,
     PENDING_REV,
     REV,
     RULES,
@@ -53,14 +67,20 @@ P_WIN_DEPTH = 9  # unbeatable plays the win check may chain before the last play
 P_SOLVE_NODES = 10  # node budget of the two-player solver (0: off)
 P_RUN = 11  # penalty per card a single or group takes out of a 3-card run of its suit
 P_SELF = 12  # the searching player's own moves: 0 by this policy, 1 by the learned one
-P_WEIGHTS = 13  # from here: the learned policy's weights (:mod:`.weights`)
+# The playout's value under card scoring (playout.card_value): the share of the place's
+# value and of "went out first" mixed into the card score's (0, 0: the card score alone).
+P_PLACE = 13
+P_FIRST = 14
+P_ROLE = 15  # bonus per role card in a play where a role card may not be the last play
+P_WEIGHTS = 16  # from here: the learned policy's weights (:mod:`.weights`)
 N_PARAMS = P_WEIGHTS + N_FEATURES
 
 DEFAULT_PARAMS = np.concatenate((
-    np.array([2.0, 3.0, 6.0, 5.0, 0.0, 0.8, 0.15, 0.01, 7.0, 2.0, 3000.0, 0.0, 0.0]),
+    np.array([2.0, 3.0, 6.0, 5.0, 0.0, 0.8, 0.15, 0.01, 7.0, 2.0, 3000.0, 0.0, 0.0, 0.0, 0.0,
+              0.0]),
     FITTED_WEIGHTS))
 PARAM_NAMES = ("noise", "size", "joker", "split", "cut", "pass_joker", "pass_high", "pass_base",
-               "win_cards", "win_depth", "solve_nodes", "run", "self",
+               "win_cards", "win_depth", "solve_nodes", "run", "self", "place", "first", "role",
                *(f"w_{name}" for name in FEATURE_NAMES))
 
 
@@ -139,6 +159,14 @@ def forced_play(st: np.ndarray, p: int, prm: np.ndarray, bufc: np.ndarray, bufi:
 
 
 @njit(cache=True)
+def role_cards(cards: int) -> int:
+    """How many 13th floor role cards ``cards`` holds: jokers, the ♠3, every 5, 8 and 9
+    (state.holds_role_card asks only whether there is one)."""
+    return (popcount(cards & (JOKER_BITS | S3_BIT)) + popcount(nibble(cards, FIVE))
+            + popcount(nibble(cards, EIGHT)) + popcount(nibble(cards, NINE)))
+
+
+@njit(cache=True)
 def best_play(st: np.ndarray, p: int, prm: np.ndarray, bufc: np.ndarray, bufi: np.ndarray,
               n: int, noise: float) -> int:
     """The best-scored of the ``n`` listed plays (``noise``: width of the random term)."""
@@ -146,6 +174,8 @@ def best_play(st: np.ndarray, p: int, prm: np.ndarray, bufc: np.ndarray, bufi: n
     rev = st[REV]
     lead = st[FIELD_INFO] == 0
     in_runs = run_cards(hand) if prm[P_RUN] > 0.0 else int64(0)
+    # a role card can never be the last play: shed them while other cards remain to finish
+    role = prm[P_ROLE] if st[RULES] & FORBID_ROLE_CARDS else 0.0
     best = -1
     best_score = -1e9
     for i in range(n):
@@ -163,6 +193,8 @@ def best_play(st: np.ndarray, p: int, prm: np.ndarray, bufc: np.ndarray, bufi: n
             score -= prm[P_RUN] * popcount(c & in_runs)
         if kind != K_JOKER and cuts(c, info, st[RULES]):
             score += prm[P_CUT]
+        if role != 0.0:
+            score += role * role_cards(c)
         if noise > 0.0:
             score += noise * np.random.random()
         if score > best_score:
