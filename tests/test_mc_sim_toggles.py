@@ -116,13 +116,19 @@ def check_position(game: GameState, moves_to_try: int, rng: random.Random) -> No
     plays_match_engine(game, 0, rng)
     moves = game.legal_moves()
     for move in rng.sample(moves, min(moves_to_try, len(moves))):
-        sim = state_from_game(game)
-        S.apply_move(sim, *encode_move(move))
-        ref = game.copy()
-        result = ref.step(move)
-        check_same(game, sim, ref, result.events, str(move))
-        if ref.pending is not None:
-            check_choice(ref, 3, rng)
+        check_move(game, move, 3, rng)
+
+
+def check_move(game: GameState, move: Move, choice_tries: int, rng: random.Random) -> None:
+    """The same next state after ``move`` (and after ``choice_tries`` answers to a choice
+    it asks)."""
+    sim = state_from_game(game)
+    S.apply_move(sim, *encode_move(move))
+    ref = game.copy()
+    result = ref.step(move)
+    check_same(game, sim, ref, result.events, str(move))
+    if ref.pending is not None:
+        check_choice(ref, choice_tries, rng)
 
 
 def check_same(game: GameState, sim: np.ndarray, ref: GameState, events: tuple[Event, ...],
@@ -209,13 +215,7 @@ def check_revolutions(game: GameState, rng: random.Random) -> None:
     for move in game.legal_plays():
         if move.kind.name != "JOKER" and (revolts(move, ANY_REVOLUTION)
                                           or revolts(move, game.rules)):
-            sim = state_from_game(game)
-            S.apply_move(sim, *encode_move(move))
-            ref = game.copy()
-            result = ref.step(move)
-            check_same(game, sim, ref, result.events, str(move))
-            if ref.pending is not None:
-                check_choice(ref, 1, rng)
+            check_move(game, move, 1, rng)
 
 
 def _lone_joker_on_the_field(game: GameState) -> None:
