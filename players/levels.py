@@ -7,7 +7,7 @@ One small mapping for every front end (``daihinmin play --level``, the browser g
 (['random', 'default', 'mc'], 'mc')
 >>> level_for("strong", APP).bot, level_for("strong", THIRTEENTH_FLOOR).bot
 ('mc', 'mc')
->>> level_for("strong", UECDA.with_rules(sequence_min=4)).bot  # rules mc does not simulate
+>>> level_for("strong", UECDA.with_rules(sequence_min=6)).bot  # rules mc does not simulate
 'weakest'
 >>> level_for("hard", UECDA)  # doctest: +ELLIPSIS
 Traceback (most recent call last):

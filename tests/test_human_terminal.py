@@ -70,7 +70,7 @@ def test_a_whole_web_game_in_the_terminal() -> None:
 def test_play_seats_the_level_and_says_who_stands_in() -> None:
     """``--level strong`` at rules mc does not simulate (runs of four or more), and the
     program says who plays."""
-    child = spawn_play("--rule", "sequence_min=4", "--seed", "4", "--level", "strong")
+    child = spawn_play("--rule", "sequence_min=6", "--seed", "4", "--level", "strong")
     try:
         child.expect(MOVE + "|" + GIVE_BACK)
         text = ANSI.sub("", child.before)
@@ -79,5 +79,5 @@ def test_play_seats_the_level_and_says_who_stands_in() -> None:
     finally:
         if child.isalive():
             child.terminate(force=True)
-    assert "mc does not simulate the uecda+sequence_min=4 rules yet" in text
+    assert "mc does not simulate the uecda+sequence_min=6 rules yet" in text
     assert "strong (weakest)" in text

@@ -42,11 +42,11 @@ def test_the_strong_bot_at_uecda_is_mc_with_that_budget() -> None:
 
 
 def test_the_stand_in_note_names_what_mc_lacks() -> None:
-    unsimulated = ruleset_from("uecda", ["group_max=3"])
+    unsimulated = ruleset_from("uecda", ["group_max=2"])
     strong = level_for("strong", unsimulated)
     assert strong.bot == "weakest"
     assert (strong.note.startswith("mc does not simulate the uecda")
-            and "(group_max=3)" in strong.note)
+            and "(group_max=2)" in strong.note)
 
 
 def test_the_strong_level_is_mc_at_other_table_sizes_and_two_jokers() -> None:
@@ -57,8 +57,8 @@ def test_the_strong_level_is_mc_at_other_table_sizes_and_two_jokers() -> None:
 
 def test_the_strong_level_is_mc_at_every_preset_and_weakest_where_mc_lacks_a_rule() -> None:
     assert [level_for("strong", rules).bot for rules in PRESETS.values()] == ["mc"] * len(PRESETS)
-    stand_in = level_for("strong", ruleset_from("uecda", ["sequence_min=4"]))
-    assert stand_in.bot == "weakest" and "sequence_min=4" in stand_in.note
+    stand_in = level_for("strong", ruleset_from("uecda", ["sequence_min=6"]))
+    assert stand_in.bot == "weakest" and "sequence_min=6" in stand_in.note
 
 
 def test_the_browser_names_are_the_same_levels() -> None:

@@ -74,7 +74,7 @@ def test_other_rules_fall_back_to_a_legal_move() -> None:
 def test_other_rules_are_refused_by_name_once(caplog: pytest.LogCaptureFixture) -> None:
     """mc says which rules it does not simulate, once, and never searches them."""
     view = sample_positions(1, seed=3)[0]
-    rules = ruleset_from("uecda", ["group_max=3", "jokers=2"])
+    rules = ruleset_from("uecda", ["group_max=2", "jokers=2"])
     other = GameView(**{**{f: getattr(view, f) for f in view.__dataclass_fields__},
                         "rules": rules})
     bot = MCBot(time_ms=0, playouts=10)
@@ -83,7 +83,7 @@ def test_other_rules_are_refused_by_name_once(caplog: pytest.LogCaptureFixture) 
             assert bot.play(other) in other.legal_moves()
     told = [r.getMessage() for r in caplog.records]
     assert len(told) == 1
-    assert "(group_max=3)" in told[0]  # only the gap: two jokers are simulated
+    assert "(group_max=2)" in told[0]  # only the gap: two jokers are simulated
     assert not bot.decisions  # the weakest legal move, not a search
 
 

@@ -12,13 +12,21 @@ import pytest
 from daihinmin.contract.view import GameView
 from daihinmin.driver import game as driver_game
 from daihinmin.local.runner import play_local_match
-from daihinmin.players.mc.bits import D3_BIT
-from daihinmin.players.mc.convert import hand_mask
+from daihinmin.players.mc import state as S
+from daihinmin.players.mc.bits import C3_BIT, D3_BIT
+from daihinmin.players.mc.convert import hand_mask, state_from_game
 from daihinmin.players.mc.models import MODEL_POLICY, MODEL_UNIFORM, MODEL_WEAKEST
-from daihinmin.players.mc.observe import Knowledge, exchange_pairs, knowledge_from_view
+from daihinmin.players.mc.observe import (
+    Knowledge,
+    exchange_pairs,
+    knowledge_from_view,
+    public_state,
+    simulator_gaps,
+)
 from daihinmin.players.mc.rollout import BUFFER, DEFAULT_PARAMS
 from daihinmin.players.mc.state import MAX_PLAYERS, STATE_SIZE, TURN, new_state
 from daihinmin.players.mc.worlds import (
+    MODE_LOWER,
     MODE_NEITHER,
     MODE_NEITHER_LOWEST,
     MODE_UPPER,
@@ -36,7 +44,8 @@ from daihinmin.players.mc.worlds import (
 from daihinmin.players.util import weakest_cards
 from daihinmin.players.weakest_bot import WeakestBot
 from daihinmin.rules.deal import strongest
-from daihinmin.rules.ruleset import UECDA
+from daihinmin.rules.game import GameState
+from daihinmin.rules.ruleset import ORIGINAL, UECDA, FirstLead, Restart, RuleSet
 from daihinmin.values.cards import CardSet
 
 N_PLAYERS = UECDA.players
@@ -62,18 +71,25 @@ class Recorder(WeakestBot):
 @pytest.fixture(scope="module")
 def recorded() -> tuple[list[Recorder], dict[int, list[CardSet]]]:
     """Views from a 3-game match (games 2 and 3 have an exchange), and each view's truth."""
-    bots = [Recorder() for _ in range(N_PLAYERS)]
-    truths: dict[int, list[CardSet]] = {}
+    bots, states = record_match(UECDA, 5, 3)
+    return bots, {key: list(state.hands) for key, state in states.items()}
+
+
+def record_match(rules: RuleSet, seed: int, games: int
+                 ) -> tuple[list[Recorder], dict[int, GameState]]:
+    """Views of a match of weakest bots, and the engine's state behind each view."""
+    bots = [Recorder() for _ in range(rules.players)]
+    truths: dict[int, GameState] = {}
     original = driver_game.engine_view  # type: ignore[attr-defined]  # patched below
 
     def build_view(state, player, setup, history, facts):
         view = original(state, player, setup, history, facts)
-        truths[id(view)] = list(state.hands)  # the real hands behind this view
+        truths[id(view)] = state.copy()  # the real state behind this view
         return view
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(driver_game, "engine_view", build_view)
-        play_local_match(UECDA, seed=5, games=3, bots=bots)
+        play_local_match(rules, seed=seed, games=games, bots=bots)
     return bots, truths
 
 
@@ -96,17 +112,21 @@ def assert_consistent(view: GameView, kn: Knowledge, world: np.ndarray) -> None:
     """``world`` fits every hard fact of ``view``: counts, played and known cards, the ♦3,
     the exchange."""
     assert world[view.player] == kn.my_hand
-    union = 0
-    all_played = int(np.bitwise_or.reduce(kn.played))
+    union = jokers = 0
+    real = (1 << 60) - 1  # (jokers go by count: two hands may each hold one on bit 60)
+    all_played = int(np.bitwise_or.reduce(kn.played)) & real
     for q in range(len(view.counts)):
         assert int(world[q]).bit_count() == view.counts[q]
         assert int(world[q]) & all_played == 0
-        assert union & int(world[q]) == 0
-        union |= int(world[q])
+        assert union & int(world[q]) & real == 0
+        union |= int(world[q]) & real
+        jokers += (int(world[q]) >> 60).bit_count()
         assert world[q] & kn.fixed[q] == kn.fixed[q]
-    assert union == kn.my_hand | kn.unknown
-    if kn.first >= 0 and kn.first != view.player and kn.unknown & int(D3_BIT):
-        assert world[kn.first] & D3_BIT
+    assert union == (kn.my_hand | kn.unknown) & real
+    assert jokers == ((kn.my_hand | kn.unknown) >> 60).bit_count()
+    lead = {FirstLead.DIAMOND3: int(D3_BIT), FirstLead.CLUB3: int(C3_BIT)}[view.rules.first_lead]
+    if kn.first >= 0 and kn.first != view.player and kn.unknown & lead:
+        assert world[kn.first] & lead  # (heimin games open with the ♣3 at original)
     for _upper, lower, n, mode, deal, given in kn.pairs:
         if mode == MODE_UPPER:  # the lower kept nothing above what it gave up
             kept = (int(world[lower]) | int(kn.played[lower])) & ~int(given)
@@ -131,6 +151,44 @@ def test_sampled_worlds_fit_the_observations(recorded) -> None:
                 assert_consistent(view, kn, world)
                 checked += 1
     assert checked > 100 and exchanged > 0
+
+
+@pytest.mark.parametrize("rules", [
+    UECDA.with_rules(jokers=2, exchange_counts=(3, 1), joker_exchange_exempt=True,
+                     points=(10, 5, 3, 1, 0)),
+    UECDA.with_rules(players=3, exchange_counts_3p=(3,)),
+    ORIGINAL.with_rules(players=4, restart=Restart.HEIMIN, miyako_ochi=True)],
+    ids=["three_cards_jokers_exempt", "three_players_three_cards", "heimin"])
+def test_worlds_fit_other_exchanges_and_heimin_games(rules: RuleSet) -> None:
+    """In the later games of a match: the exchange weights only where they count what
+    happened (one or two cards, jokers handed over first), the hard facts everywhere; under
+    restart=heimin no exchange, and the game opens like the first (the ♣3 lead).  The real
+    deal is a world the sampler could produce, each sampled world fits the view, and the
+    public state of the real hands is the engine's (the place values of the points too)."""
+    assert simulator_gaps(rules) == []
+    bots, truths = record_match(rules, 7, 2)
+    checked = 0
+    for bot in bots:
+        for view in [v for v in bot.views if v.game == 2][::4]:
+            kn = knowledge_from_view(view)
+            game = truths[id(view)]
+            truth = np.array([hand_mask(h) for h in game.hands], dtype=np.int64)
+            assert all(n <= 2 and not rules.joker_exchange_exempt
+                       for _, _, n, mode, _, _ in kn.pairs if mode != MODE_LOWER)
+            if rules.restart is Restart.HEIMIN:
+                assert len(kn.pairs) == 0 and kn.leader == -1
+            assert exchange_weight(truth, kn.played, kn.pairs) > 0
+            for q in range(rules.players):
+                assert truth[q] & kn.fixed[q] == kn.fixed[q]
+            for world in sample(view, 16):
+                assert_consistent(view, kn, world)
+                checked += 1
+            if kn.first >= 0:  # the history replays: the whole public state
+                mine, engine = public_state(view, kn, truth), state_from_game(game)
+                assert list(mine[S.RULES:S.BOTTOM]) == list(engine[S.RULES:S.BOTTOM])
+                assert list(mine[S.PLACE_VALUES:]) == list(engine[S.PLACE_VALUES:])
+                assert mine[S.TURN] == engine[S.TURN] and mine[S.OWNER] == engine[S.OWNER]
+    assert checked > 50
 
 
 def test_known_weakest_returners_shape_the_other_pairs_exchange(recorded) -> None:

@@ -50,9 +50,11 @@ TOGGLES: dict[str, dict[str, object]] = {
 
 def table_rules(players: int = 5, jokers: int = 1, answers: bool = True,
                 toggles: dict[str, object] | None = None) -> RuleSet:
-    """The uecda play rules at another player count and joker count, with toggles."""
-    return UECDA.with_rules(players=players, jokers=jokers, owner_answers=answers, points=(),
-                            **(toggles or {}))
+    """The uecda play rules at another player count and joker count, with toggles (which
+    may set the jokers too)."""
+    table: dict[str, object] = {"players": players, "jokers": jokers, "owner_answers": answers,
+                                "points": ()}
+    return UECDA.with_rules(**(table | (toggles or {})))
 
 
 pytestmark = pytest.mark.usefixtures("mc_compiled")  # conftest.py: compiled once a session

@@ -166,8 +166,11 @@ def test_original_is_simulated() -> None:
 # --- the win check and the unbeatable test ---------------------------------------------------
 @pytest.mark.parametrize("rules", [ORIGINAL,
                                    ORIGINAL.with_rules(forbidden_plays=ForbiddenPlays.APP),
-                                   ORIGINAL.with_rules(forbidden_finish=ForbiddenFinish.LAST)],
-                         ids=["original", "reject_app", "last"])
+                                   ORIGINAL.with_rules(forbidden_finish=ForbiddenFinish.LAST),
+                                   ORIGINAL.with_rules(group_max=3, sequence_min=2),
+                                   ORIGINAL.with_rules(sequence_min=5)],
+                         ids=["original", "reject_app", "last", "groups_of_3_runs_of_2",
+                              "runs_of_5"])
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), rev=st.booleans())
 def test_finishing_in_one_play_matches_engine(rules: RuleSet, data: st.DataObject,

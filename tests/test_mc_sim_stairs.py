@@ -292,8 +292,8 @@ def test_stairs_leave_the_gaps() -> None:
     assert simulator_gaps(FLOOR_PLAY) == []
     assert "double_stairs=True" not in simulator_gaps(THIRTEENTH_FLOOR)
     assert simulator_gaps(table_rules(4, 2, False, {"double_stairs": True})) == []
-    assert simulator_gaps(FLOOR_PLAY.with_rules(group_max=3)) == ["group_max=3"]
-    assert simulator_gaps(FLOOR_PLAY.with_rules(sequence_min=4)) == ["sequence_min=4"]
+    assert simulator_gaps(FLOOR_PLAY.with_rules(group_max=2)) == ["group_max=2"]
+    assert simulator_gaps(FLOOR_PLAY.with_rules(sequence_min=6)) == ["sequence_min=6"]
 
 
 @st.composite
@@ -419,10 +419,10 @@ def test_bench_and_strength_read_rule_overrides(capsys: pytest.CaptureFixture[st
     from daihinmin.tools import mc_strength
     from daihinmin.tools.cli import main
 
-    assert main(["bench", "mc", "--rules", "thirteenth_floor", "--rule", "sequence_min=4"]) == 2
-    assert "sequence_min=4" in capsys.readouterr().err
+    assert main(["bench", "mc", "--rules", "thirteenth_floor", "--rule", "sequence_min=6"]) == 2
+    assert "sequence_min=6" in capsys.readouterr().err
     assert main(["bench", "mc", "--rules", "uecda", "--rule", "no_such=1"]) == 2
     assert "no_such" in capsys.readouterr().err
     with pytest.raises(SystemExit) as exit_info:
-        mc_strength.main(["--rules", "thirteenth_floor", "--rule", "group_max=3"])
-    assert exit_info.value.code == 2 and "group_max=3" in capsys.readouterr().err
+        mc_strength.main(["--rules", "thirteenth_floor", "--rule", "group_max=2"])
+    assert exit_info.value.code == 2 and "group_max=2" in capsys.readouterr().err

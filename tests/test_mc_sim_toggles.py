@@ -23,7 +23,16 @@ from daihinmin.rules.choices import ChoiceKind
 from daihinmin.rules.deal import weakest
 from daihinmin.rules.events import Event, EventKind
 from daihinmin.rules.game import GameState
-from daihinmin.rules.ruleset import APP, UECDA, WEB, SequenceOrder, ruleset_from
+from daihinmin.rules.plays import revolts
+from daihinmin.rules.ruleset import (
+    APP,
+    UECDA,
+    WEB,
+    ForbiddenFinish,
+    Scoring,
+    SequenceOrder,
+    ruleset_from,
+)
 from daihinmin.values.cards import CardSet
 from daihinmin.values.moves import LONE_JOKER, Move
 from hypothesis import HealthCheck, given, settings
@@ -70,10 +79,29 @@ TOGGLES: dict[str, dict[str, object]] = {
     "app_with_choices": {**preset_toggles(APP), "seven_pass": True, "ten_discard": True},
     "floor_with_choices": {**FLOOR_TOGGLES["floor_effects"], "seven_pass": True,
                            "ten_discard": True, "six_reverse": True},
+    # the limits of the rules word's numeric fields, each value mixed with what it touches
+    "next_low_runs_of_2": {"sequence_order": SequenceOrder.NEXT_LOW, "sequence_min": 2,
+                           "geki_shibari": True},
+    "runs_of_4_all_revolt": {"sequence_min": 4, "double_stairs": True,
+                             "revolution_sequence_min": 3,
+                             "sequence_order": SequenceOrder.ABOVE_LOW},
+    "runs_of_5_never_revolt": {"sequence_min": 5, "revolution_sequence_min": 16,
+                               "forbidden_finish": ForbiddenFinish.REJECT,
+                               "double_stairs": True,
+                               "sequence_order": SequenceOrder.NEXT_LOW},
+    "groups_of_3": {"group_max": 3, "revolution_group_min": 3, "sandstorm": True,
+                    "ambulance": True},
+    "revolution_at_5": {"revolution_group_min": 5, "forbidden_finish": ForbiddenFinish.LAST},
+    "groups_never_revolt": {"revolution_group_min": 6, "revolution_joker_counts": False,
+                            "forbidden_finish": ForbiddenFinish.REJECT},
+    "uno": {**FLOOR_TOGGLES["floor_effects"], "scoring": Scoring.UNO},
+    "no_jokers": {"jokers": 0, "revolution_group_min": 3},
 }
 #: The joker answering a joker needs the second one.
 TWO_JOKERS_ONLY = {"joker_beats_joker", "joker_beats_joker_no_spade3", "web_with_all",
                    "app_with_all", "app_with_choices"}
+#: The rule sets without jokers.
+NO_JOKERS = {"no_jokers"}
 #: 6s, 7s, 9s and the jokers first when a position deals the rich cards first.
 TOGGLE_CARDS = [4 * r + s for r in (4, 7) for s in range(4)] + [60, 61]
 
@@ -88,13 +116,19 @@ def check_position(game: GameState, moves_to_try: int, rng: random.Random) -> No
     plays_match_engine(game, 0, rng)
     moves = game.legal_moves()
     for move in rng.sample(moves, min(moves_to_try, len(moves))):
-        sim = state_from_game(game)
-        S.apply_move(sim, *encode_move(move))
-        ref = game.copy()
-        result = ref.step(move)
-        check_same(game, sim, ref, result.events, str(move))
-        if ref.pending is not None:
-            check_choice(ref, 3, rng)
+        check_move(game, move, 3, rng)
+
+
+def check_move(game: GameState, move: Move, choice_tries: int, rng: random.Random) -> None:
+    """The same next state after ``move`` (and after ``choice_tries`` answers to a choice
+    it asks)."""
+    sim = state_from_game(game)
+    S.apply_move(sim, *encode_move(move))
+    ref = game.copy()
+    result = ref.step(move)
+    check_same(game, sim, ref, result.events, str(move))
+    if ref.pending is not None:
+        check_choice(ref, choice_tries, rng)
 
 
 def check_same(game: GameState, sim: np.ndarray, ref: GameState, events: tuple[Event, ...],
@@ -106,6 +140,8 @@ def check_same(game: GameState, sim: np.ndarray, ref: GameState, events: tuple[E
         assert list(sim) == list(expected), f"after {what}: {list(sim)} != {list(expected)}"
         return
     assert sim[S.OVER] == 1
+    if ref.scores is not None:  # card (or uno) scoring
+        assert [S.card_score(sim, p) for p in range(game.n_players)] == list(ref.scores)
     places = [int(S.place_of(sim, p)) for p in range(game.n_players)]
     if any(e.kind is EventKind.PASS_LIMIT for e in events):
         for p in range(game.n_players):  # the others' places are drawn at random
@@ -152,7 +188,34 @@ def toggle_positions(draw: st.DrawFn, players: int, jokers: int,
     if (game.rules.joker_beats_joker and game.hands[game.turn].jokers == 1
             and draw(st.booleans(), label="on the other joker")):
         _lone_joker_on_the_field(game)
+    if game.field is None and draw(st.booleans(), label="four of a rank held"):
+        _hand_four_of_a_rank(game, draw(st.integers(1, 13), label="rank"))
     return game
+
+
+#: Rules under which every play that could revolt does.
+ANY_REVOLUTION = UECDA.with_rules(revolution_group_min=3, revolution_sequence_min=4)
+
+
+def _hand_four_of_a_rank(game: GameState, rank: int) -> None:
+    """Give the leader the four cards of ``rank`` (from whoever holds them), so that groups
+    of every size up to a revolution's are there to lead."""
+    four = CardSet.of([4 * rank + s for s in range(4)])
+    if any(game.hands[p] and not game.hands[p] - four for p in range(game.n_players)):
+        return  # nobody still in the game is left without cards
+    for p in range(game.n_players):
+        if game.hands[p]:
+            game.hands[p] = game.hands[p] - four
+    game.hands[game.turn] = game.hands[game.turn] | four
+
+
+def check_revolutions(game: GameState, rng: random.Random) -> None:
+    """Every legal play that would revolt if the revolution rules allowed any (groups of 3+
+    cards, runs of 4+): the same next state (or end) as the engine's."""
+    for move in game.legal_plays():
+        if move.kind.name != "JOKER" and (revolts(move, ANY_REVOLUTION)
+                                          or revolts(move, game.rules)):
+            check_move(game, move, 1, rng)
 
 
 def _lone_joker_on_the_field(game: GameState) -> None:
@@ -192,8 +255,10 @@ def test_each_toggle_matches_engine_in_arbitrary_positions(toggle: str, data: st
     """3-6 players, one or two jokers: the same legal plays, pass rule and next states."""
     players = data.draw(st.sampled_from(PLAYER_COUNTS), label="players")
     jokers = 2 if toggle in TWO_JOKERS_ONLY else data.draw(st.sampled_from([1, 2]))
+    jokers = 0 if toggle in NO_JOKERS else jokers
     game = data.draw(toggle_positions(players, jokers, TOGGLES[toggle]), label="position")
     check_position(game, 8, random.Random(seed))
+    check_revolutions(game, random.Random(seed))
     check_pass(game)
 
 
@@ -218,14 +283,19 @@ def _game(rules_toggles: Mapping[str, object], hands: list[str], field: str | No
                      owner=1 if field else 0, lock=lock, geki=geki, revolution=revolution)
 
 
+NEXT_LOW: dict[str, object] = {"sequence_order": SequenceOrder.NEXT_LOW}
+
+
 def test_hand_picked_toggle_positions_match_engine() -> None:
     """Hand-picked: a locked single answered one rank up (geki on) and then only one rank
     up; a locked run under both orders; the second joker on the first; two 9s over a lone
     joker and over a locked run; a 6 turning the direction; 7s and 10s asking to give and
-    discard (going out by them, the joker standing as a 7, an 8-cut waiting on them)."""
+    discard (going out by them, the joker standing as a 7, an 8-cut waiting on them); runs
+    answered only from the next low rank; runs of two led (two jokers are no run); groups
+    of at most three; revolutions of five and of three."""
     geki = {"geki_shibari": True}
     choices = {"seven_pass": True, "ten_discard": True, "five_skip": True}
-    cases = [
+    cases: list[tuple[Mapping[str, object], list[str], str | None, bool, bool]] = [
         (geki, ["S6 S7 H6 JK", "S9", "D4", "C5"], "S5", True, False),
         (geki, ["S6 S7 H6 JK", "S9", "D4", "C5"], "S5", True, True),
         (geki, ["S8 S9 ST SJ H9 JK", "S2", "D4", "C5"], "S5 S6 S7", True, False),
@@ -243,6 +313,16 @@ def test_hand_picked_toggle_positions_match_engine() -> None:
         (choices, ["S7 S8 S9 ST D3", "S2", "D4", "C5"], None, False, False),
         (choices, ["S7 H7 JK", "S2", "D4", "C5"], "S5 H5", False, False),
         (choices, ["C7 CT", "S2", "D4", "C5"], None, False, False),
+        (NEXT_LOW, ["H5 H6 H7 D6 D7 D8 C5 C7 JK", "S2", "D4", "C3"], "S4 S5 S6", False,
+         False),
+        (NEXT_LOW, ["H5 H6 H7 D6 D7 D8 C5 C7 JK", "S2", "D4", "C3"], "S4 S5 S6", True,
+         False),
+        ({"sequence_min": 2}, ["S5 S6 H5 H9 HT JK JK", "S2", "D4", "C3"], None, False, False),
+        ({"group_max": 3, "sandstorm": True}, ["S3 H3 D3 C3 S7 H7 D7 JK", "S2", "D4", "C5"],
+         None, False, False),
+        ({"revolution_group_min": 5}, ["S6 H6 D6 C6 JK S8", "S2", "D3", "C5"], None, False,
+         False),
+        ({"revolution_group_min": 3}, ["S6 H6 D6 S8", "S2", "D3", "C5"], None, False, False),
     ]
     for toggles, hands, field, lock, geki_on in cases:
         for rev in (False, True):
@@ -276,8 +356,21 @@ def test_unbeatable_matches_the_engine_with_the_toggles(data: st.DataObject,
                                                  if c not in EFFECT_CARDS], data, rev)
 
 
+LIMIT_RULES = table_rules(4, 2, False, {"sequence_order": SequenceOrder.NEXT_LOW,
+                                        "sequence_min": 2, "group_max": 3,
+                                        "double_stairs": True})
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), rev=st.booleans())
+def test_unbeatable_matches_the_engine_at_the_limits(data: st.DataObject, rev: bool) -> None:
+    """Runs of two answered only from the next low rank, groups of at most three."""
+    check_unbeatable(LIMIT_RULES, TOGGLE_CARDS, data, rev)
+
+
 @pytest.mark.parametrize("toggle", ["geki_shibari", "joker_beats_joker", "six_reverse",
-                                    "ambulance", "no_sequences", "floor_with_all"])
+                                    "ambulance", "no_sequences", "floor_with_all",
+                                    "next_low_runs_of_2", "groups_of_3"])
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_two_player_solver_agrees_with_brute_force_with_the_toggles(
@@ -303,6 +396,35 @@ def test_mc_searches_and_plays_legally_under_the_toggles() -> None:
                                    "ten_discard=yes"])
     bot = play_checked_match(rules)
     assert any(d.kind == "choice" and d.playouts > 0 for d in bot.decisions)
+
+
+@pytest.mark.parametrize("points", [(10, 5, 3, 1, 0), (0, 1, 3, 6, 10), (5, 4, 3, 2, 1),
+                                    (10, 8, 6, 4, 2)])
+def test_playouts_are_worth_the_places_points(points: tuple[int, ...]) -> None:
+    """A playout's value (state.place_value) is the place's points mapped linearly onto
+    1..players (evenly spaced points: players - place, as before)."""
+    rules = table_rules(5, 1, True, {"points": points})
+    game = GameState(rules=rules, hands=[CardSet.parse("S3")] * 5, seats=tuple(range(5)),
+                     turn=0, rng=random.Random(0))
+    sim = state_from_game(game)
+    values = [S.place_value(sim, place) for place in range(5)]
+    if points in ((5, 4, 3, 2, 1), (10, 8, 6, 4, 2)):
+        assert values == [5.0, 4.0, 3.0, 2.0, 1.0]
+        return
+    low, high = min(points), max(points)
+    assert values == pytest.approx([1 + 4 * (p - low) / (high - low) for p in points], abs=1e-5)
+
+
+def test_mc_searches_and_plays_legally_at_the_limits() -> None:
+    """A match at runs of two answered from the next low rank, groups of at most three,
+    revolutions of three, uneven points and three cards handed up in the exchange, the
+    jokers exempt: mc searches every decision (the exchange too) and plays legally."""
+    rules = ruleset_from("uecda", ["players=4", "jokers=2", "points=10,4,1,0",
+                                   "sequence_min=2", "sequence_order=next_low", "group_max=3",
+                                   "revolution_group_min=3", "exchange_counts=3,1",
+                                   "joker_exchange_exempt=yes"])
+    bot = play_checked_match(rules)
+    assert any(d.kind == "exchange" and d.playouts > 0 for d in bot.decisions)
 
 
 def test_choice_candidates_are_the_sets_of_as_many_cards_as_allowed() -> None:

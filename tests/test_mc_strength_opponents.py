@@ -88,7 +88,7 @@ def test_rules_mc_does_not_simulate_are_refused(capsys: pytest.CaptureFixture[st
     """mc plays a fallback at rules it does not simulate (it plays every preset, so a preset
     with a rule it lacks): no figure would be mc's own."""
     with pytest.raises(SystemExit) as exc:
-        mc_strength.main(["--games", "1", "--rules", "web", "--rule", "group_max=3"])
+        mc_strength.main(["--games", "1", "--rules", "web", "--rule", "group_max=2"])
     assert exc.value.code == 2 and "does not simulate" in capsys.readouterr().err
 
 
@@ -111,7 +111,7 @@ def test_rules_of_the_preset_changed_by_rule(capsys: pytest.CaptureFixture[str])
                              "--rule", "ten_discard=yes", "--json"])
     assert code == 0
     assert json.loads(capsys.readouterr().out)["rules"] == "uecda+ten_discard=yes"
-    for bad, said in (("sequence_min=4", "sequence_min=4"), ("no_such_rule=1", "no_such_rule")):
+    for bad, said in (("sequence_min=6", "sequence_min=6"), ("no_such_rule=1", "no_such_rule")):
         with pytest.raises(SystemExit) as exc:
             mc_strength.main(["--games", "1", "--rule", bad])
         assert exc.value.code == 2

@@ -93,7 +93,7 @@ def test_settings_follow_the_presets() -> None:
     assert level_bot("advanced", PRESETS["web"]) == "mc"  # players/levels.py
     assert level_bot("advanced", PRESETS["app"]) == "mc"
     assert level_bot("advanced", PRESETS["thirteenth_floor"]) == "mc"
-    assert level_bot("advanced", PRESETS["uecda"].with_rules(sequence_min=4)) == "weakest"
+    assert level_bot("advanced", PRESETS["uecda"].with_rules(sequence_min=6)) == "weakest"
     with pytest.raises(RuleConfigError):
         level_bot("grandmaster", PRESETS["web"])
 

@@ -24,7 +24,7 @@ from daihinmin.rules.ruleset import ForbiddenFinish, RuleSet
 from daihinmin.values.cards import JOKER, CardSet
 from daihinmin.values.moves import PASS, Move
 
-from .convert import decode_move, encode_move, hand_mask, lock_value, mask_cards
+from .convert import decode_move, encode_move, hand_mask, lock_value, mask_cards, place_values
 from .deadline import SAMPLE_SHARE, SOLVE_SHARE, Clock, Deadline
 from .endgame import UNKNOWN, solve_two
 from .exchange import exchange_candidates
@@ -254,7 +254,7 @@ class MCBot(Bot):
         stats = search_exchange(self.ws, worlds, kn.seats, kn.owner_answers, kn.me, lower,
                                 cand, self.models, self.prm, self.budget, self.c_explore,
                                 self.min_visits, kn.rules_word, kn.prev_top, kn.leader,
-                                kn.unknown, kn.pile, deadline)
+                                kn.unknown, kn.pile, deadline, place_values(view.rules))
         self._record("exchange", stats, deadline, ess,
                      [str(mask_cards(int(m))) for m in cand])
         return mask_cards(int(cand[stats.best()]))

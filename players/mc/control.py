@@ -27,7 +27,7 @@ from .bits import (
     popcount,
     suit_ranks,
 )
-from .movegen import STAIRS_SUITS, generate
+from .movegen import STAIRS_SUITS, generate, group_max_of, sequence_min_of
 from .moves import (
     K_GROUP,
     K_JOKER,
@@ -46,7 +46,6 @@ from .rulebits import (
     DRAW_ON_PASS,
     FORBIDDEN_LAST,
     FORBIDDEN_REJECT,
-    GROUP_MAX_4,
     JOKER_BEATS_JOKER,
     JOKER_PAIR,
     LEAD_HOLDS_CLUB3,
@@ -57,6 +56,7 @@ from .rulebits import (
     NO_SPADE3_RETURN,
     SANDSTORM,
     SEQUENCE_ABOVE_LOW,
+    SEQUENCE_NEXT_LOW,
 )
 from .state import (
     HAND,
@@ -109,7 +109,9 @@ def can_answer(hand: int, info: int, rev: int, rw: int) -> bool:
         return False
     if kind in (K_SEQUENCE, K_STAIRS):
         k = size_of(info)  # the run's length, the stairs' steps
-        if rw & SEQUENCE_ABOVE_LOW:  # answered by a lower (higher) lowest rank
+        if rw & SEQUENCE_NEXT_LOW:  # answered only one step from the lowest rank
+            lo_min = lo_max = low_of(info) + (-1 if rev else 1)
+        elif rw & SEQUENCE_ABOVE_LOW:  # answered by a lower (higher) lowest rank
             lo_min, lo_max = (0, low_of(info) - 1) if rev else (low_of(info) + 1, 15 - k)
         elif rev:
             lo_min, lo_max = 0, low_of(info) - k
@@ -128,7 +130,8 @@ def can_answer(hand: int, info: int, rev: int, rw: int) -> bool:
                 continue
             for low in range(lo_min, lo_max + 1):
                 window = window0 << int64(low)
-                if popcount(window & ~ranks) <= jk:
+                # (a real card in it: two jokers alone are no run, at sequence_min=2)
+                if popcount(window & ~ranks) <= jk and window & ranks:
                     return True
         return False
     return False
@@ -271,12 +274,12 @@ def is_one_play(hand: int, rw: int) -> bool:
     low_card = lowest_bit(real)
     high_card = highest_bit(real)
     if (low_card >> 2) == (high_card >> 2):
-        return n <= (4 if rw & GROUP_MAX_4 else 5)  # one rank, the jokers join the group
+        return n <= group_max_of(rw)  # one rank, the jokers join the group
     if rw & NO_SEQUENCES:
         return False  # (double stairs are runs)
     if rw & DOUBLE_STAIRS and is_stairs_hand(real, jk, rw):
         return True
-    if n < 3 or (n > 13 and rw & NO_EDGE_JOKERS):
+    if n < sequence_min_of(rw) or (n > 13 and rw & NO_EDGE_JOKERS):
         return False
     suit = low_card & 3
     if (real & ~SUIT_ROWS[suit]) != 0:
@@ -289,8 +292,9 @@ def is_one_play(hand: int, rw: int) -> bool:
 @njit(cache=True)
 def is_stairs_hand(real: int, jk: int, rw: int) -> bool:
     """Are the real cards ``real`` and ``jk`` jokers together one double stairs?  Its rows
-    are the suits of the real cards (a row of jokers alone would need three), its columns
-    theirs, or one more of two jokers at either end."""
+    are the suits of the real cards (a row of jokers alone would need sequence_min of them;
+    with two such hands are runs too), its columns theirs, or one more of two jokers at
+    either end."""
     suits = 0
     m = real
     while m:
@@ -304,7 +308,7 @@ def is_stairs_hand(real: int, jk: int, rw: int) -> bool:
     first_col, last_col = (1, 13) if rw & NO_EDGE_JOKERS else (0, 14)
     rows = SUIT_SET_ROWS[suits]
     for start, end in ((lo, hi), (lo - 1, hi), (lo, hi + 1)):
-        if start < first_col or end > last_col or end - start < 2:
+        if start < first_col or end > last_col or end - start + 1 < sequence_min_of(rw):
             continue
         if popcount(rows & columns(start, end)) == popcount(real) + jk:  # jokers fill holes
             return True

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import numpy as np
 from daihinmin.rules.choices import ChoiceKind
 from daihinmin.rules.game import GameState
+from daihinmin.rules.ruleset import RuleSet
 from daihinmin.values.cards import JOKER_BITS, CardSet
 from daihinmin.values.moves import JOKER_PAIR, LONE_JOKER, PASS, Move, MoveKind
 
@@ -36,6 +39,8 @@ from .state import (
     PENDING_DISCARD,
     PENDING_GIVE,
     PENDING_REV,
+    PLACE_VALUE_UNIT,
+    PLACE_VALUES,
     POS,
     PREV_TOP,
     RESUME,
@@ -172,4 +177,31 @@ def state_from_game(game: GameState) -> np.ndarray:
             RESUME_FORBIDDEN if plan.forbidden else 0)
         st[RESUME_SKIPS] = plan.skips
         st[RESUME_CARDS] = encode_move(plan.move)[0]
+    st[PLACE_VALUES:PLACE_VALUES + MAX_PLAYERS] = place_values(game.rules)
     return st
+
+
+def place_values(rules: RuleSet) -> np.ndarray:
+    """The slots :data:`~daihinmin.players.mc.state.PLACE_VALUES` of ``rules``: each
+    place's points mapped linearly onto 1..players (the best points worth the player count,
+    the worst 1), or all 0 where the points fall evenly from place to place (then every
+    preset's points are players - place plus a constant: no slot needed).
+
+    >>> from daihinmin.rules.ruleset import UECDA
+    >>> place_values(UECDA).tolist()
+    [0, 0, 0, 0, 0, 0]
+    >>> [round(v / PLACE_VALUE_UNIT, 3)
+    ...  for v in place_values(UECDA.with_rules(points=(10, 5, 3, 2, 1))).tolist()]
+    [5.0, 2.778, 1.889, 1.444, 1.0, 0.0]
+    """
+    n = rules.players
+    points = [rules.points_for_place(place) for place in range(n)]
+    out = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    steps = {a - b for a, b in pairwise(points)}
+    if len(steps) == 1 and min(steps) > 0:
+        return out
+    low, high = min(points), max(points)
+    for place, pts in enumerate(points):
+        value = 1.0 + (n - 1) * ((pts - low) / (high - low) if high > low else 1.0)
+        out[place] = round(value * PLACE_VALUE_UNIT)
+    return out

@@ -49,6 +49,7 @@ from .rulebits import (
     AMBULANCE,
     DOUBLE_STAIRS,
     FORBIDDEN_REJECT,
+    GROUP_MAX_3,
     GROUP_MAX_4,
     JOKER_BEATS_JOKER,
     JOKER_PAIR,
@@ -59,6 +60,8 @@ from .rulebits import (
     NO_SPADE3_RETURN,
     SANDSTORM,
     SEQUENCE_ABOVE_LOW,
+    SEQUENCE_MIN_SHIFT,
+    SEQUENCE_NEXT_LOW,
 )
 from .state import GEKI, NINE, is_forbidden_finish
 
@@ -66,6 +69,20 @@ GROUP_MAX = 5  # uecda: a group holds at most five cards (four suits and a joker
 #: The joker pair (joker_pair_clears): both jokers, in cells (0, 14) and (1, 14) as
 #: ``values.moves.JOKER_PAIR``.
 JOKER_PAIR_INFO = int(with_second_joker(pack(K_GROUP, 2, 14, 14, 3, 0, 14), 1, 14))
+
+
+@njit(cache=True)
+def group_max_of(rw: int) -> int:
+    """The largest group the rules word allows (rulebits.group_max_bits)."""
+    if rw & GROUP_MAX_3:
+        return 3
+    return 4 if rw & GROUP_MAX_4 else GROUP_MAX
+
+
+@njit(cache=True)
+def sequence_min_of(rw: int) -> int:
+    """The shortest run (and fewest stairs steps) of the rules word (2..5; uecda 3)."""
+    return (((rw >> SEQUENCE_MIN_SHIFT) + 1) & 3) + 2
 
 
 @njit(cache=True)
@@ -114,9 +131,8 @@ def _joker_cards(jokers: int) -> int:
 @njit(cache=True)
 def _groups(hand: int, size: int, field_info: int, rev: int, lock: int, canonical: bool,
             oc: np.ndarray, oi: np.ndarray, n: int, rw: int) -> int:
-    """Groups of ``size`` cards (0: any size 2..5, or 2..4 with GROUP_MAX_4) stronger than
-    the field."""
-    group_max = 4 if rw & GROUP_MAX_4 else GROUP_MAX
+    """Groups of ``size`` cards (0: any size 2..group_max) stronger than the field."""
+    group_max = group_max_of(rw)
     jokers = popcount(hand & JOKER_BITS)
     req = suits_of(field_info) if (lock and field_info != 0) else -1
     field_low = low_of(field_info)
@@ -134,8 +150,8 @@ def _groups(hand: int, size: int, field_info: int, rev: int, lock: int, canonica
         while sub:
             nr = popcount(sub)
             cards = sub << base
-            if (nr >= 2 and (size == 0 or nr == size) and (req < 0 or sub == req)
-                    and n < oc.shape[0]):
+            if (nr >= 2 and nr <= group_max and (size == 0 or nr == size)
+                    and (req < 0 or sub == req) and n < oc.shape[0]):
                 oc[n] = cards
                 oi[n] = pack(K_GROUP, nr, r, r, sub, NO_JOKER_ROW, 0)
                 n += 1
@@ -223,9 +239,12 @@ def _run_beats(low: int, high: int, f_low: int, f_high: int, rev: int, rw: int,
                lock: int) -> bool:
     """Does a sequence or stairs over ``low..high`` beat the field's over ``f_low..f_high``
     (the same kind and size)?  Above its highest rank, or with SEQUENCE_ABOVE_LOW by the
-    lowest rank (the runs may overlap); ``rev`` turns the order.  Under geki-shibari (GEKI
-    in ``lock``) only the next step up beats it (rules.judge.is_next_step)."""
+    lowest rank (the runs may overlap), with SEQUENCE_NEXT_LOW by a lowest rank exactly one
+    step stronger; ``rev`` turns the order.  Under geki-shibari (GEKI in ``lock``) only the
+    next step up beats it (rules.judge.is_next_step)."""
     geki = lock & GEKI != 0
+    if rw & SEQUENCE_NEXT_LOW:
+        return low == _next_rank(f_low, rev)
     if rw & SEQUENCE_ABOVE_LOW:
         if not (low < f_low if rev else low > f_low):
             return False
@@ -238,9 +257,11 @@ def _run_beats(low: int, high: int, f_low: int, f_high: int, rev: int, rw: int,
 @njit(cache=True)
 def _sequences(hand: int, size: int, field_info: int, rev: int, lock: int, canonical: bool,
                oc: np.ndarray, oi: np.ndarray, n: int, rw: int) -> int:
-    """Sequences of ``size`` cards (0: any length >= 3) stronger than the field; jokers may
-    stand below the 3 and above the 2 (columns 0 and 14) unless the rules word says not."""
+    """Sequences of ``size`` cards (0: any length >= sequence_min) stronger than the field;
+    jokers may stand below the 3 and above the 2 (columns 0 and 14) unless the rules word
+    says not."""
     first_col, last_col = (1, 13) if rw & NO_EDGE_JOKERS else (0, 14)
+    least = sequence_min_of(rw)
     jokers = popcount(hand & JOKER_BITS)
     req = suits_of(field_info) if (lock and field_info != 0) else -1
     f_low = low_of(field_info)
@@ -252,20 +273,20 @@ def _sequences(hand: int, size: int, field_info: int, rev: int, lock: int, canon
         if ranks == 0:
             continue
         row_cards = hand & SUIT_ROWS[s] & REAL_CARDS
-        for low in range(first_col, last_col - 1):
-            high_min = low + 2 if size == 0 else low + size - 1
+        for low in range(first_col, last_col):
+            high_min = low + least - 1 if size == 0 else low + size - 1
             high_max = last_col if size == 0 else low + size - 1
-            if high_max > last_col:
+            if high_max > last_col or high_min > last_col:
                 break
-            for high in range(low + 2, high_max + 1):
+            for high in range(low + 1, high_max + 1):
                 window = ((int64(1) << int64(high + 1)) - int64(1)) ^ (
                     (int64(1) << int64(low)) - int64(1))
                 missing = window & ~ranks
                 n_missing = popcount(missing)
                 if n_missing > jokers:
                     break
-                if high < high_min:
-                    continue
+                if high < high_min or n_missing == high - low + 1:
+                    continue  # (a run of jokers alone: two of them, at sequence_min=2)
                 if field_info != 0 and not _run_beats(low, high, f_low, f_high, rev, rw,
                                                       lock):
                     continue
@@ -334,6 +355,7 @@ def _stairs(hand: int, steps: int, width: int, field_info: int, rev: int, lock: 
     lowest rank, highest rank, then the jokers in the holes, and (unless ``canonical``) one
     or two more standing in for held cards."""
     first_col, last_col = (1, 13) if rw & NO_EDGE_JOKERS else (0, 14)
+    least = sequence_min_of(rw)
     jokers = popcount(hand & JOKER_BITS)
     real = hand & REAL_CARDS
     req = suits_of(field_info) if (lock and field_info != 0) else -1
@@ -345,15 +367,15 @@ def _stairs(hand: int, steps: int, width: int, field_info: int, rev: int, lock: 
         if (width != 0 and w != width) or (req >= 0 and mask != req):
             continue
         rows = SUIT_SET_ROWS[mask]
-        for low in range(first_col, last_col - 1):
+        for low in range(first_col, last_col):
             missing = 0
             for high in range(low, last_col + 1):
                 missing += w - popcount(nibble(real, high) & mask)
                 n_steps = high - low + 1
                 if missing > jokers or (steps != 0 and n_steps > steps):
                     break
-                # at least 3 x 2 cells and at most two jokers: a real card is always in it
-                if n_steps < 3 or (steps != 0 and n_steps != steps):
+                # at least 2 x 2 cells and at most two jokers: a real card is always in it
+                if n_steps < least or (steps != 0 and n_steps != steps):
                     continue
                 if field_info != 0 and not _run_beats(low, high, f_low, f_high, rev, rw, lock):
                     continue

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass, field, fields
-from itertools import pairwise
 
 import numpy as np
 from daihinmin.contract.view import GameView
@@ -18,12 +17,26 @@ from daihinmin.rules.plays import (
     is_sandstorm,
     rank_count,
 )
-from daihinmin.rules.ruleset import UECDA, FirstLead, ForbiddenFinish, LaterLead, RuleSet
+from daihinmin.rules.ruleset import (
+    UECDA,
+    FirstLead,
+    ForbiddenFinish,
+    LaterLead,
+    Restart,
+    RuleSet,
+)
 from daihinmin.values.cards import CardSet
 
 from .bits import C3_BIT, D3_BIT, REAL_CARDS
-from .convert import encode_move, hand_mask, joker_mask, lock_value
-from .rulebits import AFTER_DRAW, LEAD_HOLDS_CLUB3, WORD_VALUES, opening_word
+from .convert import encode_move, hand_mask, joker_mask, lock_value, place_values
+from .rulebits import (
+    AFTER_DRAW,
+    LEAD_HOLDS_CLUB3,
+    WORD_VALUES,
+    opening_word,
+    revolution_group_bits,
+    revolution_sequence_bits,
+)
 from .state import (
     ELEVEN,
     FIELD_CARDS,
@@ -38,6 +51,7 @@ from .state import (
     PASSED,
     PENDING_DISCARD,
     PENDING_GIVE,
+    PLACE_VALUES,
     RESUME,
     RESUME_CARDS,
     RESUME_CLEARS,
@@ -60,14 +74,17 @@ from .worlds import (
 )
 
 # Rule fields that only shape the match around the games (or the exchange, which the player
-# reads from the classes); every other field must keep its uecda value for the simulator.
+# reads from the classes: any counts, jokers exempt or not, see _pair_rows); every other
+# field must keep its uecda value for the simulator.
 _MATCH_ONLY = frozenset({"name", "min_players", "max_players", "seat_change_period",
                          "class_reset_period", "exchange", "pass_limit", "exchange_counts_3p",
-                         "titles_3p"})
+                         "exchange_counts", "joker_exchange_exempt", "titles_3p"})
 # Play-rule toggles the simulator plays either way (the state array carries them), and
-# fields it plays at every value it checks in _plays_value.  hand_size: the state holds the
-# pile a deal leaves (any size RuleSet.validate allows).
-_SIMULATED = frozenset({"owner_answers", "hand_size"})
+# fields it plays at every value.  hand_size: the state holds the pile a deal leaves (any
+# size RuleSet.validate allows); points: a playout is worth its place's points
+# (state.PLACE_VALUES); restart: a heimin game opens like the first (_table_facts); jokers:
+# the deck (0..2, deck_size).
+_SIMULATED = frozenset({"owner_answers", "hand_size", "points", "restart", "jokers"})
 
 
 def _plays_value(rules: RuleSet, name: str) -> bool:
@@ -75,10 +92,10 @@ def _plays_value(rules: RuleSet, name: str) -> bool:
     value = getattr(rules, name)
     if name == "players":
         return 3 <= value <= MAX_PLAYERS
-    if name == "jokers":
-        return value in (1, 2)
-    if name == "points":  # a playout scores players - place: any evenly spaced points
-        return _evenly_spaced(rules)
+    if name == "revolution_sequence_min":  # the length that counts (rulebits)
+        return revolution_sequence_bits(rules) is not None
+    if name == "revolution_group_min":
+        return revolution_group_bits(rules) is not None
     if name == "forbidden_plays":  # the list is read only when finishes are forbidden
         return (rules.forbidden_finish is ForbiddenFinish.OFF
                 or value == UECDA.forbidden_plays or value in WORD_VALUES[name])
@@ -88,17 +105,11 @@ def _plays_value(rules: RuleSet, name: str) -> bool:
             or value in WORD_VALUES.get(name, ()))
 
 
-def _evenly_spaced(rules: RuleSet) -> bool:
-    points = [rules.points_for_place(place) for place in range(rules.players)]
-    steps = {a - b for a, b in pairwise(points)}
-    return len(steps) == 1 and steps.pop() > 0
-
-
 def simulator_gaps(rules: RuleSet) -> list[str]:
     """The rule fields whose values in ``rules`` the Numba simulator does not play (it plays
-    the uecda play rules, with either trick clear, for 3 to 6 players, with one or two
-    jokers, place points evenly spaced, and the toggles of the rules word,
-    :mod:`~daihinmin.players.mc.rulebits`), as ``field=value``; [] when it plays them all.
+    the uecda play rules, with either trick clear, for 3 to 6 players, with 0 to 2 jokers,
+    any points, and the toggles of the rules word, :mod:`~daihinmin.players.mc.rulebits`),
+    as ``field=value``; [] when it plays them all.
 
     >>> from daihinmin.rules.ruleset import APP, ORIGINAL, THIRTEENTH_FLOOR, WEB
     >>> simulator_gaps(UECDA), simulator_gaps(WEB), simulator_gaps(APP), simulator_gaps(ORIGINAL)
@@ -107,6 +118,8 @@ def simulator_gaps(rules: RuleSet) -> list[str]:
     []
     >>> simulator_gaps(UECDA.with_rules(players=4, jokers=2, points=()))
     []
+    >>> simulator_gaps(UECDA.with_rules(revolution_group_min=2, sequence_min=6, lead_limit=16))
+    ['sequence_min=6', 'revolution_group_min=2', 'lead_limit=16']
     """
     return [f"{f.name}={_shown(getattr(rules, f.name))}" for f in fields(rules)
             if f.name not in _MATCH_ONLY and not _plays_value(rules, f.name)]
@@ -159,10 +172,16 @@ class Knowledge:
         return self.complete and not self.draws
 
 
-def _later_game(view: GameView) -> bool:
-    """Does this game follow another (classes from it), so that later_lead applies?"""
+def _classes_known(view: GameView) -> bool:
+    """Does the view show the previous game's places as classes?"""
     classes = tuple(view.classes)
     return any(classes) and sorted(classes) == list(range(len(view.counts)))
+
+
+def _later_game(view: GameView) -> bool:
+    """Does this game follow another (classes from it), so that later_lead and the
+    exchange apply?  Not under restart=heimin: every game opens like the first."""
+    return view.rules.restart is not Restart.HEIMIN and _classes_known(view)
 
 
 def _table_facts(view: GameView) -> tuple[int, int, int, int]:
@@ -171,7 +190,8 @@ def _table_facts(view: GameView) -> tuple[int, int, int, int]:
     rules = view.rules
     later = _later_game(view)
     classes = tuple(view.classes)
-    prev_top = classes.index(0) if later else -1
+    # (miyako-ochi knows the previous daifugo under restart=heimin too)
+    prev_top = classes.index(0) if _classes_known(view) else -1
     leader = -1
     if later and rules.later_lead in (LaterLead.LAST_PLACE, LaterLead.WORST_SCORER):
         leader = classes.index(len(classes) - 1)
@@ -205,10 +225,18 @@ def _padded(values: Collection[int] | np.ndarray) -> np.ndarray:
 def exchange_pairs(view: GameView) -> list[tuple[int, int, int]]:
     """(upper, lower, cards) of this game's exchange, or [] when there was none."""
     classes = tuple(view.classes)
-    if not view.rules.exchange or sorted(classes) != list(range(len(view.counts))):
+    if not view.rules.exchange or not _later_game(view):
         return []
     by_class = {c: p for p, c in enumerate(classes)}
     return [(by_class[u], by_class[lo], n) for u, lo, n in view.rules.exchange_pairs()]
+
+
+def weighs_exchange(rules: RuleSet, n: int) -> bool:
+    """Do the exchange weights (worlds.exchange_weight: the lower gave its ``n`` strongest
+    cards, jokers first) fit this exchange?  They count one or two cards, jokers included;
+    other exchanges keep only their hard facts (the cards I gave or got back are where I
+    put them), and worlds are uniform over the rest."""
+    return n <= 2 and not rules.joker_exchange_exempt
 
 
 def _pair_rows(view: GameView, me: int, my_hand: int, played: np.ndarray, unknown: int,
@@ -220,10 +248,13 @@ def _pair_rows(view: GameView, me: int, my_hand: int, played: np.ndarray, unknow
         if me == upper and given_mask:
             deal_hand = my_hand | int(played[me]) | given_mask
             fixed[lower] |= given_mask & unknown
-            rows.append((upper, lower, n, MODE_UPPER, deal_hand, given_mask))
+            if weighs_exchange(view.rules, n):
+                rows.append((upper, lower, n, MODE_UPPER, deal_hand, given_mask))
         elif me == lower and given_mask:
             fixed[upper] |= given_mask & unknown
             rows.append((upper, lower, n, MODE_LOWER, 0, 0))
+        elif not weighs_exchange(view.rules, n):
+            continue
         else:
             mode = MODE_NEITHER_LOWEST if upper in lowest_returners else MODE_NEITHER
             rows.append((upper, lower, n, mode, 0, 0))
@@ -337,6 +368,8 @@ def exchange_knowledge(view: GameView, lower: int, count: int) -> Knowledge:
     fixed = np.zeros(MAX_PLAYERS, dtype=np.int64)
     rows = []
     for upper, low, n in exchange_pairs(view):
+        if not weighs_exchange(view.rules, n):
+            continue
         if upper == me:
             rows.append((upper, low, n, MODE_UPPER, my_hand, 0))
         else:
@@ -372,6 +405,7 @@ def public_state(view: GameView, kn: Knowledge, hands: np.ndarray) -> np.ndarray
     if st is None:
         st = _state_from_view(view, kn, hands)
     set_world_piles(st[None, :], kn.unknown, kn.me, kn.pile)
+    st[PLACE_VALUES:PLACE_VALUES + MAX_PLAYERS] = place_values(view.rules)
     return st
 
 
@@ -435,4 +469,4 @@ def _pending_from_view(st: np.ndarray, view: GameView) -> None:
 
 
 __all__ = ["Knowledge", "exchange_knowledge", "knowledge_from_view", "public_state",
-           "simulator_gaps", "simulator_supports"]
+           "simulator_gaps", "simulator_supports", "weighs_exchange"]

@@ -96,6 +96,24 @@ NO_REVOLUTION = 1 << 44  # revolution=False: no play turns the order
 NO_SEQUENCES = 1 << 45  # sequences=False: runs are not plays
 SEVEN_PASS = 1 << 46  # seven_pass=True: a play's 7s ask its player to give as many cards on
 TEN_DISCARD = 1 << 47  # ten_discard=True: a play's 10s ask its player to discard as many
+#: scoring=uno (with end_on_first_out): the winner scores minus the others' card penalties.
+UNO_SCORING = 1 << 42
+#: sequence_order=next_low: a run (or stairs) answers only with its lowest rank exactly one
+#: step stronger than the field's lowest.
+SEQUENCE_NEXT_LOW = 1 << 43
+#: sequence_min, a two-bit field in bits 48..49: (sequence_min - 3) mod 4, so 0 is the
+#: uecda 3, 1 and 2 are 4 and 5, 3 is 2 (movegen.sequence_min_of).  Longer minimums: a gap.
+SEQUENCE_MIN_SHIFT = 48
+SEQUENCE_MIN_FIELD = 3 << SEQUENCE_MIN_SHIFT
+MAX_SEQUENCE_MIN = 5
+#: revolution_group_min, a two-bit field in bits 50..51: 0 is the uecda 4, 1 is 5, 2 is 3,
+#: 3 is "no group revolts" (a minimum beyond group_max; state.group_revolution_min).
+REVOLUTION_GROUP_SHIFT = 50
+REVOLUTION_GROUP_FIELD = 3 << REVOLUTION_GROUP_SHIFT
+GROUPS_NEVER_REVOLT = 3 << REVOLUTION_GROUP_SHIFT
+_REVOLUTION_GROUP_CODES = {4: 0, 5: 1, 3: 2}
+#: group_max=3 (1 << 52; group_max=4 is GROUP_MAX_4, movegen.group_max_of).
+GROUP_MAX_3 = 1 << 52
 #: The toggles whose plays ask a follow-up choice (state.PENDING_GIVE, PENDING_DISCARD).
 CHOICE_BITS = SEVEN_PASS | TEN_DISCARD
 
@@ -118,8 +136,8 @@ _TOGGLE_BITS: tuple[tuple[str, object, int], ...] = (
     ("leader_may_pass", False, LEADER_MUST_PLAY),
     ("miyako_ochi", True, MIYAKO_OCHI),
     # the toggles the app and original presets set
-    ("group_max", 4, GROUP_MAX_4),
     ("sequence_order", SequenceOrder.ABOVE_LOW, SEQUENCE_ABOVE_LOW),
+    ("sequence_order", SequenceOrder.NEXT_LOW, SEQUENCE_NEXT_LOW),
     ("lock", False, NO_LOCK),
     ("eight_cut", False, NO_EIGHT_CUT),
     ("spade3_return", False, NO_SPADE3_RETURN),
@@ -135,6 +153,7 @@ _TOGGLE_BITS: tuple[tuple[str, object, int], ...] = (
     ("revolution_delayed", True, REVOLUTION_DELAYED),
     ("end_on_first_out", True, END_ON_FIRST_OUT),
     ("scoring", Scoring.CARDS, CARD_SCORING),
+    ("scoring", Scoring.UNO, CARD_SCORING | UNO_SCORING),
     ("draw_on_pass", True, DRAW_ON_PASS),
     # the engine's other toggles
     ("geki_shibari", True, GEKI_SHIBARI),
@@ -149,16 +168,73 @@ _TOGGLE_BITS: tuple[tuple[str, object, int], ...] = (
 )
 
 
+def longest_run(rules: RuleSet) -> int:
+    """The most ranks a run (or a stairs) can span: 3..2, and the joker columns beyond."""
+    return 15 if rules.sequence_edge_jokers else 13
+
+
+def revolution_sequence_bits(rules: RuleSet) -> int | None:
+    """The word's bits for ``rules.revolution_sequence_min``, or None where it has none.
+    Only what the minimum does to the runs the rules allow counts: one beyond the longest
+    run is "never" (as 0 is), one at most sequence_min makes every run revolt (as 4 or 5
+    do when sequence_min is at least that).
+
+    >>> from daihinmin.rules.ruleset import UECDA
+    >>> [revolution_sequence_bits(UECDA.with_rules(revolution_sequence_min=r))
+    ...  for r in (0, 3, 4, 5, 6, 16)]
+    [2, None, 4, 0, None, 2]
+    >>> [revolution_sequence_bits(UECDA.with_rules(revolution_sequence_min=r, sequence_min=6))
+    ...  for r in (3, 5, 6, 7)]
+    [0, 0, 0, None]
+    """
+    least = rules.revolution_sequence_min
+    if least == 0 or least > longest_run(rules):
+        return SEQUENCES_NEVER_REVOLT
+    if least <= rules.sequence_min:  # every run revolts
+        least = 5 if rules.sequence_min >= 5 else rules.sequence_min
+    return _REVOLUTION_SEQUENCE_BITS.get(least)
+
+
+def sequence_min_bits(sequence_min: int) -> int:
+    """The word's field of ``sequence_min`` (2..MAX_SEQUENCE_MIN)."""
+    return ((sequence_min - 3) & 3) << SEQUENCE_MIN_SHIFT
+
+
+def revolution_group_bits(rules: RuleSet) -> int | None:
+    """The word's field of ``rules.revolution_group_min``, or None where it has none.  A
+    minimum beyond the largest group means no group revolts.
+
+    >>> from daihinmin.rules.ruleset import UECDA
+    >>> [revolution_group_bits(UECDA.with_rules(revolution_group_min=r)) == code
+    ...  for r, code in ((4, 0), (5, 1 << 50), (3, 2 << 50), (6, GROUPS_NEVER_REVOLT))]
+    [True, True, True, True]
+    >>> revolution_group_bits(UECDA.with_rules(revolution_group_min=2))
+    """
+    least = rules.revolution_group_min
+    if least > rules.group_max:
+        return GROUPS_NEVER_REVOLT
+    code = _REVOLUTION_GROUP_CODES.get(least)
+    return None if code is None else code << REVOLUTION_GROUP_SHIFT
+
+
+def group_max_bits(group_max: int) -> int:
+    """The word's bits of ``group_max`` (3..5)."""
+    return {4: GROUP_MAX_4, 3: GROUP_MAX_3}.get(group_max, 0)
+
+
 def rules_word(rules: RuleSet) -> int:
     """The word of the toggles ``rules`` sets (fields the simulator does not play at all are
     :func:`~daihinmin.players.mc.observe.simulator_gaps`' business, not this word's)."""
-    word = _REVOLUTION_SEQUENCE_BITS.get(rules.revolution_sequence_min, 0)
+    word = revolution_sequence_bits(rules) or 0
     for name, value, bit in _TOGGLE_BITS:
         if getattr(rules, name) == value:
             word |= bit
     form = _FORBIDDEN_FORM_BITS.get(rules.forbidden_finish, 0)
     if form:
         word |= form | _FORBID_LIST_BITS.get(rules.forbidden_plays, 0)
+    if 2 <= rules.sequence_min <= MAX_SEQUENCE_MIN:
+        word |= sequence_min_bits(rules.sequence_min)
+    word |= group_max_bits(rules.group_max) | (revolution_group_bits(rules) or 0)
     return word | min(max(rules.lead_limit, 0), MAX_LEAD_LIMIT) << LEAD_LIMIT_SHIFT
 
 
@@ -173,8 +249,9 @@ def opening_word(rules: RuleSet, fresh: bool) -> int:
 
 #: The values of each rule field the word plays besides the uecda one.
 WORD_VALUES: dict[str, tuple[object, ...]] = {
-    **{name: (value,) for name, value, _ in _TOGGLE_BITS},
-    "revolution_sequence_min": (0, 4),
+    **{name: tuple(v for n, v, _ in _TOGGLE_BITS if n == name) for name, _, _ in _TOGGLE_BITS},
+    "sequence_min": (2, *range(4, MAX_SEQUENCE_MIN + 1)),
+    "group_max": (3, 4),
     "lead_limit": tuple(range(1, MAX_LEAD_LIMIT + 1)),
     "forbidden_finish": (ForbiddenFinish.REJECT, ForbiddenFinish.LAST),
     "forbidden_plays": (ForbiddenPlays.TOP_PLAY, ForbiddenPlays.WEB, ForbiddenPlays.APP,

@@ -29,6 +29,7 @@ from .rollout import BUFFER
 from .state import (
     MAX_PLAYERS,
     N_SEATS,
+    PLACE_VALUES,
     STATE_SIZE,
     add_cards,
     apply_choice,
@@ -119,12 +120,12 @@ def exchange_batch(worlds: np.ndarray, seats: np.ndarray, owner_answers: bool, m
                    count: int, models: np.ndarray, prm: np.ndarray, c_explore: float,
                    min_visits: int,
                    bufc: np.ndarray, bufi: np.ndarray,
-                   solver: tuple[np.ndarray, ...],
+                   solver: tuple[np.ndarray, ...], values: np.ndarray,
                    rules_word: int = 0, prev_top: int = -1, leader: int = -1,
                    unknown: int = 0, pile: int = 0) -> None:
     """``count`` playouts from the game start of candidate returns ``cand`` (card masks);
     ``leader`` leads the game (-1: the holder of the ♦3); ``pile`` cards of ``unknown``
-    that no world hand holds are the draw pile."""
+    that no world hand holds are the draw pile; ``values``: the state's PLACE_VALUES."""
     n_worlds = worlds.shape[0]
     hands = np.empty(MAX_PLAYERS, dtype=np.int64)
     for _ in range(count):
@@ -137,6 +138,7 @@ def exchange_batch(worlds: np.ndarray, seats: np.ndarray, owner_answers: bool, m
             if leader < 0 and hands[q] & D3_BIT:
                 first = q
         st = new_state(hands, seats, first, owner_answers, rules_word, prev_top)
+        st[PLACE_VALUES:PLACE_VALUES + values.shape[0]] = values
         if pile:
             deal_pile(st, world_pile(unknown, worlds[visits[a] % n_worlds], me), pile)
         v = playout(st, me, models, prm, bufc, bufi, solver)
@@ -296,13 +298,17 @@ def search_exchange(ws: Workspace, worlds: np.ndarray, seats: np.ndarray, owner_
                     me: int, lower: int, cand: np.ndarray, models: np.ndarray, prm: np.ndarray,
                     budget: Budget, c_explore: float, min_visits: int, rules_word: int = 0,
                     prev_top: int = -1, leader: int = -1, unknown: int = 0,
-                    pile: int = 0, deadline: Deadline | None = None) -> ArmStats:
+                    pile: int = 0, deadline: Deadline | None = None,
+                    values: np.ndarray | None = None) -> ArmStats:
+    """Search the returns ``cand``; ``values``: the place values of the rules
+    (convert.place_values; None: evenly spaced points)."""
     s = ws.solver
+    place = np.zeros(MAX_PLAYERS, dtype=np.int64) if values is None else values
 
     def batch(stats: ArmStats, count: int) -> None:
         exchange_batch(worlds, seats, owner_answers, me, lower, cand, stats.sums, stats.squares,
                        stats.visits, count, models, prm, c_explore, min_visits, ws.bufc, ws.bufi,
-                       s.arrays(), rules_word, prev_top, leader, unknown, pile)
+                       s.arrays(), place, rules_word, prev_top, leader, unknown, pile)
 
     return run_bandit(len(cand), budget, batch, len(seats), deadline)
 

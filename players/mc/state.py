@@ -66,6 +66,7 @@ from .rulebits import (
     NO_REVOLUTION,
     NO_SPADE3_RETURN,
     REVOLUTION_DELAYED,
+    REVOLUTION_GROUP_SHIFT,
     REVOLUTION_REAL_CARDS,
     SANDSTORM,
     SEQUENCE_ABOVE_LOW,
@@ -74,6 +75,7 @@ from .rulebits import (
     SEVEN_PASS,
     SIX_REVERSE,
     TEN_DISCARD,
+    UNO_SCORING,
 )
 
 MAX_PLAYERS = 6
@@ -128,6 +130,12 @@ PENDING_DISCARD = 71  # 10-discard: up to this many cards to discard (asked afte
 RESUME = 72  # the play waiting on the choices: RESUME_CLEARS | RESUME_FORBIDDEN
 RESUME_SKIPS = 73  # its 5-skips
 RESUME_CARDS = 74  # its cards (the winner's score under end_on_first_out)
+#: What each finishing place is worth in a playout when the points per place are not evenly
+#: spaced (slots 56..61, place 0 first): the points mapped linearly onto 1..players, in
+#: units of 1 / PLACE_VALUE_UNIT (:func:`place_value`); all 0 where the points are evenly
+#: spaced (then a place is worth players - place).
+PLACE_VALUES = 56
+PLACE_VALUE_UNIT = 1 << 20
 STATE_SIZE = 80
 RESUME_CLEARS = 1  # the play clears the trick
 RESUME_FORBIDDEN = 2  # going out with it is a forbidden finish of the last form
@@ -430,17 +438,28 @@ def _draws_and_may_play(st: np.ndarray, p: int) -> bool:
                              st[RULES]) > 0
 
 
+#: The groups' revolution minimum by the field rulebits.REVOLUTION_GROUP_FIELD (uecda 4;
+#: 99: none).
+_GROUP_REVOLUTION_MIN = (4, 5, 3, 99)
+
+
+@njit(cache=True)
+def group_revolution_min(rw: int) -> int:
+    """The fewest cards of a group that revolts (rulebits.revolution_group_bits)."""
+    return _GROUP_REVOLUTION_MIN[(rw >> REVOLUTION_GROUP_SHIFT) & 3]
+
+
 @njit(cache=True)
 def revolts(cards: int, info: int, rw: int) -> bool:
     """Does the play (not the lone joker) turn the revolution under the rules word ``rw``?
-    (Jokers count towards a group's four cards unless REVOLUTION_REAL_CARDS.)"""
+    (Jokers count towards a group's size unless REVOLUTION_REAL_CARDS.)"""
     kind = kind_of(info)
     if rw & NO_REVOLUTION:
         return False
     if kind == K_GROUP:
         if rw & REVOLUTION_REAL_CARDS:
-            return popcount(cards & REAL_CARDS) >= 4
-        return size_of(info) >= 4
+            return popcount(cards & REAL_CARDS) >= group_revolution_min(rw)
+        return size_of(info) >= group_revolution_min(rw)
     if kind in (K_SEQUENCE, K_STAIRS):  # a stairs counts its steps (size_of)
         if rw & SEQUENCES_NEVER_REVOLT:
             return False
@@ -649,10 +668,17 @@ def face_sum(cards: int) -> int:
 @njit(cache=True)
 def card_score(st: np.ndarray, p: int) -> int:
     """``p``'s 13th floor score once the game is over (rules.scoring.card_scores, lower is
-    better): the winner's -10 x the numbers of its last play, else the cards left."""
-    if st[HAND + p] == 0:
+    better): the winner's -10 x the numbers of its last play (under UNO_SCORING minus the
+    others' penalties), else the cards left."""
+    if st[HAND + p] != 0:
+        return hand_penalty(st[HAND + p])
+    if not st[RULES] & UNO_SCORING:
         return st[WIN_SCORE]
-    return hand_penalty(st[HAND + p])
+    total = 0
+    for q in range(st[N_SEATS]):
+        if q != p:
+            total += hand_penalty(st[HAND + q])
+    return -total
 
 
 @njit(cache=True)
@@ -865,11 +891,15 @@ def holds(hand: int, cards: int) -> bool:
 
 
 @njit(cache=True)
-def place_value(st: np.ndarray, place: int) -> int:
+def place_value(st: np.ndarray, place: int) -> float:
     """What finishing ``place`` (0 = first) is worth in a playout: players - place (5..1 at
     five players: the uecda points).  Place scoring of every preset is this plus a constant
-    (``points=()``: players-1 ... 0), which no comparison of moves depends on."""
-    return st[N_SEATS] - place
+    (``points=()``: players-1 ... 0), which no comparison of moves depends on.  Other points
+    come from the slots PLACE_VALUES (a linear map of them onto the same 1..players)."""
+    scaled = st[PLACE_VALUES + place]
+    if scaled > 0:
+        return scaled / PLACE_VALUE_UNIT
+    return float(st[N_SEATS] - place)
 
 
 #: Card scores mapped onto playout values: LOW_SCORE (or less) is worth the player count,
