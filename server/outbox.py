@@ -8,11 +8,15 @@ The three write modes (:class:`~daihinmin.server.config.WriteMode`):
   (:meth:`Outbox.flush`) and then writes them with one send per player, in the order the
   players were first queued;
 * deferred keeps them until the server waits for *that* player's reply (its turn, its
-  exchange, its choice: ``flush(player)``), the game ends (``flush()``: everyone, so what
-  is held is at most one game's messages to a player, about 1 KB a turn), or the server
-  closes the player's connection (:meth:`release`).  A player who is not to answer wakes
-  once for all the tables since its last answer instead of once per turn.  Seats a person
-  watches (``Seat.watched``) are flushed at every wait, as coalesced.
+  exchange, its choice: ``flush(player)``), the game ends (``flush()``: everyone), the
+  server closes the player's connection (:meth:`release`), or :data:`HELD_CHUNKS` chunks
+  are held for it (then they go at the next wait: a player who is out, or not asked for a
+  long time).  So what is held for a player is at most 32 chunks of at most one table and
+  an end flag each, about 16 turns (at most ~31 KB; 15.5 KB with 20070 tables), and each
+  write is small enough for the socket to take whole: a client reading exactly one table
+  per ``read()`` never gets part of one.  A player who is not to answer wakes once for all
+  the tables since its last answer instead of once per turn.  Seats a person watches
+  (``Seat.watched``) are flushed at every wait, as coalesced.
 
 Each connection carries the very same bytes in the very same order in every mode; only the
 number and the timing of the writes (and so the wake-ups of every client) change.  A
@@ -42,6 +46,11 @@ from .config import WriteMode
 from .connection import PlayerConnection
 from .errors import PlayerDisconnectedError, PlayerTimeoutError
 from .seats import SeatTable
+
+# Chunks (a table, an int, or a turn's field table and end flag) held for one player before
+# they are written anyway: a write of many tables (~100 KB for a player out early in a long
+# game) is taken by the kernel in parts, and a strict reader then gets part of a table.
+HELD_CHUNKS = 32
 
 
 class Outbox:
@@ -161,7 +170,8 @@ class Outbox:
         if not pending:
             return
         if player is not None and self.deferred:
-            for number in (player, *self.watched):
+            full = [n for n, chunks in pending.items() if len(chunks) >= HELD_CHUNKS]
+            for number in (player, *self.watched, *full):
                 if number in pending:
                     await self._write(number, pending.pop(number))
             return

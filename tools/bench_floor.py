@@ -10,7 +10,9 @@ pattern of one of ``serve``'s write modes:
 * coalesced (the default): before each reply, one write per player of everything the
   server sent it since the last wait for any reply;
 * deferred: before each reply, one write to the player who replies of everything it was sent
-  since it last replied; everyone else's bytes wait (and at a game's end, everyone's go);
+  since it last replied, and to each player who has ``HELD_CHUNKS`` chunks waiting (as
+  ``serve`` counts them: a table, an int, a turn's field table and end flag); everyone
+  else's bytes wait (and at a game's end, everyone's go);
 
 then the reply is read whole and compared with the recorded one.  The player numbers are
 written as the profiles come, and every game ends with a write to every player.  So the
@@ -25,6 +27,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from daihinmin.protocol.table import COLS
+from daihinmin.server.outbox import HELD_CHUNKS
 
 TABLE_BYTES = 480
 INT_BYTES = 4
@@ -68,6 +71,7 @@ class Script:
         self.ops: list[tuple[int, int, int, int]] = []  # kind, player, size, offset
         self.blob = bytearray()
         self.pending = [bytearray() for _ in range(players)]
+        self.chunks = [0] * players  # what serve queued for each player since its last write
         self.games = 0
         self.turns = 0
 
@@ -75,13 +79,19 @@ class Script:
         self.ops.append((kind, player, len(data), len(self.blob)))
         self.blob += data
 
+    def send(self, player: int, data: bytes) -> None:
+        """``data`` to ``player``: one chunk of serve's outbox."""
+        self.pending[player] += data
+        self.chunks[player] += 1
+
     def flush(self, player: int | None = None) -> None:
-        """One write per player (or to ``player`` only) of what it was sent and not yet
-        written."""
+        """One write per player (or to ``player`` only, and to those with ``HELD_CHUNKS``
+        chunks held) of what it was sent and not yet written."""
         for number, data in enumerate(self.pending):
-            if data and player in (None, number):
+            if (data and player in (None, number)) or self.chunks[number] >= HELD_CHUNKS:
                 self._bytes(OP_WRITE, number, bytes(data))
                 data.clear()
+                self.chunks[number] = 0
 
     def read(self, player: int, reply: bytes, checked: bool = True) -> None:
         self.flush(player if self.deferred else None)
@@ -136,14 +146,14 @@ def build_script(recordings: list[list[tuple[bytes, bytes]]], deferred: bool = F
     script = Script(len(players), deferred)
     for number, profile in profiles.items():  # the k-th connection is player k
         script.read(number, profile, checked=False)
-        script.pending[number] += struct.pack(">I", number)
+        script.send(number, struct.pack(">I", number))
         script.flush(number)  # as serve: the number goes out as the profile is read
     game, flag = 0, 0
     while flag != 2:
         game += 1
         deals = [p.take(b"R", TABLE_BYTES) for p in players]
         for number, deal in enumerate(deals):
-            script.pending[number] += deal
+            script.send(number, deal)
         # the daifugo's exchange table first, then the fugo's (2 cards, then 1)
         givers = sorted((n for n, d in enumerate(deals) if cell(d, 5, 1) > 0),
                         key=lambda n: -cell(deals[n], 5, 1))
@@ -154,18 +164,18 @@ def build_script(recordings: list[list[tuple[bytes, bytes]]], deferred: bool = F
             turns += 1
             tables = [p.take(b"R", TABLE_BYTES) for p in players]
             for number, table in enumerate(tables):
-                script.pending[number] += table
+                script.send(number, table)
             movers = [n for n, t in enumerate(tables) if cell(t, 5, 2) == 1]
             if len(movers) != 1:
                 raise RecordingError(f"game {game} turn {turns}: {len(movers)} players to move")
             mover = movers[0]
             script.read(mover, players[mover].take(b"W", TABLE_BYTES))
-            script.pending[mover] += players[mover].take(b"R", INT_BYTES)
+            script.send(mover, players[mover].take(b"R", INT_BYTES))
             flags = set()
             for number, p in enumerate(players):
-                script.pending[number] += p.take(b"R", TABLE_BYTES)
+                field = p.take(b"R", TABLE_BYTES)
                 end = p.take(b"R", INT_BYTES)
-                script.pending[number] += end
+                script.send(number, field + end)  # serve's one chunk (plain 20070)
                 flags.add(struct.unpack(">I", end)[0])
             if len(flags) != 1:
                 raise RecordingError(f"game {game} turn {turns}: end flags {sorted(flags)}")
