@@ -5,8 +5,9 @@ bytes: ``test_server_e2e``; the strict 480-byte reader: ``test_bench_tcp``.)"""
 
 from __future__ import annotations
 
+import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 
 import trio
 from daihinmin.driver.faults import SeatStatus
@@ -41,67 +42,64 @@ async def nothing_came(client: trio.SocketStream) -> bool:
     return True
 
 
-async def test_only_the_player_waited_on_and_the_watched_seat_get_their_messages() -> None:
-    pairs = await loopback_pairs(3)
-    seats = SeatTable.of([conn for conn, _ in pairs], ServerConfig(port=0),
-                         watched=[False, False, True])
+@contextlib.asynccontextmanager
+async def deferred_seats(count: int, watched: list[bool] | None = None
+                         ) -> AsyncIterator[tuple[SeatTable, list[trio.SocketStream], Outbox]]:
+    """``count`` seats over loopback TCP with a deferred outbox; all closed at the end."""
+    pairs = await loopback_pairs(count)
+    seats = SeatTable.of([conn for conn, _ in pairs], ServerConfig(port=0), watched=watched)
     clients = [client for _, client in pairs]
-    outbox = Outbox(seats, WriteMode.DEFERRED)
-    turn = [bytes([n]) * 480 for n in (1, 2, 3)]
-    await outbox.raw_each(turn)
-    await outbox.int(0, 9)  # the answer to player 0
-    await outbox.raw_to_all(b"F" * 480, b"\0\0\0\0")
-    await outbox.flush(1)  # the server waits for player 1
-    tail = b"F" * 480 + b"\0\0\0\0"
-    assert await receive(clients[1], 964) == turn[1] + tail
-    assert await receive(clients[2], 964) == turn[2] + tail  # watched: at every wait
-    assert await nothing_came(clients[0])
-    again = [bytes([n]) * 480 for n in (4, 5, 6)]
-    await outbox.raw_each(again)
-    await outbox.flush(2)
-    assert await receive(clients[2], 480) == again[2]
-    assert await nothing_came(clients[0]) and await nothing_came(clients[1])
-    await outbox.flush()  # the game's end: everyone, in the order queued
-    held = turn[0] + b"\0\0\0\x09" + tail + again[0]
-    assert await receive(clients[0], len(held)) == held
-    assert await receive(clients[1], 480) == again[1]
-    await seats.close_all()
-    for client in clients:
-        await client.aclose()
+    try:
+        yield seats, clients, Outbox(seats, WriteMode.DEFERRED)
+    finally:
+        await seats.close_all()
+        for client in clients:
+            await client.aclose()
+
+
+async def test_only_the_player_waited_on_and_the_watched_seat_get_their_messages() -> None:
+    async with deferred_seats(3, watched=[False, False, True]) as (_, clients, outbox):
+        turn = [bytes([n]) * 480 for n in (1, 2, 3)]
+        await outbox.raw_each(turn)
+        await outbox.int(0, 9)  # the answer to player 0
+        await outbox.raw_to_all(b"F" * 480, b"\0\0\0\0")
+        await outbox.flush(1)  # the server waits for player 1
+        tail = b"F" * 480 + b"\0\0\0\0"
+        assert await receive(clients[1], 964) == turn[1] + tail
+        assert await receive(clients[2], 964) == turn[2] + tail  # watched: at every wait
+        assert await nothing_came(clients[0])
+        again = [bytes([n]) * 480 for n in (4, 5, 6)]
+        await outbox.raw_each(again)
+        await outbox.flush(2)
+        assert await receive(clients[2], 480) == again[2]
+        assert await nothing_came(clients[0]) and await nothing_came(clients[1])
+        await outbox.flush()  # the game's end: everyone, in the order queued
+        held = turn[0] + b"\0\0\0\x09" + tail + again[0]
+        assert await receive(clients[0], len(held)) == held
+        assert await receive(clients[1], 480) == again[1]
 
 
 async def test_a_player_not_waited_on_for_long_gets_its_messages_in_small_writes() -> None:
-    pairs = await loopback_pairs(2)
-    seats = SeatTable.of([conn for conn, _ in pairs], ServerConfig(port=0))
-    clients = [client for _, client in pairs]
-    outbox = Outbox(seats, WriteMode.DEFERRED)
-    for turn in range(HELD_CHUNKS - 1):
-        await outbox.raw_each([bytes([turn]) * 480] * 2)
-        await outbox.flush(1)
-    assert await nothing_came(clients[0])
-    await outbox.raw_each([b"z" * 480] * 2)
-    await outbox.flush(1)  # HELD_CHUNKS now: written with the next wait
-    held = b"".join(bytes([turn]) * 480 for turn in range(HELD_CHUNKS - 1)) + b"z" * 480
-    assert await receive(clients[0], len(held)) == held
-    await seats.close_all()
-    for client in clients:
-        await client.aclose()
+    async with deferred_seats(2) as (_, clients, outbox):
+        for turn in range(HELD_CHUNKS - 1):
+            await outbox.raw_each([bytes([turn]) * 480] * 2)
+            await outbox.flush(1)
+        assert await nothing_came(clients[0])
+        await outbox.raw_each([b"z" * 480] * 2)
+        await outbox.flush(1)  # HELD_CHUNKS now: written with the next wait
+        held = b"".join(bytes([turn]) * 480 for turn in range(HELD_CHUNKS - 1)) + b"z" * 480
+        assert await receive(clients[0], len(held)) == held
 
 
 async def test_what_is_held_goes_out_before_the_server_closes_a_connection() -> None:
-    pairs = await loopback_pairs(2)
-    seats = SeatTable.of([conn for conn, _ in pairs], ServerConfig(port=0))
-    clients = [client for _, client in pairs]
-    outbox = Outbox(seats, WriteMode.DEFERRED)
-    await outbox.raw_each([b"a" * 480, b"b" * 480])
-    await seats.hand_over(0, SeatStatus.MALFORMED, "handed over in the test")
-    assert await receive(clients[0], 480) == b"a" * 480
-    assert await clients[0].receive_some(1) == b""  # then closed
-    await seats.close_all()  # the match ends with player 1's bytes still held
-    assert await receive(clients[1], 480) == b"b" * 480
-    assert await clients[1].receive_some(1) == b""
-    for client in clients:
-        await client.aclose()
+    async with deferred_seats(2) as (seats, clients, outbox):
+        await outbox.raw_each([b"a" * 480, b"b" * 480])
+        await seats.hand_over(0, SeatStatus.MALFORMED, "handed over in the test")
+        assert await receive(clients[0], 480) == b"a" * 480
+        assert await clients[0].receive_some(1) == b""  # then closed
+        await seats.close_all()  # the match ends with player 1's bytes still held
+        assert await receive(clients[1], 480) == b"b" * 480
+        assert await clients[1].receive_some(1) == b""
 
 
 def wait_until(done: Callable[[], bool], seconds: float = 5.0) -> bool:

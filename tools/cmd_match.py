@@ -22,6 +22,7 @@ from daihinmin.server.config import CONNECT_TIMEOUT_SECONDS, WriteMode
 
 from .cmd_serve import (
     add_match_options,
+    add_write_mode_options,
     config_from_args,
     interrupted,
     publisher_for,
@@ -51,16 +52,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--cmd", action="append", default=[], metavar="COMMAND",
                    help="an external player program; {host} and {port} are filled in "
                         "(repeatable)")
-    writes = p.add_mutually_exclusive_group()
-    writes.add_argument("--write-mode", choices=list(WriteMode), default=None,
-                        help="when the messages are written (the same bytes in the same "
-                             "order on each connection): default deferred (a player's "
-                             "messages wait until the server waits for that player or the "
-                             "game ends: the fewest writes and wake-ups), or exact when any "
-                             "--cmd player takes part, since external clients may over-read; "
-                             "see `daihinmin serve --help`")
-    writes.add_argument("--exact-writes", action="store_true",
-                        help="the same as --write-mode exact")
+    add_write_mode_options(
+        p, "when the messages are written (the same bytes in the same order on each "
+           "connection): default deferred (a player's messages wait until the server waits "
+           "for that player or the game ends: the fewest writes and wake-ups), or exact "
+           "when any --cmd player takes part, since external clients may over-read; see "
+           "`daihinmin serve --help`")
     p.add_argument("--connect-timeout", type=float, default=CONNECT_TIMEOUT_SECONDS,
                    help="seconds each player may take to start and be seated; a player that "
                         "is not seated by then is stopped and a stand-in takes its seat")

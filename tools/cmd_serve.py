@@ -354,22 +354,28 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--no-human-seats", action="store_true",
                    help="give seats whose profile says a person plays them (daihinmin bot "
                         "human) the usual deadlines too (default: no move deadline)")
-    writes = p.add_mutually_exclusive_group()
-    writes.add_argument("--write-mode", choices=list(WriteMode), default=None,
-                        help="when the messages are written; every mode sends the same bytes "
-                             "in the same order on each connection: exact (one write per "
-                             "message, in the reference server's order across the sockets), "
-                             "coalesced (one write per player per wait; the default), "
-                             "deferred (a player's messages wait until the server waits for "
-                             "that player, the game ends or its connection closes: the fewest "
-                             "writes and wake-ups, for headless matches; a player whose "
-                             "profile says a person plays still gets every table at once)")
+    writes = add_write_mode_options(
+        p, "when the messages are written; every mode sends the same bytes in the same "
+           "order on each connection: exact (one write per message, in the reference "
+           "server's order across the sockets), coalesced (one write per player per wait; "
+           "the default), deferred (a player's messages wait until the server waits for "
+           "that player, the game ends or its connection closes: the fewest writes and "
+           "wake-ups, for headless matches; a player whose profile says a person plays "
+           "still gets every table at once)")
     writes.add_argument("--coalesce", action="store_true",
                         help="the same as --write-mode coalesced")
-    writes.add_argument("--exact-writes", action="store_true",
-                        help="the same as --write-mode exact")
     add_match_options(p)
     p.set_defaults(func=serve_command)
+
+
+def add_write_mode_options(p: argparse.ArgumentParser, help_text: str
+                           ) -> argparse._MutuallyExclusiveGroup:
+    """``--write-mode`` and its shorthand ``--exact-writes`` (one excludes the other)."""
+    writes = p.add_mutually_exclusive_group()
+    writes.add_argument("--write-mode", choices=list(WriteMode), default=None, help=help_text)
+    writes.add_argument("--exact-writes", action="store_true",
+                        help="the same as --write-mode exact")
+    return writes
 
 
 def publisher_for(args: argparse.Namespace, config: ServerConfig, source: str,
