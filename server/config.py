@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -33,6 +34,17 @@ FAULT_LIMIT = 5  # counted faults (timeouts, malformed tables) before the stand-
 HANDSHAKE_SLACK = 32
 
 
+class WriteMode(enum.StrEnum):
+    """When the messages to the players are written (:mod:`daihinmin.server.outbox`).
+
+    Each connection carries the very same bytes in the very same order in every mode; only
+    the number and the timing of the writes differ."""
+
+    EXACT = "exact"  # one write per message, at once (the reference server's writes)
+    COALESCED = "coalesced"  # each player's messages in one write before any wait
+    DEFERRED = "deferred"  # held per player until the server waits for that player
+
+
 @dataclass(frozen=True)
 class ServerConfig:
     """A match: rules, number of games, seed, where to listen, where to log, fault policy.
@@ -45,11 +57,12 @@ class ServerConfig:
     Faults are handled as :mod:`daihinmin.driver.faults` says: ``fault_limit`` counted faults
     (0: no limit) or a lost connection hand the seat to the ``on_fault`` stand-in
     (``"fallback"``: the bundled bot named ``fallback``; ``"forfeit"``: always pass);
-    ``illegal_counts`` counts rejected tables too.  ``coalesce_writes`` sends the same bytes
-    per connection in fewer writes (see :mod:`daihinmin.server.outbox`).  ``durable`` fsyncs
-    the log after every game.  ``resume`` continues the match logged at ``log_path`` (rules,
-    seed and games are then those of the log).  A new log is created exclusively (an
-    existing file is refused unless ``overwrite_log``) and locked while it is written.
+    ``illegal_counts`` counts rejected tables too.  ``write_mode`` sends the same bytes per
+    connection with one write per message, or in fewer writes (:class:`WriteMode`).
+    ``durable`` fsyncs the log after every game.  ``resume`` continues the match logged at
+    ``log_path`` (rules, seed and games are then those of the log).  A new log is created
+    exclusively (an existing file is refused unless ``overwrite_log``) and locked while it
+    is written.
     """
 
     rules: RuleSet = UECDA
@@ -60,7 +73,7 @@ class ServerConfig:
     log_path: Path | None = None
     profile_timeout: float | None = PROFILE_TIMEOUT
     move_timeout: float | None = MOVE_TIMEOUT
-    coalesce_writes: bool = False  # gather each player's messages into one write per wait
+    write_mode: WriteMode = WriteMode.EXACT
     exchange_timeout: float | None = EXCHANGE_TIMEOUT
     time_bank: float = TIME_BANK
     send_timeout: float | None = SEND_TIMEOUT
@@ -91,6 +104,9 @@ class ServerConfig:
             value = getattr(self, key)
             if value is not None and not value >= 0:
                 raise ServerConfigError(f"{key} must be >= 0 seconds, got {value}")
+        if self.write_mode not in tuple(WriteMode):
+            raise ServerConfigError(f"write_mode is one of {', '.join(WriteMode)}, got "
+                                    f"{self.write_mode!r}")
         if self.fault_limit < 0 or self.handshake_slack < 0:
             raise ServerConfigError("fault_limit and handshake_slack must be >= 0")
         if self.on_fault not in ("fallback", "forfeit"):

@@ -192,7 +192,7 @@ class ExtensionWire:
         if seat.conn is not None:
             conn, base = seat.conn, requests.config.move_timeout
             await outbox.table(player, self.choice_table(game, classes, choice))
-            await outbox.flush()
+            await outbox.flush(player)
             start = trio.current_time()  # the deadline's clock: the bank is spent by the same
             try:
                 raw = await conn.receive_table_bytes(seat.deadline(base))

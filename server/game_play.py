@@ -6,7 +6,9 @@ requests and events into the protocol's messages.
 Deal tables in class order; exchange tables from the daifugo, then the fugo; then per turn:
 the turn table to players 0..n-1, the mover's move, the 9/8 answer to the mover, the field
 table to all, the end flag to all.  The engine judges every move; the game's record (for the
-match log) is built as it goes.
+match log) is built as it goes.  When the messages are written is the outbox's
+(:mod:`daihinmin.server.outbox`): it is told before each wait whose reply is awaited, and
+at the end of the game.
 
 Seats work through :mod:`daihinmin.server.seats`: before every deal and every turn the
 connections' health is checked (a dead one is handed to its stand-in at once); a seat played
@@ -73,7 +75,7 @@ class GameSession:
         self.on_turn = on_turn
         self.seats = seats
         self.config = config
-        self.outbox = Outbox(seats, config.coalesce_writes)
+        self.outbox = Outbox(seats, config.write_mode)
         self.driver = GameDriver(match)
         self.setup = self.driver.setup
         self.record = self.driver.record
@@ -113,7 +115,7 @@ class GameSession:
             elif isinstance(out, TurnDone):
                 await self.turn_done(out)
             elif isinstance(out, GameOver):
-                await self.outbox.flush()
+                await self.outbox.flush()  # everyone: nothing is held from game to game
                 self.requests.game_over(out.result.places)
         seats, record = self.seats, self.record
         record.events = seats.take_events()
@@ -135,7 +137,7 @@ class GameSession:
     async def exchange(self, request: ExchangeRequest) -> None:
         """Read an upper class's exchange table; an invalid one makes the server pick."""
         player, count = request.player, request.count
-        await self.outbox.flush()
+        await self.outbox.flush(player)
         reply = await self.requests.exchange(player, count)
         if reply.error is not None:
             log.warning("game %d: player %d sent no valid exchange table (%s); the server "
@@ -159,7 +161,7 @@ class GameSession:
             state = turn_state(game, self.classes)
             for player, table in enumerate(self.turn_tables.build(game, state)):
                 await outbox.table(player, self.wire.for_player(player, table, ext))
-        await outbox.flush()
+        await outbox.flush(mover)
         reply = await self.requests.move(game, outbox.written_at[mover])
         self._before = (game.lock, game.eleven_back, game.field)
         self._cells = reply.cells

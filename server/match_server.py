@@ -159,6 +159,7 @@ class MatchServer:
         self._waiting: dict[int, trio.CancelScope] = {}  # handshakes under way, oldest first
         self._ready: trio.MemorySendChannel[_Profile | _StandInSeat] | None = None
         self._stand_in_seats: dict[int, _StandInSeat] = {}
+        self._watched: set[int] = set()  # players whose profile says a person plays
 
     @property
     def in_handshake(self) -> int:
@@ -209,7 +210,9 @@ class MatchServer:
                     await listener.aclose()
             started = time.perf_counter()  # the match clock starts when every seat is taken
             self.seats = seats = SeatTable.of(conns, config, point.banks if point else None,
-                                              persons=[p.person for p in self.players])
+                                              persons=[p.person for p in self.players],
+                                              watched=[n in self._watched
+                                                       for n in range(len(conns))])
             if point is not None:
                 await seats.restore(point.reports)
             for number, why in self._stand_in_seats.items():
@@ -281,7 +284,7 @@ class MatchServer:
             writer.write_header(MatchHeader(
                 rules=ruleset_to_dict(c.rules), seed=c.seed, games=c.games,
                 players=list(self.players), started=now,
-                write_mode="coalesced" if c.coalesce_writes else "exact", policy=c.policy(),
+                write_mode=str(c.write_mode), policy=c.policy(),
                 lineup=[dict(p) for p in c.lineup] or None))
             return
         dropped = drop_torn_tail(c.log_path)
@@ -422,6 +425,8 @@ class MatchServer:
         conn = PlayerConnection(item.stream, number, item.name or f"player{number}",
                                 item.version, send_timeout=c.send_timeout)
         person = item.person and c.human_seats
+        if item.person:  # (with or without deadlines) a person sees each table at once
+            self._watched.add(number)
         if item.person and not person:
             log.warning("player %d (%r) says a person plays it; this server gives people "
                         "the usual deadlines (--no-human-seats)", number, conn.name)

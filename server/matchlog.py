@@ -85,7 +85,7 @@ class MatchHeader:
     players: list[PlayerInfo]
     started: str
     schema: str = SCHEMA
-    write_mode: str = "exact"  # or "coalesced" (server.outbox): same bytes, fewer writes
+    write_mode: str = "exact"  # "coalesced", "deferred" (server.outbox): same bytes, fewer writes
     policy: dict[str, Any] | None = None  # deadlines and fault policy (schema 2)
     lineup: list[dict[str, str]] | None = None  # how each player was started (``match``)
     # A match that starts at a later game (``duplicate``'s positions): {"game": k, "classes":

@@ -1,11 +1,26 @@
-"""Messages to the players, in the protocol's order, written exactly or gathered per player.
+"""Messages to the players, in the protocol's order: written at once, gathered, or deferred.
 
-Exact mode (the default) writes every message with its own ``send_all`` as soon as it is
-queued, so the writes across the sockets follow the reference server one by one.  Coalesce
-mode keeps each player's queued messages until the server next waits for input (``flush``)
-and then writes them with one ``send_all`` per player, in the order the players were first
-queued.  Each connection carries the very same bytes in the very same order either way; only
-the number of writes (and so the wake-ups of every client) changes.
+The three write modes (:class:`~daihinmin.server.config.WriteMode`):
+
+* exact (the default) writes every message with its own send as soon as it is queued, so
+  the writes across the sockets follow the reference server one by one;
+* coalesced keeps each player's queued messages until the server next waits for any player
+  (:meth:`Outbox.flush`) and then writes them with one send per player, in the order the
+  players were first queued;
+* deferred keeps them until the server waits for *that* player's reply (its turn, its
+  exchange, its choice: ``flush(player)``), the game ends (``flush()``: everyone), the
+  server closes the player's connection (:meth:`release`), or :data:`HELD_CHUNKS` chunks
+  are held for it (then they go at the next wait: a player who is out, or not asked for a
+  long time).  So what is held for a player is at most 32 chunks of at most one table and
+  an end flag each, about 16 turns (at most ~31 KB; 15.5 KB with 20070 tables), and each
+  write is small enough for the socket to take whole: a client reading exactly one table
+  per ``read()`` never gets part of one.  A player who is not to answer wakes once for all
+  the tables since its last answer instead of once per turn.  Seats a person watches
+  (``Seat.watched``) are flushed at every wait, as coalesced.
+
+Each connection carries the very same bytes in the very same order in every mode; only the
+number and the timing of the writes (and so the wake-ups of every client) change.  A
+player's deadline starts after its own flush.
 
 A write is first tried as one plain non-blocking ``send`` on the socket (a few microseconds);
 only when the socket would block, or took part of the bytes, does the rest go through the
@@ -27,17 +42,27 @@ from typing import Any
 from daihinmin.driver.faults import SeatStatus
 from daihinmin.protocol.table import Table
 
+from .config import WriteMode
 from .connection import PlayerConnection
 from .errors import PlayerDisconnectedError, PlayerTimeoutError
 from .seats import SeatTable
 
+# Chunks (a table, an int, or a turn's field table and end flag) held for one player before
+# they are written anyway: a write of many tables (~100 KB for a player out early in a long
+# game) is taken by the kernel in parts, and a strict reader then gets part of a table.
+HELD_CHUNKS = 32
+
 
 class Outbox:
-    def __init__(self, seats: SeatTable, coalesce: bool = False) -> None:
+    def __init__(self, seats: SeatTable, mode: WriteMode = WriteMode.EXACT) -> None:
         self.seats = seats
-        self.coalesce = coalesce
+        self.coalesce = mode != WriteMode.EXACT  # queue, and write at a flush
+        self.deferred = mode == WriteMode.DEFERRED
+        self.watched = tuple(s.number for s in seats.seats if s.watched)
         self.pending: dict[int, list[bytes]] = {}  # insertion order = flush order
         self.written_at = [0.0] * len(seats)  # perf_counter() of each player's last write
+        if self.coalesce:
+            seats.held = self  # a connection is closed: what is held for it goes out first
 
     async def _send(self, player: int, data: bytes) -> None:
         conn = self.seats.seats[player].conn  # the list itself: once per message
@@ -136,19 +161,43 @@ class Outbox:
             else:
                 await self._send(seat.number, data)
 
-    async def flush(self) -> None:
-        """Write what is queued (coalesce mode); call before waiting for any player.  The
-        plain send is tried in line: no task step per player unless a socket is full."""
+    async def flush(self, player: builtins.int | None = None) -> None:
+        """Write what is queued; call before waiting for ``player``'s reply (coalesced: for
+        everyone; deferred: for ``player`` and the watched seats), or with no player at the
+        end of a game (everyone).  The plain send is tried in line: no task step per player
+        unless a socket is full."""
         pending = self.pending
         if not pending:
             return
+        if player is not None and self.deferred:
+            full = [n for n, chunks in pending.items() if len(chunks) >= HELD_CHUNKS]
+            for number in (player, *self.watched, *full):
+                if number in pending:
+                    await self._write(number, pending.pop(number))
+            return
         self.pending = {}
-        seats = self.seats.seats
-        for player, chunks in pending.items():
-            conn = seats[player].conn
-            if conn is None:
-                continue
-            rest = self._send_now(player, conn, chunks[0] if len(chunks) == 1
-                                  else b"".join(chunks))
-            if rest:
-                await self._send_rest(player, conn, rest)
+        for number, chunks in pending.items():
+            await self._write(number, chunks)
+
+    async def _write(self, player: builtins.int, chunks: list[bytes]) -> None:
+        conn = self.seats.seats[player].conn
+        if conn is None:
+            return
+        rest = self._send_now(player, conn, chunks[0] if len(chunks) == 1
+                              else b"".join(chunks))
+        if rest:
+            await self._send_rest(player, conn, rest)
+
+    async def release(self, player: builtins.int) -> None:
+        """Write what is held for ``player`` (its connection is about to be closed)."""
+        chunks = self.pending.pop(player, None)
+        if chunks:
+            await self._write(player, chunks)
+
+    def release_now(self, player: builtins.int) -> None:
+        """What is held for ``player``, if its socket takes it now (the match is ending
+        without its last flush, e.g. on an error: nothing may wait)."""
+        chunks = self.pending.pop(player, None)
+        conn = self.seats.seats[player].conn
+        if chunks and conn is not None:
+            self._send_now(player, conn, b"".join(chunks))

@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import select
 from dataclasses import dataclass
+from typing import Protocol
 
 from daihinmin.driver.faults import OnFault, SeatEvent, SeatReport, SeatStatus
 
@@ -26,6 +27,16 @@ log = logging.getLogger("daihinmin.server")
 
 NOTED = "noted"  # the action of an event about a seat that was already handed over
 FAULT = "fault"  # the action of an event for a fault outside any turn (bytes nobody asked for)
+
+
+class HeldWrites(Protocol):
+    """What a game's outbox still holds for the players (deferred writes)."""
+
+    async def release(self, player: int) -> None:
+        """Write what is held for ``player`` (with the send deadline)."""
+
+    def release_now(self, player: int) -> None:
+        """Write what is held for ``player`` if the socket takes it now (no waiting)."""
 
 
 @dataclass
@@ -40,6 +51,9 @@ class Seat:
     restored: bool = False  # handed over before a restart: the server closed this connection
     seen_game: int = 0  # the last game the stand-in was told about (games only go up)
     person: bool = False  # a person plays (its profile said so): no move/exchange deadline
+    # A person watches this seat's tables as they come (its profile said so, whatever the
+    # deadlines): deferred writes never hold them back.
+    watched: bool = False
 
     @property
     def live(self) -> bool:
@@ -70,13 +84,18 @@ class SeatTable:
         # The connections read without a read task, their poll object and them by fd.
         self._polled: tuple[tuple[PlayerConnection, ...], select.poll | None,
                             dict[int, PlayerConnection]] = ((), None, {})
+        # The game's outbox: what it still holds for a player is written before the
+        # player's connection is closed (deferred writes), as it would have been at once.
+        self.held: HeldWrites | None = None
 
     @classmethod
     def of(cls, conns: list[PlayerConnection | None], config: ServerConfig,
-           banks: list[float] | None = None, persons: list[bool] | None = None) -> SeatTable:
+           banks: list[float] | None = None, persons: list[bool] | None = None,
+           watched: list[bool] | None = None) -> SeatTable:
         seats = [Seat(p, conn, SeatReport(p),
                       bank=banks[p] if banks is not None else config.time_bank,
-                      person=bool(persons and p < len(persons) and persons[p]))
+                      person=bool(persons and p < len(persons) and persons[p]),
+                      watched=bool(watched and p < len(watched) and watched[p]))
                  for p, conn in enumerate(conns)]
         return cls(seats, config)
 
@@ -162,7 +181,10 @@ class SeatTable:
         report.status, report.detail = status, detail
         report.stand_in = str(self.on_fault)
         report.since_game, report.since_turn = self.game, self.turn
-        seat.stand_in = self._new_stand_in(player, self.on_fault)
+        seat.stand_in = self._new_stand_in(player, self.on_fault)  # (first: a failed write
+        # in before_close hands over again, which then returns at once)
+        if seat.conn is not None and self.held is not None:
+            await self.held.release(player)
         if seat.conn is not None:
             conn, seat.conn = seat.conn, None
             await conn.aclose()
@@ -241,10 +263,14 @@ class SeatTable:
                     await self.fault(seat.number, SeatStatus.MALFORMED, detail)
 
     async def close_all(self) -> None:
+        """Close every connection (the match is over, or failed): what an outbox still
+        holds is written first if the socket takes it at once."""
         for seat in self.seats:
+            if seat.conn is not None and self.held is not None:
+                self.held.release_now(seat.number)
             if seat.conn is not None:
                 conn, seat.conn = seat.conn, None
                 await conn.aclose()
 
 
-__all__ = ["FAULT", "NOTED", "Seat", "SeatTable"]
+__all__ = ["FAULT", "NOTED", "HeldWrites", "Seat", "SeatTable"]

@@ -9,7 +9,8 @@ per worker, and none on the critical path.
 Helpers the tests import by name live beside this file (``games``: engine games in the rules
 tests; ``modules``: every module of the packages; ``vectors``: the recorded test data;
 ``probe``: the checking wire client; ``seating``: seating clients of an in-process server in
-order; ``late_client``: a Trio client whose replies go out late on Trio's clock);
+order; ``late_client``: a Trio client whose replies go out late on Trio's clock;
+``loopback``: server connections paired with client streams over real TCP);
 ``pyproject.toml`` puts this folder on the path.
 
 Deadline tests: pytest-trio runs ``async def`` tests (``trio_mode``); one that takes the

@@ -38,7 +38,7 @@ from daihinmin.rules.judge import beats, check_shape
 from daihinmin.rules.movegen import all_plays
 from daihinmin.rules.ruleset import UECDA, RuleSet
 from daihinmin.server.config import ServerConfig
-from daihinmin.server.match_server import MatchOutcome, MatchServer
+from daihinmin.server.match_server import MatchObserver, MatchOutcome, MatchServer
 from daihinmin.values.cards import EMPTY, CardSet
 from daihinmin.values.moves import PASS, Move, MoveKind
 
@@ -292,13 +292,17 @@ class ProbePlayer:
         return move if move is not None and move.kind is not MoveKind.PASS else None
 
 
-async def serve_probes(config: ServerConfig, probes: list[ProbePlayer]
+async def serve_probes(config: ServerConfig, probes: list[ProbePlayer],
+                       observer: MatchObserver | None = None,
+                       profiles: dict[int, bytes] | None = None
                        ) -> tuple[MatchOutcome, list[ProbeRecord]]:
-    """Run a match in-process against ``probes`` (each in a thread, seated in list order).
+    """Run a match in-process against ``probes`` (each in a thread, seated in list order),
+    ``observer`` told what the server's observer is told; ``profiles[i]``: the profile bytes
+    probe ``i`` sends (else one built from its name).
 
     ``config.port`` should be 0; each probe's port is set to the bound one.
     """
-    server = MatchServer(config)
+    server = MatchServer(config, observer)
     records: list[ProbeRecord] = []
 
     async def play(probe: ProbePlayer) -> None:
@@ -306,10 +310,10 @@ async def serve_probes(config: ServerConfig, probes: list[ProbePlayer]
 
     async with trio.open_nursery() as nursery:
         port = await nursery.start(server.run)
-        for probe in probes:
+        for index, probe in enumerate(probes):
             probe.port = port
             await trio.to_thread.run_sync(probe.connect)
-            await trio.to_thread.run_sync(probe.handshake)
+            await trio.to_thread.run_sync(probe.handshake, (profiles or {}).get(index))
             nursery.start_soon(play, probe)
     assert server.outcome is not None
     records.sort(key=lambda r: r.number)

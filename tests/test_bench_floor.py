@@ -8,6 +8,7 @@ import struct
 from pathlib import Path
 
 import pytest
+from daihinmin.server.outbox import HELD_CHUNKS
 from daihinmin.tools.bench_floor import (
     OP_GAME,
     OP_READ,
@@ -78,24 +79,37 @@ def test_the_script_has_one_write_per_player_per_wait(tmp_path: Path) -> None:
         stop([table])
         close_logs([table])
     recordings = [read_recording(tmp_path / f"client{n}.rec") for n in range(PLAYERS)]
-    script = build_script(recordings)
-    games = [op for op in script.ops if op[0] == OP_GAME]
-    assert [g[1] for g in games] == [1, 2, 3] and script.games == 3
-    # between two reads (or a game's end, where serve writes what it holds) each player
-    # gets at most one write
-    seen: set[int] = set()
-    for kind, player, _, _ in script.ops:
-        if kind == 1:
-            assert player not in seen
-            seen.add(player)
-        else:
-            seen.clear()
-    # each player's writes are exactly the bytes it read, in order
-    for number in range(PLAYERS):
-        own = next(m for m in recordings if m[1][1] == struct.pack(">I", number))
-        sent = b"".join(script.blob[o:o + s] for k, p, s, o in script.ops
-                        if k == 1 and p == number)
-        assert sent == b"".join(data for kind, data in own if kind == b"R")
+    coalesced, deferred = build_script(recordings), build_script(recordings, deferred=True)
+    for script in (coalesced, deferred):
+        games = [op for op in script.ops if op[0] == OP_GAME]
+        assert [g[1] for g in games] == [1, 2, 3] and script.games == 3
+        # between two reads (or a game's end, where serve writes what it holds) each player
+        # gets at most one write
+        seen: set[int] = set()
+        for kind, player, _, _ in script.ops[2 * PLAYERS:]:  # after seating (the numbers)
+            if kind == 1:
+                assert player not in seen
+                seen.add(player)
+            else:
+                seen.clear()
+        # each player's writes are exactly the bytes it read, in order
+        for number in range(PLAYERS):
+            own = next(m for m in recordings if m[1][1] == struct.pack(">I", number))
+            sent = b"".join(script.blob[o:o + s] for k, p, s, o in script.ops
+                            if k == 1 and p == number)
+            assert sent == b"".join(data for kind, data in own if kind == b"R")
+    # deferred: a write goes to the player read from next, or to everyone at a game's end,
+    # or it carries the HELD_CHUNKS chunks held for a player not read from for long
+    ops = deferred.ops
+    early = 0
+    for at, (kind, player, size, _) in enumerate(ops[2 * PLAYERS:], 2 * PLAYERS):
+        after = next((op for op in ops[at + 1:] if op[0] != 1), ops[-1])
+        if kind == 1 and not (after[0] == OP_GAME or after[1] == player):
+            assert size >= HELD_CHUNKS // 2 * 480
+            early += 1
+    assert early > 0  # a player out early in a long game
+    writes = [sum(op[0] == 1 for op in s.ops) for s in (coalesced, deferred)]
+    assert writes[1] * 2 < writes[0]
     cut = recordings[0][:-1]
     with pytest.raises(RecordingError):
         build_script([cut, *recordings[1:]])

@@ -20,16 +20,22 @@ def bench(*args: str) -> dict:
 
 
 @needs_cc
-def test_native_clients_read_each_coalesced_table_with_one_read() -> None:
+def test_native_clients_read_each_coalesced_and_deferred_table_with_one_read() -> None:
     # The native clients run --strict: a table split across read() calls exits 3 and fails
-    # the bench, so coalesced writes must keep every 480-byte table whole and in order.
+    # the bench, so coalesced and deferred writes must keep every 480-byte table whole and in
+    # order; the floor server replays each mode's pattern (and checks every reply).
     out = bench("--kind", "native", "--games", "4", "--write-mode", "coalesced",
-                "--no-strace")
-    r = out["results"]["native"]
-    assert out["write_mode"] == "coalesced" and r["timed_games"] == 3
-    for key in ("wall_ms_per_game", "server_cpu_ms_per_game", "client_cpu_ms_per_game"):
-        assert r[key] > 0
-    assert r["server_rss_kb_start"][0] > 0 and r["server_rss_kb_end"][0] > 0
+                "--write-mode", "deferred", "--no-strace")
+    assert out["write_mode"] == "coalesced,deferred"
+    assert list(out["results"]) == ["native:coalesced", "native:deferred"]
+    for mode in ("coalesced", "deferred"):
+        r = out["results"][f"native:{mode}"]
+        assert r["write_mode"] == mode and r["timed_games"] == 3
+        for key in ("wall_ms_per_game", "server_cpu_ms_per_game", "client_cpu_ms_per_game",
+                    "floor_server_cpu_ms_per_game"):
+            assert r[key] > 0
+        assert r["floor_turns_per_game"] == r["turns_per_game"]
+        assert r["server_rss_kb_start"][0] > 0 and r["server_rss_kb_end"][0] > 0
 
 
 def test_bundled_bots_and_two_tables() -> None:

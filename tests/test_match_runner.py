@@ -123,7 +123,7 @@ def test_default_table_of_bundled_bot_processes_plays_a_verifiable_match(
     log = read_match_log(log_path)
     summary = verify_log(log)
     assert summary.complete and summary.games == 6
-    assert log.header.write_mode == "coalesced"
+    assert log.header.write_mode == "deferred"  # bundled bots only
     assert all(len(g.transfers) == 4 for g in log.games[1:])  # exchanges from game 2 on
     assert children_with("daihinmin.tools") == []
 

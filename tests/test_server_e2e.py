@@ -7,6 +7,7 @@ those records with the server's match log and re-simulate the log with the engin
 
 from __future__ import annotations
 
+import hashlib
 import socket
 import struct
 from pathlib import Path
@@ -18,7 +19,7 @@ from daihinmin.protocol.codec import build_profile
 from daihinmin.protocol.extension import REFUSED
 from daihinmin.rules.extension_rules import extension_reasons
 from daihinmin.rules.ruleset import PRESETS
-from daihinmin.server.config import ServerConfig
+from daihinmin.server.config import ServerConfig, WriteMode
 from daihinmin.server.match_server import MatchServer
 from daihinmin.server.matchlog import read_match_log
 from daihinmin.server.replay import verify_log
@@ -125,7 +126,7 @@ def test_multi_game_match_with_exchanges_agrees_with_log_and_engine(tmp_path: Pa
 def test_mixed_protocol_versions_play_the_same_match(tmp_path: Path) -> None:
     versions = [20070, 20060, 20140, 20070, 20140]
     config = ServerConfig(games=3, seed=9, port=0, log_path=tmp_path / "m.jsonl",
-                          coalesce_writes=True)
+                          write_mode=WriteMode.DEFERRED)
     outcome, records = trio.run(serve_probes, config, probes(versions=versions))
     assert [p.protocol for p in outcome.players] == versions
     log = read_match_log(tmp_path / "m.jsonl")
@@ -133,18 +134,21 @@ def test_mixed_protocol_versions_play_the_same_match(tmp_path: Path) -> None:
     assert verify_log(log).complete
 
 
-def test_coalesced_writes_carry_the_same_bytes_as_exact_writes(tmp_path: Path) -> None:
+def test_every_write_mode_carries_the_same_bytes(tmp_path: Path) -> None:
+    """The five players' whole streams of a seeded match (bad tables too) are the same in
+    every write mode; only when and in how many writes they go out differs."""
     streams = {}
-    for coalesce in (False, True):
+    for mode in WriteMode:
         players = probes(fault_rate=0.1)
-        config = ServerConfig(games=3, seed=77, port=0, coalesce_writes=coalesce, fault_limit=0,
-                              log_path=tmp_path / f"{coalesce}.jsonl")
-        trio.run(serve_probes, config, players)
-        streams[coalesce] = [bytes(p.received) for p in players]
-        assert read_match_log(tmp_path / f"{coalesce}.jsonl").header.write_mode == (
-            "coalesced" if coalesce else "exact")
-    assert all(len(s) > 10_000 for s in streams[False])
-    assert streams[True] == streams[False]
+        config = ServerConfig(games=3, seed=77, port=0, write_mode=mode, fault_limit=0,
+                              log_path=tmp_path / f"{mode}.jsonl")
+        outcome, _ = trio.run(serve_probes, config, players)
+        assert not any(r.stand_in for r in outcome.seats)
+        streams[mode] = [hashlib.sha256(p.received).hexdigest() for p in players]
+        assert all(len(p.received) > 10_000 for p in players)
+        assert read_match_log(tmp_path / f"{mode}.jsonl").header.write_mode == mode
+    assert streams[WriteMode.COALESCED] == streams[WriteMode.EXACT]
+    assert streams[WriteMode.DEFERRED] == streams[WriteMode.EXACT]
 
 
 def raw_connect(port: int) -> socket.socket:

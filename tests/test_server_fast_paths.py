@@ -20,7 +20,7 @@ from daihinmin.protocol.table import (
     encode_int,
 )
 from daihinmin.server import requests
-from daihinmin.server.config import ServerConfig
+from daihinmin.server.config import ServerConfig, WriteMode
 from daihinmin.server.connection import PlayerConnection
 from daihinmin.server.errors import PlayerDisconnectedError, PlayerTimeoutError
 from daihinmin.server.outbox import Outbox
@@ -28,6 +28,7 @@ from daihinmin.server.requests import read_move, read_move_table
 from daihinmin.server.seats import SeatTable
 from hypothesis import given
 from hypothesis import strategies as st
+from loopback import loopback_pairs
 
 VERSIONS = (PROTOCOL_20070, PROTOCOL_20060, PROTOCOL_20140, PROTOCOL_20260)
 
@@ -83,20 +84,6 @@ def test_every_prepacked_int_equals_encode_int() -> None:
 
 
 # --- no read task: the seats' check reads what the read task would have read ---------------
-HOST = "127.0.0.1"
-
-
-async def loopback_pairs(count: int) -> list[tuple[PlayerConnection, trio.SocketStream]]:
-    listeners = await trio.open_tcp_listeners(0, host=HOST)
-    port = listeners[0].socket.getsockname()[1]
-    pairs = []
-    for number in range(count):
-        client = await trio.open_tcp_stream(HOST, port)
-        server = await listeners[0].accept()
-        pairs.append((PlayerConnection(server, number, f"p{number}", send_timeout=1.0),
-                      client))
-    await listeners[0].aclose()
-    return pairs
 
 
 def check_after_misbehaving(with_read_tasks: bool) -> list[object]:
@@ -186,7 +173,7 @@ def test_a_write_the_socket_takes_in_part_goes_out_whole_and_in_order() -> None:
     async def main() -> None:
         pairs = await loopback_pairs(2)
         seats = SeatTable.of([conn for conn, _ in pairs], ServerConfig(port=0))
-        outbox = Outbox(seats, coalesce=True)
+        outbox = Outbox(seats, WriteMode.COALESCED)
         big = [bytes([n % 251]) * 100_000 for n in range(1, 9)]
         for chunk in big:
             await outbox.raw_each([chunk, chunk[:10]])

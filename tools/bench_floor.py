@@ -4,11 +4,20 @@ Five native clients run ``--record FILE`` against a real ``daihinmin serve``: ea
 every message the client read and wrote, in order.  :func:`build_script` lines the five up by
 the protocol's order (profile, player number; per game the deal, the exchange tables of the
 players asked to give, then per turn the turn tables, the mover's move, its answer, the field
-table and the end flag) and writes what ``bench_floor_server.c`` replays: per player one write
-of everything the server sent it since it last waited for a reply (the coalesced writes of
-``serve``), then the reply read whole and compared with the recorded one.  So the floor
-server does the system calls a server of protocol 20070 cannot do without for these games,
-and no judging.
+table and the end flag) and writes what ``bench_floor_server.c`` replays, in the write
+pattern of one of ``serve``'s write modes:
+
+* coalesced (the default): before each reply, one write per player of everything the
+  server sent it since the last wait for any reply;
+* deferred: before each reply, one write to the player who replies of everything it was sent
+  since it last replied, and to each player who has ``HELD_CHUNKS`` chunks waiting (as
+  ``serve`` counts them: a table, an int, a turn's field table and end flag); everyone
+  else's bytes wait (and at a game's end, everyone's go);
+
+then the reply is read whole and compared with the recorded one.  The player numbers are
+written as the profiles come, and every game ends with a write to every player.  So the
+floor server does the system calls a server of protocol 20070 cannot do without for these
+games in that pattern, and no judging.
 """
 
 from __future__ import annotations
@@ -18,6 +27,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from daihinmin.protocol.table import COLS
+from daihinmin.server.outbox import HELD_CHUNKS
 
 TABLE_BYTES = 480
 INT_BYTES = 4
@@ -55,11 +65,13 @@ def cell(table: bytes, row: int, col: int) -> int:
 class Script:
     """The operations and their bytes, as the floor server reads them."""
 
-    def __init__(self, players: int) -> None:
+    def __init__(self, players: int, deferred: bool = False) -> None:
         self.players = players
+        self.deferred = deferred  # a read flushes only its player (else every player)
         self.ops: list[tuple[int, int, int, int]] = []  # kind, player, size, offset
         self.blob = bytearray()
         self.pending = [bytearray() for _ in range(players)]
+        self.chunks = [0] * players  # what serve queued for each player since its last write
         self.games = 0
         self.turns = 0
 
@@ -67,15 +79,22 @@ class Script:
         self.ops.append((kind, player, len(data), len(self.blob)))
         self.blob += data
 
-    def flush(self) -> None:
-        """One write per player of what it was sent since the server last waited."""
-        for player, data in enumerate(self.pending):
-            if data:
-                self._bytes(OP_WRITE, player, bytes(data))
+    def send(self, player: int, data: bytes) -> None:
+        """``data`` to ``player``: one chunk of serve's outbox."""
+        self.pending[player] += data
+        self.chunks[player] += 1
+
+    def flush(self, player: int | None = None) -> None:
+        """One write per player (or to ``player`` only, and to those with ``HELD_CHUNKS``
+        chunks held) of what it was sent and not yet written."""
+        for number, data in enumerate(self.pending):
+            if (data and player in (None, number)) or self.chunks[number] >= HELD_CHUNKS:
+                self._bytes(OP_WRITE, number, bytes(data))
                 data.clear()
+                self.chunks[number] = 0
 
     def read(self, player: int, reply: bytes, checked: bool = True) -> None:
-        self.flush()
+        self.flush(player if self.deferred else None)
         self._bytes(OP_READ if checked else OP_READ_ANY, player, reply)
 
     def game_over(self, game: int, turns: int) -> None:
@@ -110,8 +129,10 @@ class Player:
         return next(self._messages, None) is None
 
 
-def build_script(recordings: list[list[tuple[bytes, bytes]]]) -> Script:
-    """The floor script of one session from its players' recordings (any order)."""
+def build_script(recordings: list[list[tuple[bytes, bytes]]], deferred: bool = False
+                 ) -> Script:
+    """The floor script of one session from its players' recordings (any order), in the
+    coalesced or the ``deferred`` write pattern."""
     by_number: dict[int, Player] = {}
     profiles: dict[int, bytes] = {}
     for index, messages in enumerate(recordings):
@@ -122,16 +143,17 @@ def build_script(recordings: list[list[tuple[bytes, bytes]]]) -> Script:
             raise RecordingError(f"player number {number} twice or out of range")
         by_number[number], profiles[number] = player, profile
     players = [by_number[n] for n in range(len(recordings))]
-    script = Script(len(players))
+    script = Script(len(players), deferred)
     for number, profile in profiles.items():  # the k-th connection is player k
         script.read(number, profile, checked=False)
-        script.pending[number] += struct.pack(">I", number)
+        script.send(number, struct.pack(">I", number))
+        script.flush(number)  # as serve: the number goes out as the profile is read
     game, flag = 0, 0
     while flag != 2:
         game += 1
         deals = [p.take(b"R", TABLE_BYTES) for p in players]
         for number, deal in enumerate(deals):
-            script.pending[number] += deal
+            script.send(number, deal)
         # the daifugo's exchange table first, then the fugo's (2 cards, then 1)
         givers = sorted((n for n, d in enumerate(deals) if cell(d, 5, 1) > 0),
                         key=lambda n: -cell(deals[n], 5, 1))
@@ -142,18 +164,18 @@ def build_script(recordings: list[list[tuple[bytes, bytes]]]) -> Script:
             turns += 1
             tables = [p.take(b"R", TABLE_BYTES) for p in players]
             for number, table in enumerate(tables):
-                script.pending[number] += table
+                script.send(number, table)
             movers = [n for n, t in enumerate(tables) if cell(t, 5, 2) == 1]
             if len(movers) != 1:
                 raise RecordingError(f"game {game} turn {turns}: {len(movers)} players to move")
             mover = movers[0]
             script.read(mover, players[mover].take(b"W", TABLE_BYTES))
-            script.pending[mover] += players[mover].take(b"R", INT_BYTES)
+            script.send(mover, players[mover].take(b"R", INT_BYTES))
             flags = set()
             for number, p in enumerate(players):
-                script.pending[number] += p.take(b"R", TABLE_BYTES)
+                field = p.take(b"R", TABLE_BYTES)
                 end = p.take(b"R", INT_BYTES)
-                script.pending[number] += end
+                script.send(number, field + end)  # serve's one chunk (plain 20070)
                 flags.add(struct.unpack(">I", end)[0])
             if len(flags) != 1:
                 raise RecordingError(f"game {game} turn {turns}: end flags {sorted(flags)}")
@@ -164,8 +186,8 @@ def build_script(recordings: list[list[tuple[bytes, bytes]]]) -> Script:
     return script
 
 
-def write_script(recordings: list[Path], out: Path) -> Script:
+def write_script(recordings: list[Path], out: Path, deferred: bool = False) -> Script:
     """Build the script from the ``--record`` files and write it to ``out``."""
-    script = build_script([read_recording(path) for path in recordings])
+    script = build_script([read_recording(path) for path in recordings], deferred)
     out.write_bytes(script.to_bytes())
     return script

@@ -21,10 +21,14 @@ reported and fails (exit 1): the figures would not be the client's own.
 The floor (with the native clients, unless ``--no-floor``): the same games are played once
 more, untimed, with the native clients recording every message (``--record``); the floor
 server (``bench_floor_server.c``, :mod:`daihinmin.tools.bench_floor`) then replays that
-session to five native clients, with the writes of ``serve`` (one per player per wait) and
-each reply read whole and compared with the recorded one, and no judging at all.  Timed like
-``serve``, its CPU per game (``floor_*``) is what any server of protocol 20070 pays on this
-machine for these games, beside the real server's figures of the same run.
+session to five native clients, with the writes of ``serve`` in the run's write mode (one
+per player per wait; deferred: one to the player waited on) and each reply read whole and
+compared with the recorded one, and no judging at all.  Timed like ``serve``, its CPU per
+game (``floor_*``) is what any server of protocol 20070 pays on this machine for these games
+in that write pattern, beside the real server's figures of the same run.
+
+``--write-mode`` may be given more than once: each kind then runs in each mode, one after
+the other (pairs back to back), and the results are named ``KIND:MODE``.
 """
 
 from __future__ import annotations
@@ -59,6 +63,7 @@ FLOOR_SOURCE = "bench_floor_server.c"
 # default: the bundled bot; native: the C client; python: the Python floor client
 # (bench_python_client.py, the native client's play with no bot and no checks)
 KINDS = ("default", "native", "python")
+WRITE_MODES = ("serve", "exact", "coalesced", "deferred")  # serve: serve's own default
 STRACE_GAMES = 30
 STARTUP_RUNS = 5
 LISTENING = re.compile(r"listening on [^:]+:(\d+)")
@@ -198,8 +203,7 @@ def server_argv(games: int, seed: int, write_mode: str, floor: Floor | None = No
         return [str(floor.server), str(floor.script)]
     argv = [sys.executable, "-m", "daihinmin.tools", "serve", "--port", "0", "--games",
             str(games), "--seed", str(seed), "--no-log"]
-    modes = {"coalesced": ["--coalesce"], "exact": ["--exact-writes"], "serve": []}
-    return argv + modes[write_mode]
+    return argv + ([] if write_mode == "serve" else ["--write-mode", write_mode])
 
 
 def client_argv(kind: str, native: Path | None, port: int, number: int,
@@ -470,7 +474,7 @@ def record_floor(native: Path, games: int, seed: int, write_mode: str, folder: P
     files = [recordings / f"client{n}.rec" for n in range(PLAYERS)]
     script = folder / "floor.script"
     try:
-        write_script(files, script)
+        write_script(files, script, deferred=write_mode == "deferred")
     except RecordingError as exc:
         raise BenchError(f"the recorded session cannot be replayed: {exc}") from exc
     finally:
@@ -486,6 +490,27 @@ def floor_figures(floor: dict[str, Any]) -> dict[str, Any]:
             "client_cpu_ms_per_game", "client_user_ms_per_game", "client_system_ms_per_game",
             "client_cpu_us_per_turn", "turns_per_game")
     return {f"floor_{key}": floor[key] for key in keys}
+
+
+def run_mode(kind: str, mode: str, native: Path | None, args: argparse.Namespace,
+             folder: Path, out: dict[str, Any]) -> dict[str, Any]:
+    """One kind in one write mode: the timed run, the floor (native), the system calls."""
+    result = run_kind(kind, native, args.games, args.tables, args.seed, mode)
+    result["write_mode"] = mode
+    if kind == "native" and not args.no_floor:
+        assert native is not None
+        floor = record_floor(native, args.games, args.seed, mode, folder)
+        result.update(floor_figures(run_kind(kind, native, args.games, args.tables,
+                                             args.seed, mode, floor)))
+        floor.script.unlink()
+    if args.no_strace:
+        result["syscalls"] = None
+    elif not strace_usable():
+        result["syscalls"] = None
+        out["skipped"][f"{kind} syscalls"] = "strace not found: no syscall count"
+    else:
+        result["syscalls"] = run_strace(kind, native, args.seed, mode, folder)
+    return result
 
 
 def strace_usable() -> bool:
@@ -508,8 +533,9 @@ def register_bench_tcp(bench_sub: argparse._SubParsersAction[argparse.ArgumentPa
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--kind", action="append", choices=list(KINDS), default=None,
                    help="client kinds to run (repeatable; default: all three)")
-    p.add_argument("--write-mode", choices=["serve", "exact", "coalesced"], default="serve",
-                   help="the server's writes (default: what serve does by default)")
+    p.add_argument("--write-mode", action="append", choices=list(WRITE_MODES), default=None,
+                   help="the server's writes (default: serve, what serve does by default, "
+                        "i.e. coalesced); repeatable: each kind runs in each mode in turn")
     p.add_argument("--no-strace", action="store_true", help="skip the system call count")
     p.add_argument("--no-floor", action="store_true",
                    help="skip the floor server (the native clients' session replayed by a "
@@ -524,8 +550,9 @@ def bench_tcp(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     kinds = args.kind or list(KINDS)
+    modes = list(dict.fromkeys(args.write_mode or ["serve"]))
     out: dict[str, Any] = {"bench": "tcp", "games": args.games, "tables": args.tables,
-                           "write_mode": args.write_mode, "load_before": load(),
+                           "write_mode": ",".join(modes), "load_before": load(),
                            "results": {}, "skipped": {}}
     try:
         with tempfile.TemporaryDirectory(prefix="daihinmin-bench-") as tmp:
@@ -535,27 +562,12 @@ def bench_tcp(args: argparse.Namespace) -> int:
                 if kind == "native" and native is None:
                     out["skipped"][kind] = "no C compiler (cc) found: native clients skipped"
                     continue
-                result = run_kind(kind, native, args.games, args.tables, args.seed,
-                                  args.write_mode)
-                if kind == "native" and not args.no_floor:
-                    assert native is not None
-                    floor = record_floor(native, args.games, args.seed, args.write_mode,
-                                         folder)
-                    result.update(floor_figures(run_kind(
-                        kind, native, args.games, args.tables, args.seed, args.write_mode,
-                        floor)))
-                    floor.script.unlink()
-                if kind == "default":
-                    result.update(startup_cost(kind))
-                if args.no_strace:
-                    result["syscalls"] = None
-                elif not strace_usable():
-                    result["syscalls"] = None
-                    out["skipped"][f"{kind} syscalls"] = "strace not found: no syscall count"
-                else:
-                    result["syscalls"] = run_strace(kind, native, args.seed, args.write_mode,
-                                                    folder)
-                out["results"][kind] = result
+                for mode in modes:
+                    name = kind if len(modes) == 1 else f"{kind}:{mode}"
+                    out["results"][name] = run_mode(kind, mode, native, args, folder, out)
+                if kind == "default":  # the same in every mode: once
+                    out["results"][kind if len(modes) == 1 else f"{kind}:{modes[0]}"].update(
+                        startup_cost(kind))
     except (BenchError, OSError) as exc:
         print(f"daihinmin bench tcp: {exc}", file=sys.stderr)
         return FAILED
@@ -565,10 +577,10 @@ def bench_tcp(args: argparse.Namespace) -> int:
         return OK
     for reason in out["skipped"].values():
         print(f"skipped: {reason}", file=sys.stderr)
-    print(f"bench tcp: {args.tables} table(s) x {args.games} games, writes {args.write_mode}, "
-          f"load {out['load_before']} -> {out['load_after']}")
+    print(f"bench tcp: {args.tables} table(s) x {args.games} games, writes "
+          f"{out['write_mode']}, load {out['load_before']} -> {out['load_after']}")
     for kind, r in out["results"].items():
-        print(f"  {kind:8s} wall {r['wall_ms_per_game']:.2f} ms/game "
+        print(f"  {kind:8s} ({r['write_mode']}) wall {r['wall_ms_per_game']:.2f} ms/game "
               f"({r['games_per_second']:.1f} games/s), server CPU "
               f"{r['server_cpu_ms_per_game']:.2f} ms/game, client CPU "
               f"{r['client_cpu_ms_per_game']:.2f} ms/game per process; "

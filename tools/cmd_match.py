@@ -18,10 +18,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from daihinmin.players.prepare import prepare_kinds
-from daihinmin.server.config import CONNECT_TIMEOUT_SECONDS
+from daihinmin.server.config import CONNECT_TIMEOUT_SECONDS, WriteMode
 
 from .cmd_serve import (
     add_match_options,
+    add_write_mode_options,
     config_from_args,
     interrupted,
     publisher_for,
@@ -51,11 +52,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--cmd", action="append", default=[], metavar="COMMAND",
                    help="an external player program; {host} and {port} are filled in "
                         "(repeatable)")
-    p.add_argument("--exact-writes", action="store_true",
-                   help="one write per message, as the reference server (the default when "
-                        "any --cmd player takes part, since external clients may over-read; "
-                        "otherwise each player's messages are gathered into one write per "
-                        "wait: the same bytes, far fewer wake-ups)")
+    add_write_mode_options(
+        p, "when the messages are written (the same bytes in the same order on each "
+           "connection): default deferred (a player's messages wait until the server waits "
+           "for that player or the game ends: the fewest writes and wake-ups), or exact "
+           "when any --cmd player takes part, since external clients may over-read; see "
+           "`daihinmin serve --help`")
     p.add_argument("--connect-timeout", type=float, default=CONNECT_TIMEOUT_SECONDS,
                    help="seconds each player may take to start and be seated; a player that "
                         "is not seated by then is stopped and a stand-in takes its seat")
@@ -127,6 +129,16 @@ def player_specs(lineup: Lineup, rules: RuleSet | None = None, seed: int | None 
         bot_seed = () if seed is None else ("--seed", str(seed * 1000 + len(specs)))
         specs.append(PlayerSpec(spec.label, spec.argv + extra + bot_seed))
     return specs
+def match_write_mode(args: argparse.Namespace, lineup: Lineup) -> WriteMode:
+    """Deferred for bundled bots (their client reads whatever has come and splits the
+    tables), exact once an external program plays, unless the options say otherwise."""
+    if args.write_mode is not None:
+        return WriteMode(args.write_mode)
+    if args.exact_writes or any(entry[0][0] == "cmd" for entry in lineup):
+        return WriteMode.EXACT
+    return WriteMode.DEFERRED
+
+
 def check_bot_names(bots: list[str]) -> None:
     """Fail early on an unknown bundled bot (when the player registry is available)."""
     try:
@@ -170,9 +182,7 @@ def match_command(args: argparse.Namespace) -> int:
         else:
             players = ruleset_from(args.rules or "uecda", args.rule).players
             lineup = lineup_of(args.bots, args.cmd, players)
-        has_cmd = any(entry[0][0] == "cmd" for entry in lineup)
-        exact = args.exact_writes or has_cmd
-        config = config_from_args(args, "127.0.0.1", 0, coalesce_writes=not exact,
+        config = config_from_args(args, "127.0.0.1", 0, match_write_mode(args, lineup),
                                   lineup=lineup, point=point)
         specs = player_specs(lineup, config.rules, config.seed)
         standings = start_standings(config, [s.label for s in specs])

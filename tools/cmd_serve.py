@@ -34,6 +34,7 @@ from daihinmin.server.config import (
     PROFILE_TIMEOUT,
     SEND_TIMEOUT,
     TIME_BANK,
+    WriteMode,
 )
 
 # Heavy imports (trio, rich, the server) happen inside the handlers: every ``daihinmin``
@@ -159,7 +160,7 @@ def refuse_resume_flags(args: argparse.Namespace) -> None:
 
 
 def config_from_args(args: argparse.Namespace, host: str, port: int,
-                     coalesce_writes: bool = False,
+                     write_mode: WriteMode = WriteMode.EXACT,
                      lineup: tuple[tuple[tuple[str, str], ...], ...] = (),
                      point: ResumePoint | None = None) -> ServerConfig:
     """The server config the options ask for (raises RuleConfigError/ServerError); with
@@ -178,7 +179,7 @@ def config_from_args(args: argparse.Namespace, host: str, port: int,
         refuse_resume_flags(args)
         point = point or load_resume(args.resume)  # a bad log: exit 4
         config = config_for_resume(args.resume, ServerConfig(
-            host=host, port=port, coalesce_writes=coalesce_writes, lineup=lineup,
+            host=host, port=port, write_mode=write_mode, lineup=lineup,
             **resumed_faults(args, faults, point.policy)), point)
         check_output_path(args.resume, what="match log", existing=True)  # then: writable?
         return config
@@ -190,7 +191,7 @@ def config_from_args(args: argparse.Namespace, host: str, port: int,
                           make_folder=args.log is None)
     games = args.games if args.games is not None else DEFAULT_GAMES
     return ServerConfig(rules=rules, games=games, seed=seed, host=host, port=port,
-                        log_path=log_path, coalesce_writes=coalesce_writes,
+                        log_path=log_path, write_mode=write_mode,
                         overwrite_log=args.overwrite, make_log_folder=args.log is None,
                         lineup=lineup, **faults).validate()
 
@@ -353,15 +354,28 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--no-human-seats", action="store_true",
                    help="give seats whose profile says a person plays them (daihinmin bot "
                         "human) the usual deadlines too (default: no move deadline)")
-    writes = p.add_mutually_exclusive_group()
+    writes = add_write_mode_options(
+        p, "when the messages are written; every mode sends the same bytes in the same "
+           "order on each connection: exact (one write per message, in the reference "
+           "server's order across the sockets), coalesced (one write per player per wait; "
+           "the default), deferred (a player's messages wait until the server waits for "
+           "that player, the game ends or its connection closes: the fewest writes and "
+           "wake-ups, for headless matches; a player whose profile says a person plays "
+           "still gets every table at once)")
     writes.add_argument("--coalesce", action="store_true",
-                        help="one write per player per wait: the same bytes in the same order "
-                             "on each connection, fewer writes (the default)")
-    writes.add_argument("--exact-writes", action="store_true",
-                        help="one write per message, in the reference server's order across "
-                             "the sockets")
+                        help="the same as --write-mode coalesced")
     add_match_options(p)
     p.set_defaults(func=serve_command)
+
+
+def add_write_mode_options(p: argparse.ArgumentParser, help_text: str
+                           ) -> argparse._MutuallyExclusiveGroup:
+    """``--write-mode`` and its shorthand ``--exact-writes`` (one excludes the other)."""
+    writes = p.add_mutually_exclusive_group()
+    writes.add_argument("--write-mode", choices=list(WriteMode), default=None, help=help_text)
+    writes.add_argument("--exact-writes", action="store_true",
+                        help="the same as --write-mode exact")
+    return writes
 
 
 def publisher_for(args: argparse.Namespace, config: ServerConfig, source: str,
@@ -377,11 +391,15 @@ def publisher_for(args: argparse.Namespace, config: ServerConfig, source: str,
                           args.publish_hands, inner)
 
 
-def coalesces(args: argparse.Namespace) -> bool:
-    """serve writes once per player per wait unless ``--exact-writes``: the same bytes in the
+def serve_write_mode(args: argparse.Namespace) -> WriteMode:
+    """serve writes once per player per wait unless told otherwise: the same bytes in the
     same order on each connection, so a client reading exact message sizes (even one
-    ``read()`` of 480 bytes per table) sees no difference, with a third of the writes."""
-    return not args.exact_writes
+    ``read()`` of 480 bytes per table) sees no difference, with a third of the writes.
+    Deferred writes are asked for (they change when a client sees the other players'
+    tables, which a client showing the table live to a person may not expect)."""
+    if args.write_mode is not None:
+        return WriteMode(args.write_mode)
+    return WriteMode.EXACT if args.exact_writes else WriteMode.COALESCED
 
 
 def serve_command(args: argparse.Namespace) -> int:
@@ -394,7 +412,7 @@ def serve_command(args: argparse.Namespace) -> int:
 
     setup_logging(args.verbose)
     try:
-        config = config_from_args(args, args.host, args.port, coalesces(args))
+        config = config_from_args(args, args.host, args.port, serve_write_mode(args))
         if args.no_human_seats:
             config = replace(config, human_seats=False)
         standings = start_standings(config)

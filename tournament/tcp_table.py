@@ -2,6 +2,9 @@
 
 Player ``i`` of a match is ``lineup[i]``: the headless runner starts the processes one at a
 time and waits for each to connect (the server numbers players by connection order).
+A match of bundled bots only is served with deferred writes (``server.outbox``: the same
+bytes, far fewer writes and wake-ups); one with an external command with exact writes, as
+``daihinmin match`` does.  Watching a match reads the game driver, not the sockets.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from daihinmin.driver.faults import SeatReport
 from daihinmin.driver.record import GameRecord
 from daihinmin.rules.ruleset import RuleSet
 from daihinmin.server.bots import PlayerSpec
-from daihinmin.server.config import ServerConfig
+from daihinmin.server.config import ServerConfig, WriteMode
 from daihinmin.server.errors import leaf_errors
 from daihinmin.server.runner import run_headless_match
 from daihinmin.web.publish import TableWatcher
@@ -60,6 +63,12 @@ def player_spec(cfg: TournamentConfig, spec: MatchSpec, player: int) -> PlayerSp
             "--host", "{host}", "--port", "{port}", "--name", p.name[:15],
             *rules_args(cfg), *option_args(bot_options(p, spec, player, cfg.bot_seeds))]
     return PlayerSpec(p.name, tuple(argv))
+
+
+def match_write_mode(cfg: TournamentConfig, spec: MatchSpec) -> WriteMode:
+    """Deferred when every player is a bundled bot, else exact."""
+    external = any(cfg.participants[p].external for p in spec.lineup)
+    return WriteMode.EXACT if external else WriteMode.DEFERRED
 
 
 class StandInPlayedError(RuntimeError):
@@ -116,7 +125,8 @@ async def play_tcp(cfg: TournamentConfig, rules: RuleSet, spec: MatchSpec,
         announce_log(results, spec.index)(log_path)
     # durable=False: the results database, not the log, is what a crash must not lose
     config = ServerConfig(rules=rules, games=spec.games, seed=spec.seed, port=0,
-                          log_path=log_path, durable=False, make_log_folder=False)
+                          log_path=log_path, durable=False, make_log_folder=False,
+                          write_mode=match_write_mode(cfg, spec))
     outcome = await run_headless_match(config, specs, on_game=on_game, watcher=watcher)
     faults = fault_rows(outcome.seats)  # faults short of a hand-over (a timeout or two)
     if faults:
