@@ -62,6 +62,7 @@ from .tables import (
     PLAYERS,
     check_int,
     move_bytes,
+    quick_state,
     read_deal,
     read_field_bytes,
     read_turn_bytes,
@@ -135,6 +136,7 @@ class ClientProtocol:
         self.check_moves = check_moves  # warn when the bot's move is not legal
         use = needs_extension(rules) if extension is None else extension
         self.version = PROTOCOL_20260 if use else PROTOCOL_20070
+        self._plain = not use  # 20070: feed's fast paths apply
         self._rules_warned = False
         self.record = MatchRecord(name=self.name)
         self.step = Step.PLAYER_NUMBER
@@ -263,15 +265,56 @@ class ClientProtocol:
                 break
             if step is Step.END_FLAG and unread[pos:pos + size] == _CONTINUE:
                 # the end flag of a turn (most messages): no game over to tell anyone
-                self._last = self._position()
                 self.received += 1
                 self.step = step = Step.TURN
+            elif ((step is Step.TURN and self._quick_turn(unread, pos))
+                  or (step is Step.FIELD and self._quick_field(unread, pos))):
+                step = self.step
             else:
                 replies += self._consume(step, unread[pos:pos + size])
                 step = self.step
             pos += size
         self._unread = unread[pos:] if pos < end else b""
         return replies
+
+    # --- the fast paths of feed (20070): the messages of another player's turn ----------
+    # Each takes a message only when it answers nothing and every check passes on cells
+    # already known; anything else is left to the handler (False), which reads it whole
+    # and names what is wrong.  Neither moves ``_last``: it names the message last
+    # answered, and these answer nothing.
+    def _quick_turn(self, buf: bytes, pos: int) -> bool:
+        """A turn table of another player's move whose card rows are the last turn table's
+        (this client's hand unchanged)."""
+        game = self.game
+        if (not self._plain or game is None or not game.turns
+                or buf[pos:pos + _CARD_BYTES] != self._hand_rows):
+            return False
+        r = quick_state(buf, pos)
+        if r is None or r[0]:  # a check fails, or this client moves: the handler
+            return False
+        assert self._hand is not None  # set with _hand_rows
+        self.received += 1
+        self._sent = self._answer = None
+        game.on_turn_facts(self._hand, r[1], r[2], r[3], r[4], r[5], r[6:])
+        self.step = Step.FIELD
+        return True
+
+    def _quick_field(self, buf: bytes, pos: int) -> bool:
+        """A field table showing a play already read (or no cards, once read)."""
+        known = self._plays.get(buf[pos:pos + _CARD_BYTES]) if self._plain else None
+        if known is None:
+            return False
+        r = quick_state(buf, pos)
+        if r is None:
+            return False
+        game = self._game()
+        self.received += 1
+        observed = game.on_field_facts(known[0], known[1], r[1], r[2], r[3], r[4], r[5],
+                                       r[6:], self._answer, self._sent)
+        if self._tells_turns:
+            self.bot.on_turn(game.view(), observed, observed.is_play)
+        self.step = Step.END_FLAG
+        return True
 
     @property
     def unread(self) -> int:
