@@ -22,6 +22,8 @@ from .tables import ANSWER_ACCEPTED, FieldTable, HandTable
 log = logging.getLogger("daihinmin.client")
 
 NOBODY = -1  # turn_player before the first turn table of a game
+# The passes seen, by player, empty field and answer: a few dozen at most.
+_PASSES: dict[tuple[int, bool, int | None], Observed] = {}
 
 
 class GameTracker:
@@ -126,8 +128,13 @@ class GameTracker:
         if self.own_play is not None:  # the CHOICE table applied it: history once
             observed, self.field_cells = self.own_play, cells
         else:
-            observed = Observed(actor, move, self.field_empty, answer)
-            self._record(observed, cells)
+            if played:
+                observed = Observed(actor, move, self.field_empty, answer)
+            else:  # one Observed for each pass seen alike (a dataclass takes microseconds)
+                key = (actor, self.field_empty, answer)
+                observed = _PASSES.get(key) or _PASSES.setdefault(
+                    key, Observed(actor, PASS, self.field_empty, answer))
+            self._record(observed, cells, played)
         self.revolution, self.eleven_back, self.lock = (bool(revolution), bool(eleven_back),
                                                         bool(lock))
         self.counts = counts
@@ -143,7 +150,7 @@ class GameTracker:
         only confirms the cells; see :meth:`on_field_table`)."""
         observed = Observed(self.player, move, trick_cleared_before=self.field_empty,
                             answer=answer)
-        self._record(observed, {})
+        self._record(observed, {}, not move.is_pass)
         self.own_play = observed
         self.on_choice_table(after)
         return observed
@@ -164,15 +171,16 @@ class GameTracker:
         self.revolution, self.eleven_back, self.lock = (bool(s.revolution),
                                                         bool(s.eleven_back), bool(s.lock))
 
-    def _record(self, observed: Observed, cells: dict[tuple[int, int], int]) -> None:
+    def _record(self, observed: Observed, cells: dict[tuple[int, int], int],
+                played: bool) -> None:
         """One turn's action in the history, and on the field when it is a play."""
         self.history.append(observed)
-        actor, move = observed.player, observed.move
-        if move.is_pass:
-            self.passed |= 1 << actor
-        else:
-            self.field, self.field_cells, self.field_owner = move, cells, actor
+        actor = observed.player
+        if played:
+            self.field, self.field_cells, self.field_owner = observed.move, cells, actor
             self.last_player = actor
+        else:
+            self.passed |= 1 << actor
 
     def _everyone_passed(self) -> bool:
         """Passes on an empty field clear the trick once every player with cards has
