@@ -282,11 +282,11 @@ class ClientProtocol:
         self._unread = unread[pos:] if pos < end else b""
         return replies
 
-    # --- the fast paths of feed (20070): the messages of another player's turn ----------
+    # --- the fast paths of feed (20070): turn and field tables that answer nothing -------
     # Each takes a message only when it answers nothing and every check passes on cells
     # already known; anything else is left to the handler (False), which reads it whole
-    # and names what is wrong.  Neither moves ``_last``: it names the message last
-    # answered, and these answer nothing.
+    # and names what is wrong.  None of them (nor a turn's end flag) moves ``_last``: it names
+    # the message last answered, and these answer nothing.
     def _quick_turn(self, buf: bytes, pos: int) -> bool:
         """A turn table of another player's move whose card rows are the last turn table's
         (this client's hand unchanged)."""
@@ -305,7 +305,8 @@ class ClientProtocol:
         return True
 
     def _quick_field(self, buf: bytes, pos: int) -> bool:
-        """A field table showing a play already read (or no cards, once read)."""
+        """A field table showing a play already read (or no cards, once read); this
+        client's own move too (its answer is known by then)."""
         known = self._plays.get(buf[pos:pos + _CARD_BYTES]) if self._plain else None
         if known is None:
             return False
