@@ -62,6 +62,7 @@ from .tables import (
     PLAYERS,
     check_int,
     move_bytes,
+    quick_state,
     read_deal,
     read_field_bytes,
     read_turn_bytes,
@@ -84,9 +85,14 @@ class Step(IntEnum):
     DONE = auto()
 
 
-_SIZES = {Step.PLAYER_NUMBER: INT_BYTES, Step.DEAL: TABLE_BYTES, Step.TURN: TABLE_BYTES,
-          Step.ANSWER: INT_BYTES, Step.FIELD: TABLE_BYTES, Step.CHOICE_ANSWER: INT_BYTES,
-          Step.END_FLAG: INT_BYTES}
+# The steps as plain globals: in Python 3.11 reading a member through its enum class
+# costs about ten times a global, and feed reads several a message.
+(_PLAYER_NUMBER, _DEAL, _TURN, _ANSWER, _FIELD, _CHOICE_ANSWER, _END_FLAG,
+ _DONE) = Step
+
+_SIZES = {_PLAYER_NUMBER: INT_BYTES, _DEAL: TABLE_BYTES, _TURN: TABLE_BYTES,
+          _ANSWER: INT_BYTES, _FIELD: TABLE_BYTES, _CHOICE_ANSWER: INT_BYTES,
+          _END_FLAG: INT_BYTES}
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,9 +141,10 @@ class ClientProtocol:
         self.check_moves = check_moves  # warn when the bot's move is not legal
         use = needs_extension(rules) if extension is None else extension
         self.version = PROTOCOL_20260 if use else PROTOCOL_20070
+        self._plain = not use  # 20070: feed's fast paths apply
         self._rules_warned = False
         self.record = MatchRecord(name=self.name)
-        self.step = Step.PLAYER_NUMBER
+        self.step = _PLAYER_NUMBER
         self.game: GameTracker | None = None
         self._sent: Move | None = None
         # The last choice asked, the answer sent and the hand it was chosen from (20260).
@@ -162,7 +169,7 @@ class ClientProtocol:
     # --- what to do next ----------------------------------------------------------------
     @property
     def done(self) -> bool:
-        return self.step is Step.DONE
+        return self.step is _DONE
 
     @property
     def player(self) -> int:
@@ -189,22 +196,22 @@ class ClientProtocol:
     def _describe(self, position: tuple[Step, int | None, int, int, bool]) -> str:
         step, game, turns, games, sent = position
         at = f" (game {game}, turn {turns})" if game is not None else ""
-        if step is Step.PLAYER_NUMBER:
+        if step is _PLAYER_NUMBER:
             return "waiting for the player number (handshake)"
-        if step is Step.DEAL:
+        if step is _DEAL:
             return f"waiting for the deal table of game {games + 1}"
-        if step is Step.TURN:
+        if step is _TURN:
             return (f"waiting for the turn table (game {game}, turn {turns + 1})"
                     if game is not None else "waiting for the turn table")
-        if step is Step.ANSWER:
+        if step is _ANSWER:
             return f"waiting for the answer to this client's move{at}"
-        if step is Step.FIELD:
+        if step is _FIELD:
             if self.extended and sent:
                 return f"waiting for the field table or a choice table{at}"
             return f"waiting for the field table{at}"
-        if step is Step.CHOICE_ANSWER:
+        if step is _CHOICE_ANSWER:
             return f"waiting for the answer to this client's choice{at}"
-        if step is Step.END_FLAG:
+        if step is _END_FLAG:
             return f"waiting for the end flag{at}"
         return "done: the match is over"
 
@@ -227,7 +234,7 @@ class ClientProtocol:
         if not self._started:
             raise RuntimeError("call initiate() and send the profile first")
         step = self.step
-        if step is Step.DONE:
+        if step is _DONE:
             raise RuntimeError("the match is over; nothing more is expected")
         size = _SIZES.get(step, 0)
         if len(data) != size:
@@ -257,21 +264,63 @@ class ClientProtocol:
         replies: list[bytes] = []
         pos, end = 0, len(unread)
         step = self.step
-        while step is not Step.DONE:
+        while step is not _DONE:
             size = _SIZES[step]
             if end - pos < size:
                 break
-            if step is Step.END_FLAG and unread[pos:pos + size] == _CONTINUE:
+            if step is _END_FLAG and unread[pos:pos + size] == _CONTINUE:
                 # the end flag of a turn (most messages): no game over to tell anyone
-                self._last = self._position()
                 self.received += 1
-                self.step = step = Step.TURN
+                self.step = step = _TURN
+            elif ((step is _TURN and self._quick_turn(unread, pos))
+                  or (step is _FIELD and self._quick_field(unread, pos))):
+                step = self.step
             else:
                 replies += self._consume(step, unread[pos:pos + size])
                 step = self.step
             pos += size
         self._unread = unread[pos:] if pos < end else b""
         return replies
+
+    # --- the fast paths of feed (20070): turn and field tables that answer nothing -------
+    # Each takes a message only when it answers nothing and every check passes on cells
+    # already known; anything else is left to the handler (False), which reads it whole
+    # and names what is wrong.  None of them (nor a turn's end flag) moves ``_last``: it names
+    # the message last answered, and these answer nothing.
+    def _quick_turn(self, buf: bytes, pos: int) -> bool:
+        """A turn table of another player's move whose card rows are the last turn table's
+        (this client's hand unchanged)."""
+        game = self.game
+        if (not self._plain or game is None or not game.turns
+                or buf[pos:pos + _CARD_BYTES] != self._hand_rows):
+            return False
+        r = quick_state(buf, pos)
+        if r is None or r[0]:  # a check fails, or this client moves: the handler
+            return False
+        assert self._hand is not None  # set with _hand_rows
+        self.received += 1
+        self._sent = self._answer = None
+        game.on_turn_facts(self._hand, r[1], r[2], r[3], r[4], r[5], r[6:])
+        self.step = _FIELD
+        return True
+
+    def _quick_field(self, buf: bytes, pos: int) -> bool:
+        """A field table showing a play already read (or no cards, once read); this
+        client's own move too (its answer is known by then)."""
+        known = self._plays.get(buf[pos:pos + _CARD_BYTES]) if self._plain else None
+        if known is None:
+            return False
+        r = quick_state(buf, pos)
+        if r is None:
+            return False
+        game = self._game()
+        self.received += 1
+        observed = game.on_field_facts(known[0], known[1], r[1], r[2], r[3], r[4], r[5],
+                                       r[6:], self._answer, self._sent)
+        if self._tells_turns:
+            self.bot.on_turn(game.view(), observed, observed.is_play)
+        self.step = _END_FLAG
+        return True
 
     @property
     def unread(self) -> int:
@@ -287,7 +336,7 @@ class ClientProtocol:
                            where)
         self.record.player = player
         self.bot.on_match_start(player)
-        self.step = Step.DEAL
+        self.step = _DEAL
         return []
 
     def _on_deal(self, data: bytes, where: str) -> list[bytes]:
@@ -304,7 +353,7 @@ class ClientProtocol:
         self.game = game
         view = game.view()
         self.bot.on_game_start(view)
-        self.step = Step.TURN
+        self.step = _TURN
         if deal.give <= 0:
             return []
         cards = self.bot.exchange(view, deal.give)
@@ -331,7 +380,7 @@ class ClientProtocol:
             game.on_turn_table(turn)
         self._sent = self._answer = None
         if not turn.state.my_turn:
-            self.step = Step.FIELD
+            self.step = _FIELD
             return []
         view = game.view(my_turn=True)
         move = self.bot.play(view)
@@ -344,13 +393,13 @@ class ClientProtocol:
                         "(hand %s, field %s); sending it anyway, the server judges",
                         game.game, game.turns, move, view.hand, view.field or "empty")
         self._sent = move
-        self.step = Step.ANSWER
+        self.step = _ANSWER
         return [move_bytes(move)]
 
     def _on_answer(self, data: bytes, where: str) -> list[bytes]:
         allowed = (ANSWER_ACCEPTED, ANSWER_REJECTED, ANSWER_PASS_20071)
         self._answer = check_int(decode_int(data), allowed, where)
-        self.step = Step.FIELD
+        self.step = _FIELD
         return []
 
     def _on_field(self, data: bytes, where: str) -> list[bytes]:
@@ -373,7 +422,7 @@ class ClientProtocol:
         observed = game.on_field_table(shown, self._answer, self._sent)
         if self._tells_turns:
             self.bot.on_turn(game.view(), observed, observed.is_play)
-        self.step = Step.END_FLAG
+        self.step = _END_FLAG
         return []
 
     def _on_choice(self, game: ExtendedTracker, table: Table, where: str) -> list[bytes]:
@@ -402,7 +451,7 @@ class ClientProtocol:
                         game.game, choice.kind.value, cards or "nothing", choice.count)
         self.record.choices += 1
         self._choice = (choice, cards, view.hand)
-        self.step = Step.CHOICE_ANSWER
+        self.step = _CHOICE_ANSWER
         return [build_choice_answer(cards).to_bytes(PROTOCOL_20070)]
 
     def _on_choice_answer(self, data: bytes, where: str) -> list[bytes]:
@@ -414,21 +463,21 @@ class ClientProtocol:
         # 9: the cards moved as sent; 8: the server moved the default (the weakest) instead.
         moved = cards if answer == ANSWER_ACCEPTED else resolve_choice(hand, choice, None)[0]
         self._game().on_choice_made(moved)
-        self.step = Step.FIELD  # another choice table, or the field table
+        self.step = _FIELD  # another choice table, or the field table
         return []
 
     def _on_end_flag(self, data: bytes, where: str) -> list[bytes]:
         game = self._game()
         flag = check_int(decode_int(data), (END_CONTINUE, END_GAME, END_MATCH), where)
         if flag == END_CONTINUE:
-            self.step = Step.TURN
+            self.step = _TURN
             return []
         places = game.places()
         self.record.places.append(places)
         log.info("%s (player %d): game %d over, places %s", self.name, self.player, game.game,
                  places if places is not None else "unknown")
         self.bot.on_game_end(game.view(), places)
-        self.step = Step.DEAL if flag == END_GAME else Step.DONE
+        self.step = _DEAL if flag == END_GAME else _DONE
         return []
 
     def _game(self) -> GameTracker:
@@ -437,10 +486,10 @@ class ClientProtocol:
 
 
 _HANDLERS = {
-    Step.PLAYER_NUMBER: ClientProtocol._on_player_number, Step.DEAL: ClientProtocol._on_deal,
-    Step.TURN: ClientProtocol._on_turn, Step.ANSWER: ClientProtocol._on_answer,
-    Step.FIELD: ClientProtocol._on_field, Step.CHOICE_ANSWER: ClientProtocol._on_choice_answer,
-    Step.END_FLAG: ClientProtocol._on_end_flag,
+    _PLAYER_NUMBER: ClientProtocol._on_player_number, _DEAL: ClientProtocol._on_deal,
+    _TURN: ClientProtocol._on_turn, _ANSWER: ClientProtocol._on_answer,
+    _FIELD: ClientProtocol._on_field, _CHOICE_ANSWER: ClientProtocol._on_choice_answer,
+    _END_FLAG: ClientProtocol._on_end_flag,
 }
 
 __all__ = ["ClientProtocol", "Expect", "MatchRecord", "Step"]

@@ -185,6 +185,31 @@ def read_field_bytes(data: bytes, where: str, max_jokers: int = 2,
     return FieldTable(play[0], play[1], _state_of(r))
 
 
+# The cells a client follows the game by, [5][2..7] and [6][0..4] (my turn, the player,
+# field empty, 11-back, revolution, lock, the five counts): one unpack, no table.
+_FLAGS_AND_COUNTS = struct.Struct(">8x6I28x5I")
+
+
+def quick_state(data: bytes, offset: int = 0) -> tuple[int, ...] | None:
+    """The cells above of the 20070 table at ``offset`` of ``data``, when every check that
+    :func:`read_turn` and :func:`read_field` make of them passes (flags 0 or 1, a player
+    0..4, counts up to 54); else None: the caller then takes those readers, which name
+    what is wrong.
+
+    >>> from daihinmin.protocol.codec import TableState, build_turn
+    >>> raw = build_turn(CardSet.parse("S3"), TableState(turn_player=3, counts=(1,) * 5))
+    >>> quick_state(raw.to_bytes())
+    (0, 3, 0, 0, 0, 0, 1, 1, 1, 1, 1)
+    >>> quick_state(raw.with_cells({(6, 2): 55}).to_bytes()) is None
+    True
+    """
+    r = _FLAGS_AND_COUNTS.unpack_from(data, offset + _STATE_OFFSET)
+    if (r[0] > 1 or r[1] >= PLAYERS or r[2] > 1 or r[3] > 1 or r[4] > 1 or r[5] > 1
+            or max(r[6:]) > MAX_CARDS):
+        return None
+    return r
+
+
 _BIG_ENDIAN_TABLE = struct.Struct(f">{CELLS}I")
 _EMPTY_CELLS = (0,) * CELLS
 
@@ -218,6 +243,7 @@ __all__ = [
     "HandTable",
     "check_int",
     "move_bytes",
+    "quick_state",
     "read_deal",
     "read_field",
     "read_field_bytes",

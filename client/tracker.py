@@ -22,6 +22,8 @@ from .tables import ANSWER_ACCEPTED, FieldTable, HandTable
 log = logging.getLogger("daihinmin.client")
 
 NOBODY = -1  # turn_player before the first turn table of a game
+# The passes seen, by player, empty field and answer: a few dozen at most.
+_PASSES: dict[tuple[int, bool, int | None], Observed] = {}
 
 
 class GameTracker:
@@ -75,29 +77,46 @@ class GameTracker:
 
     def on_turn_table(self, turn: HandTable) -> None:
         """A new turn: the turn table is the authoritative state before the action."""
+        s = turn.state
+        self.on_turn_facts(turn.hand, s.turn_player, s.field_empty, s.eleven_back,
+                           s.revolution, s.lock, s.counts)
+
+    def on_turn_facts(self, hand: CardSet, turn_player: int, field_empty: int,
+                      eleven_back: int, revolution: int, lock: int,
+                      counts: tuple[int, ...]) -> None:
+        """:meth:`on_turn_table` from the cells it reads (the client's fast path has them
+        without building a table)."""
         if self.turns == 0:
-            self._settle_exchange(turn.hand)
+            self._settle_exchange(hand)
         self.turns += 1
         self.own_play = None
-        s = turn.state
-        self.hand = turn.hand
-        self.turn_player = s.turn_player
-        self._take_flags(s)
-        self.counts = s.counts
+        self.hand = hand
+        self.turn_player = turn_player
+        self.revolution, self.eleven_back, self.lock = (bool(revolution), bool(eleven_back),
+                                                        bool(lock))
+        self.counts = counts
         if self.last_player is None:
-            self.last_player = s.turn_player  # the first leader keeps the lead, as in the engine
-        self.field_empty = bool(s.field_empty)
-        if self.field_empty and self.field is not None:  # the cards were cleared away
+            self.last_player = turn_player  # the first leader keeps the lead, as in the engine
+        self.field_empty = empty = bool(field_empty)
+        if empty and self.field is not None:  # the cards were cleared away
             self._clear_trick()
 
     def on_field_table(self, shown: FieldTable, answer: int | None,
                        sent: Move | None) -> Observed:
         """Work out what the actor did; ``answer``/``sent`` only when this client moved."""
         s = shown.state
-        actor = s.turn_player
-        played = (not s.field_empty and bool(shown.cells)
-                  and shown.cells != self.field_cells and shown.move is not None)
-        move = shown.move if played and shown.move is not None else PASS
+        return self.on_field_facts(shown.cells, shown.move, s.turn_player, s.field_empty,
+                                   s.eleven_back, s.revolution, s.lock, s.counts, answer, sent)
+
+    def on_field_facts(self, cells: dict[tuple[int, int], int], shown: Move | None,
+                       actor: int, field_empty: int, eleven_back: int, revolution: int,
+                       lock: int, counts: tuple[int, ...], answer: int | None,
+                       sent: Move | None) -> Observed:
+        """:meth:`on_field_table` from the cells it reads."""
+        # The client hands the same cells object back for the same card rows: ``is`` first.
+        played = (not field_empty and bool(cells) and shown is not None
+                  and cells is not self.field_cells and cells != self.field_cells)
+        move = shown if played and shown is not None else PASS
         if answer is not None and sent is not None:
             if answer == ANSWER_ACCEPTED and not sent.is_pass and move != sent:
                 log.warning("game %d: the server accepted %s but shows %s on the field",
@@ -107,14 +126,19 @@ class GameTracker:
                 # none of the engine's game module
                 self.hand = self.hand - move.hand_cards()
         if self.own_play is not None:  # the CHOICE table applied it: history once
-            observed, self.field_cells = self.own_play, shown.cells
+            observed, self.field_cells = self.own_play, cells
         else:
-            observed = Observed(actor, move, trick_cleared_before=self.field_empty,
-                                answer=answer)
-            self._record(observed, shown.cells)
-        self._take_flags(s)
-        self.counts = s.counts
-        if played and s.counts[actor] == 0 and actor not in self.out_order:
+            if played:
+                observed = Observed(actor, move, self.field_empty, answer)
+            else:  # one Observed for each pass seen alike (a dataclass takes microseconds)
+                key = (actor, self.field_empty, answer)
+                observed = _PASSES.get(key) or _PASSES.setdefault(
+                    key, Observed(actor, PASS, self.field_empty, answer))
+            self._record(observed, cells, played)
+        self.revolution, self.eleven_back, self.lock = (bool(revolution), bool(eleven_back),
+                                                        bool(lock))
+        self.counts = counts
+        if played and counts[actor] == 0 and actor not in self.out_order:
             self.out_order.append(actor)
         if not played and self.field is None and self._everyone_passed():
             self._clear_trick()
@@ -126,7 +150,7 @@ class GameTracker:
         only confirms the cells; see :meth:`on_field_table`)."""
         observed = Observed(self.player, move, trick_cleared_before=self.field_empty,
                             answer=answer)
-        self._record(observed, {})
+        self._record(observed, {}, not move.is_pass)
         self.own_play = observed
         self.on_choice_table(after)
         return observed
@@ -147,15 +171,16 @@ class GameTracker:
         self.revolution, self.eleven_back, self.lock = (bool(s.revolution),
                                                         bool(s.eleven_back), bool(s.lock))
 
-    def _record(self, observed: Observed, cells: dict[tuple[int, int], int]) -> None:
+    def _record(self, observed: Observed, cells: dict[tuple[int, int], int],
+                played: bool) -> None:
         """One turn's action in the history, and on the field when it is a play."""
         self.history.append(observed)
-        actor, move = observed.player, observed.move
-        if move.is_pass:
-            self.passed |= 1 << actor
-        else:
-            self.field, self.field_cells, self.field_owner = move, cells, actor
+        actor = observed.player
+        if played:
+            self.field, self.field_cells, self.field_owner = observed.move, cells, actor
             self.last_player = actor
+        else:
+            self.passed |= 1 << actor
 
     def _everyone_passed(self) -> bool:
         """Passes on an empty field clear the trick once every player with cards has

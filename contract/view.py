@@ -99,9 +99,13 @@ class GameView:
     def allows(self, move: Move) -> bool:
         """``move in self.legal_moves()``, asked of the judge for this one move (the
         server's own check, ``rules.judge.play_verdict``) instead of listing every play."""
-        if move.is_pass:
-            return self._may_pass()
-        return play_verdict(self, self.hand, move) is None
+        # The last move asked is kept: a bot checks its move and the client checks it again.
+        last = self.__dict__.get("_allowed")
+        if last is not None and last[0] == move:
+            return bool(last[1])
+        allowed = self._may_pass() if move.is_pass else play_verdict(self, self.hand, move) is None
+        self.__dict__["_allowed"] = (move, allowed)  # a cache, as cached_property keeps its own
+        return allowed
 
     def _may_pass(self) -> bool:
         # A leader with no legal play may pass (e.g. its last card may not be played).

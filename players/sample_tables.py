@@ -35,11 +35,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from daihinmin.values.cards import CardSet
+from daihinmin.values.cards import DECK52, CardSet
 
 ROWS, COLS = 8, 15
 SIZE = ROWS * COLS
 SLACK = 2 * COLS  # room for the original's writes past the last row (never read back as cards)
+CELLS = SIZE + SLACK  # every grid's length
 JOKER_ROW, JOKER_COL = 4, 1  # where a hand table marks the joker
 FIRST_JOKER_RUN = 1  # see the module docstring
 
@@ -50,15 +51,15 @@ class Grid:
     __slots__ = ("cells",)
 
     def __init__(self) -> None:
-        self.cells = [0] * (SIZE + SLACK)
+        self.cells = [0] * CELLS
 
     def get(self, row: int, col: int) -> int:
         i = row * COLS + col
-        return self.cells[i] if 0 <= i < len(self.cells) else 0
+        return self.cells[i] if 0 <= i < CELLS else 0
 
     def put(self, row: int, col: int, value: int) -> None:
         i = row * COLS + col
-        if 0 <= i < len(self.cells):
+        if 0 <= i < CELLS:
             self.cells[i] = value
 
     def copy(self) -> Grid:
@@ -74,10 +75,15 @@ class Grid:
 def hand_grid(hand: CardSet) -> Grid:
     """A hand as the server sends it: 1 per card, 2 at [4][1] for the joker."""
     g = Grid()
-    for c in hand.without_jokers:
-        g.put(c & 3, c >> 2, 1)
+    cells = g.cells
+    mask = hand.mask & DECK52  # card 4 * column + row: always inside the grid
+    while mask:
+        low = mask & -mask
+        c = low.bit_length() - 1
+        cells[(c & 3) * COLS + (c >> 2)] = 1
+        mask ^= low
     if hand.jokers:
-        g.put(JOKER_ROW, JOKER_COL, 2)
+        cells[JOKER_ROW * COLS + JOKER_COL] = 2
     return g
 
 
@@ -104,10 +110,12 @@ def field_facts(cells: dict[tuple[int, int], int], reversed_order: bool) -> Fiel
     """Read the field's cards as the client does: the first card cell by column then row
     decides the shape; ``reversed_order`` is the revolution the client believed in when it
     read the table (the order key of a sequence is its top, or its bottom when reversed)."""
-    first = next(((r, c) for c in range(COLS) for r in range(4) if cells.get((r, c))), None)
+    # the first card cell by column, then row (rows 0..3)
+    first = min(((c, r) for (r, c), v in cells.items() if v and 0 <= r < 4 and 0 <= c < COLS),
+                default=None)
     if first is None:
         return FieldFacts(0, 0, False, (0, 0, 0, 0, 0))
-    row, col = first
+    col, row = first
     suits = [0] * 5
     if col + 1 < COLS and cells.get((row, col + 1), 0) > 0:
         length = 0
@@ -121,7 +129,7 @@ def field_facts(cells: dict[tuple[int, int], int], reversed_order: bool) -> Fiel
         if cells.get((r, col), 0) > 0:
             qty += 1
             suits[r] = 1
-    lone_joker = qty == 1 and cells[first] == 2  # above everything
+    lone_joker = qty == 1 and cells[row, col] == 2  # above everything
     order = (0 if reversed_order else 14) if lone_joker else col
     return FieldFacts(qty, order, False, _suit_flags(suits))
 
@@ -173,7 +181,7 @@ def _groups(cards: Grid, cols: int, jokers: int) -> Grid:
     src, dst = cards.cells, out.cells
     for c in range(cols):
         column = (src[c], src[COLS + c], src[2 * COLS + c], src[3 * COLS + c])
-        n = sum(column) + jokers
+        n = column[0] + column[1] + column[2] + column[3] + jokers
         if n > 1:
             for r in range(4):
                 if column[r] == 1:
@@ -333,14 +341,14 @@ def pick_high_run(hand: Grid, table: Grid) -> Grid:
 def pick_single(cards: Grid, joker: bool, lowest: bool) -> Grid:
     """The lowest (highest) card; else, when ``joker``, the joker alone."""
     out = Grid()
-    cols = range(1, 14) if lowest else range(13, 0, -1)
-    for c in cols:
-        for r in range(4):
-            if cards.get(r, c) == 1:
-                out.put(r, c, 1)
+    src = cards.cells  # rows 0..3, columns 0..14: always inside
+    for c in range(1, 14) if lowest else range(13, 0, -1):
+        for i in range(c, 4 * COLS, COLS):
+            if src[i] == 1:
+                out.cells[i] = 1
                 return out
     if joker:
-        out.put(0, 14 if lowest else 0, 2)
+        out.cells[14 if lowest else 0] = 2
     return out
 
 
