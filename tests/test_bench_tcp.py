@@ -31,9 +31,10 @@ def test_native_clients_read_each_coalesced_and_deferred_table_with_one_read() -
     for mode in ("coalesced", "deferred"):
         r = out["results"][f"native:{mode}"]
         assert r["write_mode"] == mode and r["timed_games"] == 3
-        for key in ("wall_ms_per_game", "server_cpu_ms_per_game", "client_cpu_ms_per_game",
-                    "floor_server_cpu_ms_per_game"):
-            assert r[key] > 0
+        assert r["wall_ms_per_game"] > 0 and r["server_cpu_ms_per_game"] > 0
+        # /proc counts CPU in clock ticks (10 ms): three games of a C client or of the
+        # deferred floor can take less than one
+        assert r["client_cpu_ms_per_game"] >= 0 and r["floor_server_cpu_ms_per_game"] >= 0
         assert r["floor_turns_per_game"] == r["turns_per_game"]
         assert r["server_rss_kb_start"][0] > 0 and r["server_rss_kb_end"][0] > 0
 
