@@ -263,8 +263,14 @@ def finish(tables: list[Table], readers: list[threading.Thread], timeout: float)
     """Wait for every process; a non-zero exit or a reported problem fails the run."""
     deadline = time.monotonic() + timeout
     try:
+        # The clients are reaped only after the readers took the last game's snapshot: a
+        # client that has exited stays readable in /proc until then (a zombie keeps its times)
         for table in tables:
-            for proc in table.processes():
+            table.server.wait(max(0.1, deadline - time.monotonic()))
+        for reader in readers:
+            reader.join(max(0.1, deadline - time.monotonic()))
+        for table in tables:
+            for proc in table.clients:
                 proc.wait(max(0.1, deadline - time.monotonic()))
     except subprocess.TimeoutExpired as exc:
         raise BenchError(f"the match did not end within {timeout:.0f} s") from exc
