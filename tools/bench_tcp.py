@@ -149,6 +149,9 @@ class Table:
     problems: list[str] = field(default_factory=list)
     listening: threading.Event = field(default_factory=threading.Event)
     game_seen: threading.Condition = field(default_factory=threading.Condition)
+    # set once every client process is started: a fast table (native clients, the floor)
+    # can end its first game before the last Popen is in ``clients``
+    seated: threading.Event = field(default_factory=threading.Event)
 
     def snapshot(self) -> Snapshot:
         return Snapshot(time.perf_counter(), cpu_seconds(self.server.pid),
@@ -171,6 +174,7 @@ class Table:
                 number = int(game.group(1))
                 if number > 1:
                     self.turns += int(game.group(2))
+                self.seated.wait(60)
                 try:
                     if number == 1:
                         self.first = self.snapshot()
@@ -240,6 +244,7 @@ def start_table(kind: str, native: Path | None, games: int, seed: int,
             client_argv(kind, native, table.port, number, record), stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL, stderr=log, start_new_session=True))
         table.client_logs.append(log)
+    table.seated.set()
     return table, reader
 
 
