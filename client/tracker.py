@@ -11,7 +11,6 @@ from __future__ import annotations
 import logging
 
 from daihinmin.contract.view import GameView, Observed
-from daihinmin.protocol.codec import TableState
 from daihinmin.rules.deal import strongest
 from daihinmin.rules.ruleset import ForbiddenFinish, RuleSet
 from daihinmin.values.cards import EMPTY, CardSet
@@ -92,8 +91,7 @@ class GameTracker:
         self.own_play = None
         self.hand = hand
         self.turn_player = turn_player
-        self.revolution, self.eleven_back, self.lock = (bool(revolution), bool(eleven_back),
-                                                        bool(lock))
+        self._take_flags(revolution, eleven_back, lock)
         self.counts = counts
         if self.last_player is None:
             self.last_player = turn_player  # the first leader keeps the lead, as in the engine
@@ -135,8 +133,7 @@ class GameTracker:
                 observed = _PASSES.get(key) or _PASSES.setdefault(
                     key, Observed(actor, PASS, self.field_empty, answer))
             self._record(observed, cells, played)
-        self.revolution, self.eleven_back, self.lock = (bool(revolution), bool(eleven_back),
-                                                        bool(lock))
+        self._take_flags(revolution, eleven_back, lock)
         self.counts = counts
         if played and counts[actor] == 0 and actor not in self.out_order:
             self.out_order.append(actor)
@@ -160,16 +157,16 @@ class GameTracker:
         after a give already answered in this turn)."""
         s = table.state
         self.hand = table.hand
-        self._take_flags(s)
+        self._take_flags(s.revolution, s.eleven_back, s.lock)
         self.counts = s.counts
 
     def on_choice_made(self, cards: CardSet) -> None:
         """The cards this client's choice gave or discarded left its hand."""
         self.hand = self.hand - cards
 
-    def _take_flags(self, s: TableState) -> None:
-        self.revolution, self.eleven_back, self.lock = (bool(s.revolution),
-                                                        bool(s.eleven_back), bool(s.lock))
+    def _take_flags(self, revolution: int, eleven_back: int, lock: int) -> None:
+        self.revolution, self.eleven_back, self.lock = (bool(revolution), bool(eleven_back),
+                                                        bool(lock))
 
     def _record(self, observed: Observed, cells: dict[tuple[int, int], int],
                 played: bool) -> None:
