@@ -181,8 +181,9 @@ class SeatTable:
         report.status, report.detail = status, detail
         report.stand_in = str(self.on_fault)
         report.since_game, report.since_turn = self.game, self.turn
-        seat.stand_in = self._new_stand_in(player, self.on_fault)  # (first: a failed write
-        # in before_close hands over again, which then returns at once)
+        # The stand-in first: if the release below fails to write, it hands this seat over
+        # again, and that call returns at once.
+        seat.stand_in = self._new_stand_in(player, self.on_fault)
         if seat.conn is not None and self.held is not None:
             await self.held.release(player)
         if seat.conn is not None:
