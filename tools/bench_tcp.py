@@ -573,12 +573,11 @@ def bench_tcp(args: argparse.Namespace) -> int:
                 if kind == "native" and native is None:
                     out["skipped"][kind] = "no C compiler (cc) found: native clients skipped"
                     continue
-                for mode in modes:
-                    name = kind if len(modes) == 1 else f"{kind}:{mode}"
+                names = [kind if len(modes) == 1 else f"{kind}:{mode}" for mode in modes]
+                for name, mode in zip(names, modes, strict=True):
                     out["results"][name] = run_mode(kind, mode, native, args, folder, out)
                 if kind == "default":  # the same in every mode: once
-                    out["results"][kind if len(modes) == 1 else f"{kind}:{modes[0]}"].update(
-                        startup_cost(kind))
+                    out["results"][names[0]].update(startup_cost(kind))
     except (BenchError, OSError) as exc:
         print(f"daihinmin bench tcp: {exc}", file=sys.stderr)
         return FAILED
