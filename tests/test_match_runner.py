@@ -159,7 +159,11 @@ def test_a_signal_stops_the_match_and_every_player_process(signum: int, code: in
         while processes_with(marker) < 5 and time.monotonic() < deadline:
             assert runner.poll() is None
             time.sleep(0.1)
-        assert processes_with(marker) == 5  # every player process is up
+        if processes_with(marker) != 5:  # every player process is up, or say why not
+            runner.kill()
+            _, err = runner.communicate(timeout=60)
+            pytest.fail(f"{processes_with(marker)} of 5 players up; the match said: "
+                        f"{err.decode()[-2000:]}")
         runner.send_signal(signum)
         _, err = runner.communicate(timeout=60)
     finally:
