@@ -139,7 +139,8 @@ def test_a_signal_stops_every_table_and_every_process(
            "100000", "--log", str(log), "--no-fsync"]
     for i in range(5):
         cmd += ["--cmd", native_cmd(native, f"{marker}{i}")]
-    runner = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    runner = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                              start_new_session=True)
     try:
         deadline = time.monotonic() + 60
         while processes_with(marker) < 10 and time.monotonic() < deadline:
@@ -148,7 +149,10 @@ def test_a_signal_stops_every_table_and_every_process(
         assert processes_with(marker) == 10  # both tables' players are up
         workers = [w for fs in children_of(runner.pid) for w in children_of(fs)]
         assert len(workers) == 2  # forkserver -> one worker per table
-        runner.send_signal(signum)
+        if signum == signal.SIGINT:  # as the terminal sends it: to the whole group
+            os.killpg(runner.pid, signum)
+        else:  # as `kill` sends it
+            runner.send_signal(signum)
         _, err = runner.communicate(timeout=60)
     finally:
         runner.kill()

@@ -192,10 +192,11 @@ def merge_reports(tables: list[list[SeatReport]], players: int) -> list[SeatRepo
 
     >>> from daihinmin.driver.faults import SeatStatus
     >>> a = [SeatReport(0, SeatStatus.TIMEOUT, {"TIMEOUT": 1}, detail="slow")]
-    >>> b = [SeatReport(0, SeatStatus.CRASHED, {"CRASHED": 1}, "fallback", 3, 7, "died")]
+    >>> b = [SeatReport(0, SeatStatus.CRASHED, {"TIMEOUT": 2, "CRASHED": 1}, "fallback", 3, 7,
+    ...                 "died")]
     >>> merge_reports([a, b], 1)[0]  # doctest: +NORMALIZE_WHITESPACE
     SeatReport(player=0, status=<SeatStatus.CRASHED: 'CRASHED'>,
-               faults={'TIMEOUT': 1, 'CRASHED': 1}, stand_in='fallback', since_game=3,
+               faults={'TIMEOUT': 3, 'CRASHED': 1}, stand_in='fallback', since_game=3,
                since_turn=7, detail='table 1: slow; table 2: died')
     """
     merged = [SeatReport(p) for p in range(players)]
@@ -336,7 +337,7 @@ def play_tables(args: argparse.Namespace, config: ServerConfig, tasks: list[Tabl
     except KeyboardInterrupt:
         report_tables_interrupted(run, config, time.perf_counter() - started)
         return INTERRUPTED
-    except MatchInterruptedError as exc:
+    except (Exception, BaseExceptionGroup) as exc:  # e.g. SIGTERM: one line, no traceback
         return report_errors(exc, "daihinmin match")
     finally:
         pool.stop()
