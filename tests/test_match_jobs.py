@@ -11,6 +11,7 @@ import shlex
 import signal
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -183,3 +184,44 @@ def test_each_table_has_its_share_its_seed_and_its_bots_seeded_from_it() -> None
     args.jobs = 4  # more tables than games: one table a game
     few = plan_tables(args, ServerConfig(games=2, seed=4), lambda c: [])
     assert [t.config.games for t in few] == [1, 1]
+
+
+def parent_of(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+
+
+def test_a_table_whose_worker_dies_fails_the_match_and_stops_the_others(
+        native: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """One table's worker is killed (SIGKILL) while both tables play: the match exits 1 and
+    says so, the other table is stopped with its players (its log ends with the reason),
+    and the dead table's players leave as their connections close."""
+    marker = "jobdie" + uuid.uuid4().hex[:8]
+    log = tmp_path / "d.jsonl"
+    argv = ["match", "--jobs", "2", "--games", "100000", "--log", str(log), "--no-fsync"]
+    for i in range(5):
+        argv += ["--cmd", native_cmd(native, f"{marker}{i}")]
+    killed: list[int] = []
+
+    def kill_one_worker() -> None:
+        deadline = time.monotonic() + 60
+        while processes_with(marker) < 10 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        player = next(int(e) for e in os.listdir("/proc") if e.isdigit()
+                      and f"{marker}0".encode() in Path(f"/proc/{e}/cmdline").read_bytes())
+        killed.append(parent_of(player))
+        os.kill(killed[0], signal.SIGKILL)
+
+    killer = threading.Thread(target=kill_one_worker)
+    killer.start()
+    try:
+        assert main(argv) == 1
+    finally:
+        killer.join()
+    err = capsys.readouterr().err
+    assert "its worker process died (exit code -9)" in err
+    deadline = time.monotonic() + 10
+    while processes_with(marker) and time.monotonic() < deadline:
+        time.sleep(0.05)  # the dead table's players see their sockets close
+    assert processes_with(marker) == 0
+    ends = [read_match_log(table_log_path(log, t)).end for t in (1, 2)]
+    assert sorted((e.error if e else None) or "" for e in ends) == ["", "stopped by SIGTERM"]

@@ -129,7 +129,7 @@ def plan_tables(args: argparse.Namespace, config: ServerConfig,
 def table_worker(worker: int, setup: TablesSetup, tasks: Any, results: Any, slots: int,
                  show_hands: bool | None = None) -> None:
     """A worker of the pool: plays the tables it takes, posting
-    ``("game", table, record)``, then ``("done", table, outcome)``,
+    ``("started", table, worker)``, ``("game", table, record)``, then ``("done", table, outcome)``,
     ``("failed", table, exit_code, message)`` or ``("stopped", table)``; then ``exit``."""
     from daihinmin.tournament.worker import next_task, own_cpu_seconds
 
@@ -137,6 +137,7 @@ def table_worker(worker: int, setup: TablesSetup, tasks: Any, results: Any, slot
     setup_logging(setup.verbose)
     try:
         while (task := cast("TableTask | None", next_task(tasks))) is not None:
+            results.put(("started", task.table, worker))
             if not play_table(task, setup, results):
                 break
     except KeyboardInterrupt:  # between tables
@@ -226,13 +227,16 @@ class TablesRun:
     combined: Standings
     per_table: dict[int, Standings]
     outcomes: dict[int, MatchOutcome] = field(default_factory=dict)
-    failures: dict[int, tuple[int, str]] = field(default_factory=dict)
+    failures: dict[int, tuple[int, str]] = field(default_factory=dict)  # code, message
+    worker_of: dict[int, int] = field(default_factory=dict)  # table -> worker playing it
     cpu_workers: float = 0.0  # workers and their player processes, as they exit
     on_game: Callable[[], None] = lambda: None
 
     def handle(self, msg: tuple[Any, ...]) -> None:
         kind = msg[0]
-        if kind == "game":
+        if kind == "started":
+            self.worker_of[msg[1]] = msg[2]
+        elif kind == "game":
             self.combined.add_game(msg[2])
             self.per_table[msg[1]].add_game(msg[2])
             self.on_game()
@@ -243,9 +247,12 @@ class TablesRun:
         elif kind == "exit":
             self.cpu_workers += msg[2]
 
-    def unfinished(self) -> list[int]:
-        return [t.table for t in self.tasks
-                if t.table not in self.outcomes and t.table not in self.failures]
+    def worker_died(self, worker: int, exitcode: int | None) -> None:
+        """The tables ``worker`` was playing fail (it died without a word)."""
+        for table, w in self.worker_of.items():
+            if w == worker and table not in self.outcomes and table not in self.failures:
+                self.failures[table] = (1, f"daihinmin match: table {table}: its worker "
+                                           f"process died (exit code {exitcode})")
 
 
 @contextlib.contextmanager
@@ -287,15 +294,15 @@ def run_pool(pool: WorkerPool, run: TablesRun) -> None:
     while not pool.finished:
         for msg in pool.poll(0.25):
             run.handle(msg)
+        for w in pool.crashed():
+            run.worker_died(w, pool.procs[w].exitcode)
         if run.failures and not stopping:
             stopping = True
             stop_tables(pool, run, signal.SIGTERM)
     for msg in pool.poll(0.0):  # anything sent just before the last exit
         run.handle(msg)
-    for table in run.unfinished():
-        if table not in run.failures and not stopping:
-            run.failures[table] = (1, f"daihinmin match: table {table}: its worker process "
-                                      "died")
+    for w in pool.crashed():
+        run.worker_died(w, pool.procs[w].exitcode)
 
 
 def play_tables(args: argparse.Namespace, config: ServerConfig, tasks: list[TableTask],
