@@ -83,15 +83,18 @@ def test_two_tables_one_result_with_a_stand_in_in_one_table(
 
 def test_table_logs_are_checked_before_anyone_is_seated(
         native: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    log = tmp_path / "m.jsonl"
+    log, started = tmp_path / "m.jsonl", tmp_path / "a-player-started"
     table_log_path(log, 2).write_text("keep me")
     args = ["match", "--jobs", "2", "--games", "4", "--log", str(log)]
-    for i in range(5):
-        args += ["--cmd", native_cmd(native, f"n{i}")]
+    script = f'touch {started}; exec "$2" "$0" "$1" n'
+    for _ in range(5):
+        args += ["--cmd", f"sh -c {shlex.quote(script)} {{host}} {{port}} {native}"]
     assert main(args) == 5
-    assert "m.t2.jsonl exists" in capsys.readouterr().err
+    assert capsys.readouterr().err.strip() == (  # one line, from the check (no table's)
+        f"daihinmin match: match log {table_log_path(log, 2)} exists; give another path, "
+        "or --overwrite to replace it")
     assert table_log_path(log, 2).read_text() == "keep me"
-    assert not table_log_path(log, 1).exists()
+    assert not table_log_path(log, 1).exists() and not started.exists()
 
 
 @pytest.mark.parametrize(("extra", "message"), [
