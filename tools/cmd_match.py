@@ -34,7 +34,6 @@ from .cmd_serve import (
     setup_logging,
     start_standings,
 )
-from .match_tables import plan_tables, play_tables, refuse_tables_flags
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable
@@ -168,6 +167,7 @@ def match_command(args: argparse.Namespace) -> int:
     from daihinmin.server.outfile import OutputRefusedError
     from daihinmin.server.runner import run_headless_match
     from daihinmin.tools.exit_codes import BAD_INPUT, INTERRUPTED, OUTPUT_REFUSED, USAGE
+    from daihinmin.tools.match_tables import plan_tables, play_tables, refuse_tables_flags
     from rich.console import Console
     from rich.progress import (
         BarColumn,
@@ -178,7 +178,7 @@ def match_command(args: argparse.Namespace) -> int:
     )
 
     setup_logging(args.verbose)
-    jobs = getattr(args, "jobs", 1)
+    jobs = args.jobs
     try:
         check_bot_names(args.bots)
         if jobs != 1:
