@@ -305,16 +305,6 @@ def run_pool(pool: WorkerPool, run: TablesRun) -> None:
         run.worker_died(w, pool.procs[w].exitcode)
 
 
-def preload_tables_module() -> None:
-    """The forkserver imports this module (Trio, the server) once for every worker, not
-    each worker again (about 0.25 s of CPU a table); only before the forkserver starts."""
-    from daihinmin.tournament.pool import mp_context
-
-    ctx = mp_context()
-    if hasattr(ctx, "set_forkserver_preload"):
-        ctx.set_forkserver_preload(["__main__", __name__])
-
-
 def play_tables(args: argparse.Namespace, config: ServerConfig, tasks: list[TableTask],
                 labels: list[str]) -> int:
     """Play the tables at once; print one result (or the errors) and return the exit code."""
@@ -334,7 +324,6 @@ def play_tables(args: argparse.Namespace, config: ServerConfig, tasks: list[Tabl
                         MofNCompleteColumn(), TextColumn("games"), TimeRemainingColumn(),
                         console=Console(stderr=True), disable=args.json, transient=True,
                         refresh_per_second=2)
-    preload_tables_module()
     bar = progress.add_task("match", total=config.games)
     run = TablesRun(tasks, start_standings(config, labels),
                     {t.table: start_standings(t.config, labels) for t in tasks},
