@@ -7,6 +7,7 @@ The deadline and fault options are those of ``daihinmin serve``: a player that c
 hangs or misbehaves is handed to the stand-in and the match finishes; the standings show
 each seat's status, and the exit code is 3 when a stand-in played (docs/RESULTS.md).
 ``--resume LOG`` continues a stopped match with the lineup of its log.
+``--jobs N`` plays N tables at once, one result (:mod:`daihinmin.tools.match_tables`).
 """
 
 from __future__ import annotations
@@ -61,6 +62,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--connect-timeout", type=float, default=CONNECT_TIMEOUT_SECONDS,
                    help="seconds each player may take to start and be seated; a player that "
                         "is not seated by then is stopped and a stand-in takes its seat")
+    p.add_argument("--jobs", type=int, default=1, metavar="N",
+                   help="tables at once (default 1), each its own server process with its "
+                        "own player processes; the games are split between them and each "
+                        "table is a chain of its own (ranks carry into its next game's "
+                        "exchange); table 1 plays --seed, table k a seed derived from it; "
+                        "one log per table, LOG.t<k>.jsonl; the standings add up every "
+                        "table.  Not with --resume (resume each table's log) or --publish")
     add_match_options(p)
     p.set_defaults(func=match_command)
 
@@ -159,6 +167,7 @@ def match_command(args: argparse.Namespace) -> int:
     from daihinmin.server.outfile import OutputRefusedError
     from daihinmin.server.runner import run_headless_match
     from daihinmin.tools.exit_codes import BAD_INPUT, INTERRUPTED, OUTPUT_REFUSED, USAGE
+    from daihinmin.tools.match_tables import plan_tables, play_tables, refuse_tables_flags
     from rich.console import Console
     from rich.progress import (
         BarColumn,
@@ -169,8 +178,11 @@ def match_command(args: argparse.Namespace) -> int:
     )
 
     setup_logging(args.verbose)
+    jobs = args.jobs
     try:
         check_bot_names(args.bots)
+        if jobs != 1:
+            refuse_tables_flags(args)
         point = None
         if args.resume is not None:
             from daihinmin.server.resume import load_resume
@@ -182,11 +194,15 @@ def match_command(args: argparse.Namespace) -> int:
         else:
             players = ruleset_from(args.rules or "uecda", args.rule).players
             lineup = lineup_of(args.bots, args.cmd, players)
-        config = config_from_args(args, "127.0.0.1", 0, match_write_mode(args, lineup),
-                                  lineup=lineup, point=point)
+        tables_args = args if jobs == 1 else argparse.Namespace(**{**vars(args),
+                                                                    "no_log": True})
+        config = config_from_args(tables_args, "127.0.0.1", 0,  # table logs: plan_tables
+                                  match_write_mode(args, lineup), lineup=lineup, point=point)
         specs = player_specs(lineup, config.rules, config.seed)
         standings = start_standings(config, [s.label for s in specs])
         publisher = publisher_for(args, config, "match")
+        tables = [] if jobs == 1 else plan_tables(
+            args, config, lambda c: player_specs(lineup, c.rules, c.seed))
     except OutputRefusedError as exc:
         print(f"daihinmin match: {exc}", file=sys.stderr)
         return OUTPUT_REFUSED
@@ -200,6 +216,8 @@ def match_command(args: argparse.Namespace) -> int:
         print("daihinmin match: interrupted while preparing the bots; nothing was played",
               file=sys.stderr)
         return INTERRUPTED
+    if tables:
+        return play_tables(args, config, tables, [s.label for s in specs])
     progress = Progress(TextColumn("[bold]match[/]"), BarColumn(), MofNCompleteColumn(),
                         TextColumn("games"), TimeRemainingColumn(),
                         console=Console(stderr=True), disable=args.json, transient=True,

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import multiprocessing
 import queue
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from .config import TournamentConfig
-from .schedule import MatchSpec
 from .worker import worker_main
 
 
@@ -25,22 +23,27 @@ def split_slots(total: int, workers: int) -> list[int]:
 
 
 class WorkerPool:
-    """Starts the workers, hands out matches in schedule order, relays their messages."""
+    """Starts the workers, hands out tasks in order, relays their messages.
 
-    def __init__(self, cfg: TournamentConfig, slots: Sequence[int],
-                 show_hands: bool | None = None) -> None:
+    ``target(worker, cfg, tasks, results, slots, show_hands)`` runs in each worker; by
+    default :func:`worker_main` with a ``TournamentConfig`` and matches as tasks
+    (``daihinmin match --jobs`` gives its own, one table a task).  It must end with an
+    ``("exit", worker, cpu_seconds)`` message."""
+
+    def __init__(self, cfg: Any, slots: Sequence[int], show_hands: bool | None = None,
+                 target: Callable[..., None] = worker_main, name: str = "tournament") -> None:
         self.cfg = cfg
         self.slots = [s for s in slots if s > 0]
         ctx = mp_context()
         self.tasks = ctx.Queue()
         self.results = ctx.Queue()
-        self.procs = [ctx.Process(target=worker_main, name=f"tournament-worker-{w}",
+        self.procs = [ctx.Process(target=target, name=f"{name}-worker-{w}",
                                   args=(w, cfg, self.tasks, self.results, s, show_hands),
                                   daemon=True)
                       for w, s in enumerate(self.slots)]
         self.exited: set[int] = set()
 
-    def start(self, specs: Sequence[MatchSpec]) -> None:
+    def start(self, specs: Sequence[Any]) -> None:
         for spec in specs:
             self.tasks.put(spec)
         for _ in range(sum(self.slots)):
