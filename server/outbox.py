@@ -98,7 +98,11 @@ class Outbox:
 
     async def _queue(self, player: int, data: bytes) -> None:
         if self.coalesce:
-            self.pending.setdefault(player, []).append(data)
+            chunks = self.pending.get(player)
+            if chunks is None:
+                self.pending[player] = [data]
+            else:
+                chunks.append(data)
             return
         await self._send(player, data)
 
@@ -110,13 +114,18 @@ class Outbox:
     async def raw_each(self, messages: list[bytes]) -> None:
         """``messages[p]`` to each seated player ``p``, in player order: :meth:`raw` for
         each, with the coalesced queueing done in line (every turn's tables go this way)."""
-        pending = self.pending if self.coalesce else None
+        if self.coalesce:
+            pending = self.pending
+            for seat, data in zip(self.seats.seats, messages, strict=True):
+                if seat.conn is not None:
+                    chunks = pending.get(seat.number)
+                    if chunks is None:
+                        pending[seat.number] = [data]
+                    else:
+                        chunks.append(data)
+            return
         for seat, data in zip(self.seats.seats, messages, strict=True):
-            if seat.conn is None:
-                continue
-            if pending is not None:
-                pending.setdefault(seat.number, []).append(data)
-            else:
+            if seat.conn is not None:
                 await self._send(seat.number, data)
 
     async def table(self, player: int, table: Table) -> None:
@@ -125,7 +134,7 @@ class Outbox:
             await self._queue(player, conn.encode_table(table))
 
     async def int(self, player: int, value: int) -> None:
-        conn = self.seats[player].conn
+        conn = self.seats.seats[player].conn
         if conn is not None:
             await self._queue(player, conn.encode_int(value))
 
@@ -171,9 +180,15 @@ class Outbox:
             return
         if player is not None and self.deferred:
             full = [n for n, chunks in pending.items() if len(chunks) >= HELD_CHUNKS]
-            for number in (player, *self.watched, *full):
-                if number in pending:
-                    await self._write(number, pending.pop(number))
+            # (a write that fails hands its seat over, which releases what is held for it:
+            # each player's chunks are looked up again before they are written)
+            chunks = pending.pop(player, None)
+            if chunks is not None:
+                await self._write(player, chunks)
+            for number in (*self.watched, *full):
+                chunks = pending.pop(number, None)
+                if chunks is not None:
+                    await self._write(number, chunks)
             return
         self.pending = {}
         for number, chunks in pending.items():

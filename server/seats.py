@@ -82,7 +82,7 @@ class SeatTable:
         self.game = 0  # where the match is, for the events
         self.turn = 0
         # The connections read without a read task, their poll object and them by fd.
-        self._polled: tuple[tuple[PlayerConnection, ...], select.poll | None,
+        self._polled: tuple[tuple[object, ...], select.poll | None,
                             dict[int, PlayerConnection]] = ((), None, {})
         # The game's outbox: what it still holds for a player is written before the
         # player's connection is closed (deferred writes), as it would have been at once.
@@ -227,22 +227,24 @@ class SeatTable:
     def _read_ready(self) -> None:
         """What the players sent since the last look, taken in for the connections that no
         read task reads: one ``poll`` for all of them, then a read of those with bytes (or
-        an end) waiting."""
-        pulled = tuple(s.conn for s in self.seats
-                       if s.conn is not None and s.conn.pulled and s.conn.ended is None)
-        if not pulled:
-            return
-        if self._polled[0] != pulled:
-            fresh = select.poll()
+        an end) waiting.  The poll object is kept while the seats' connections and who
+        reads them stay the same (every turn; a connection that ended meanwhile reads
+        nothing more, and the check after this hands its seat over)."""
+        key = (PlayerConnection.readers_changed, *[s.conn for s in self.seats])
+        if self._polled[0] != key:
+            pulled = [s.conn for s in self.seats
+                      if s.conn is not None and s.conn.pulled and s.conn.ended is None]
+            fresh = select.poll() if pulled else None
+            by_fd = {}
             for conn in pulled:
-                assert conn.sock is not None
+                assert conn.sock is not None and fresh is not None
                 fresh.register(conn.sock.fileno(), select.POLLIN)
-            self._polled = (pulled, fresh, {c.sock.fileno(): c for c in pulled
-                                             if c.sock is not None})
+                by_fd[conn.sock.fileno()] = conn
+            self._polled = (key, fresh, by_fd)
         _, poller, by_fd = self._polled
-        assert poller is not None
-        for fd, _events in poller.poll(0):
-            by_fd[fd].read_ready()
+        if poller is not None:
+            for fd, _events in poller.poll(0):
+                by_fd[fd].read_ready()
 
     async def check(self) -> None:
         """Before a request: hand over dead connections; drop bytes nobody asked for."""
