@@ -388,13 +388,16 @@ class GameState:
         nxt = self.next_player(player)
         self.turn = self.owner if nxt is None else nxt
 
-    def _waiting(self) -> list[int]:
-        """The players still to answer the field: every active player who has not passed;
+    def _waiting(self) -> bool:
+        """Is a player still to answer the field?  Every active player who has not passed;
         the last one who played answers too only with ``owner_answers`` (the devkit's
         rule), else the trick clears as soon as all the others have passed."""
         answers, passed, owner = self.rules.owner_answers, self.passed, self.owner
-        return [p for p in self.active_players()
-                if not passed >> p & 1 and (answers or p != owner)]
+        out = self.finished + self.bottom  # out of the game (kept apart: a hot path)
+        for p in range(len(self.hands)):
+            if not passed >> p & 1 and (answers or p != owner) and p not in out:
+                return True
+        return False
 
     def _play(self, player: int, move: Move, events: list[Event]) -> None:
         rules = self.rules

@@ -150,11 +150,17 @@ class GameSession:
         """Turn tables to all, the mover's move, its answer."""
         game = self.driver.state
         assert game is not None
-        self.seats.at(self.setup.game, game.turns + 1)
-        await self.seats.check()
+        seats = self.seats
+        seats.at(self.setup.game, game.turns + 1)
+        if seats.troubled():
+            await seats.check()
         outbox, mover = self.outbox, request.player
         if self.plain:  # nobody speaks 20260: no extension cells to work out
-            await outbox.raw_each(self.turn_tables.encode_turn(game, self.classes))
+            tables = self.turn_tables.encode_turn(game, self.classes)
+            if outbox.coalesce:
+                outbox.hold_each(tables)  # (no await when only queued)
+            else:
+                await outbox.raw_each(tables)
         else:
             ext = self.wire.game_cells(game, self.classes)
             state = turn_state(game, self.classes)
@@ -173,7 +179,10 @@ class GameSession:
             fault=str(reply.fault) if reply.fault is not None else None, by=reply.by)
         if reply.move is not None and not step.judgement.accepted:
             await self.requests.judged(reply, step)
-        await outbox.int(mover, self.record.turns[-1].answer)
+        if outbox.coalesce:
+            outbox.hold_int(mover, self.record.turns[-1].answer)
+        else:
+            await outbox.int(mover, self.record.turns[-1].answer)
 
     async def turn_done(self, turn: TurnDone) -> None:
         """The field table and the end flag to all (after the play's choices)."""
@@ -189,9 +198,13 @@ class GameSession:
         if self.plain:  # nobody speaks 20260: no extension cells to work out
             if self._shown_rows[0] is not self.shown:  # the play on the field changed
                 self._shown_rows = (self.shown, self.turn_tables.play_rows(self.shown))
-            await outbox.raw_to_all(self.turn_tables.encode_field(
+            field = self.turn_tables.encode_field(
                 self._shown_rows[1], self.shown is None, game, step, self.classes, lock_before,
-                eleven_back_before), self._end_bytes[end_flag])
+                eleven_back_before)
+            if outbox.coalesce:  # one chunk per player, only queued (no await)
+                outbox.hold_each([field + self._end_bytes[end_flag]] * len(self.seats))
+            else:
+                await outbox.raw_to_all(field, self._end_bytes[end_flag])
         else:
             ext = self.wire.game_cells(game, self.classes)
             await self.wire.send_to_all(outbox, field_table(self.shown, game, step,

@@ -246,6 +246,17 @@ class SeatTable:
             for fd, _events in poller.poll(0):
                 by_fd[fd].read_ready()
 
+    def troubled(self) -> bool:
+        """Take in what the players sent since the last look; True when :meth:`check` has
+        something to do (a connection ended or flooded, or bytes nobody asked for came).
+        Callers on the hot path skip the check's await when it has nothing to do."""
+        self._read_ready()
+        for seat in self.seats:
+            conn = seat.conn
+            if conn is not None and (conn.buffer or conn.ended is not None):
+                return True
+        return False
+
     async def check(self) -> None:
         """Before a request: hand over dead connections; drop bytes nobody asked for."""
         self._read_ready()
