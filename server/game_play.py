@@ -36,6 +36,7 @@ from daihinmin.driver.game import (
 from daihinmin.driver.record import GameRecord, TurnRecord, raw_cells
 from daihinmin.protocol.table import PROTOCOL_20070, encode_int
 from daihinmin.rules.game import GameState
+from daihinmin.rules.kinds import PASS_KIND
 from daihinmin.rules.match import GameSetup, MatchState
 from daihinmin.values.moves import Cell, Move
 from daihinmin.values.shapes import move_to_cells
@@ -189,7 +190,7 @@ class GameSession:
         game, outbox, step = self.driver.state, self.outbox, turn.step
         assert game is not None
         lock_before, eleven_back_before, field_before = self._before
-        if turn.accepted and not turn.observed.move.is_pass:
+        if turn.accepted and turn.observed.move.kind is not PASS_KIND:  # (Move.is_pass)
             # A stand-in's play is shown as the cells a client would have sent for it.
             self.shown = self._cells if self._cells is not None else move_to_cells(step.move)
         elif field_before is None:

@@ -206,6 +206,8 @@ class GameRequests:
 
     def observed(self, turn: TurnDone) -> None:
         """Tell the stand-ins about the turn."""
+        if self.seats.all_live:
+            return  # no stand-in plays (the usual case, every turn)
         for seat in self.seats.seats:
             if seat.stand_in is not None and seat.stand_in.bot is not None:
                 self.stand_in(seat).turn_seen(self.driver.view(seat.number), turn.observed,

@@ -77,6 +77,9 @@ class SeatTable:
     def __init__(self, seats: list[Seat], config: ServerConfig) -> None:
         self.seats = seats
         self.config = config
+        # No stand-in plays any seat (the usual case): whatever tells the stand-ins about
+        # each turn has nothing to do.  Goes False for good when a stand-in takes a seat.
+        self.all_live = all(s.stand_in is None for s in seats)
         self.on_fault = OnFault(config.on_fault)
         self.events: list[SeatEvent] = []  # since the last take_events()
         self.game = 0  # where the match is, for the events
@@ -130,6 +133,7 @@ class SeatTable:
             if old.stand_in is None:
                 continue
             seat.stand_in = self._new_stand_in(old.player, OnFault(old.stand_in))
+            self.all_live = False
             seat.restored = True
             if seat.conn is not None:
                 conn, seat.conn = seat.conn, None
@@ -184,6 +188,7 @@ class SeatTable:
         # The stand-in first: if the release below fails to write, it hands this seat over
         # again, and that call returns at once.
         seat.stand_in = self._new_stand_in(player, self.on_fault)
+        self.all_live = False
         if seat.conn is not None and self.held is not None:
             await self.held.release(player)
         if seat.conn is not None:
@@ -204,6 +209,7 @@ class SeatTable:
         seat.report.stand_in = str(self.on_fault)
         seat.report.since_game, seat.report.since_turn = 1, 0
         seat.stand_in = self._new_stand_in(player, self.on_fault)
+        self.all_live = False
 
     def process_crashed(self, player: int, detail: str) -> None:
         """The player's process exited abnormally (the headless runner tells the server).
