@@ -338,3 +338,19 @@ def test_card_rows_bytes_equal_the_packed_cells(cells: dict[tuple[int, int], int
     for (r, c), v in cells.items():
         values[r * 15 + c] = v
     assert card_rows_bytes(cells) == struct.pack(">75I", *values)
+
+
+def test_cached_turn_tables_follow_the_classes_and_seats_given() -> None:
+    """The same hands under other classes or seats get their own rows 6 (the cache of the
+    last hands is only reused for the same classes and seats)."""
+    from daihinmin.rules.match import MatchState
+    from daihinmin.server.tables import TurnTables
+
+    setup = MatchState(UECDA, seed=3, games=1).setup_game()
+    game = setup.start()
+    builder = TurnTables()
+    for classes in ((0, 0, 0, 0, 0), (4, 3, 2, 1, 0), (0, 0, 0, 0, 0)):
+        assert builder.encode_turn(game, classes) == builder.encode(
+            game, turn_state(game, classes))
+    game.seats = (4, 3, 2, 1, 0)
+    assert builder.encode_turn(game, classes) == builder.encode(game, turn_state(game, classes))
