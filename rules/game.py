@@ -407,8 +407,9 @@ class GameState:
         forbidden = (rules.forbidden_finish is _LAST_FORBIDDEN
                      and is_forbidden_finish(self, move))
         events.append(event(_PLAY, player))
-        self.hands[player] = remove_from_hand(self.hands[player], move)
-        self.played = add_cards(self.played, move.hand_cards())
+        leaving = move.hand_cards()  # (remove_from_hand, with the cards made once)
+        self.hands[player] = self.hands[player] - leaving
+        self.played = add_cards(self.played, leaving)
         self.failures = 0
         self.after_draw = False
         if before is None:
