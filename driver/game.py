@@ -76,6 +76,9 @@ _MOVE_NAMES: dict[Move, str] = {}
 MOVE_NAMES_KEPT = 4096
 
 
+_PASS_NAME = str(PASS)
+
+
 def move_name(move: Move) -> str:
     """``str(move)``, remembered."""
     name = _MOVE_NAMES.get(move)
@@ -172,6 +175,12 @@ class Phase(enum.Enum):
     DONE = enum.auto()
 
 
+# The phases as plain names (read twice a turn): on Python 3.11 ``Phase.X`` goes through the
+# enum metaclass's ``__getattr__`` hook.
+_DEALT, _EXCHANGE, _PLAY, _OVER, _DONE = (Phase.DEALT, Phase.EXCHANGE, Phase.PLAY, Phase.OVER,
+                                          Phase.DONE)
+
+
 @dataclass(frozen=True, slots=True)
 class _Reply:
     """How an exchange answer came about, for its transfer record."""
@@ -203,6 +212,9 @@ class GameDriver:
         self._replies: dict[int, _Reply] = {}
         self._turn: StepResult | None = None  # the move of the turn in progress
         self._choices: list[ChoiceResult] = []
+        # The requests of every turn, one per player (frozen: the same one each time)
+        self._move_requests = tuple(MoveRequest(p) for p in range(setup.rules.players))
+        self._passes: dict[tuple[int, bool], Observed] = {}  # (player, field was empty)
 
     # --- the loop ---------------------------------------------------------------------------
     def next(self) -> Output | None:
@@ -215,26 +227,27 @@ class GameDriver:
         return out
 
     def _next(self) -> Output | None:
-        if self.phase is Phase.DEALT:
-            self.phase = Phase.EXCHANGE
+        phase = self.phase
+        if phase is _PLAY:  # every turn's phase first
+            state = self.state
+            assert state is not None
+            if state.choices:  # state.pending
+                return ChoiceRequest(state.choices[0])
+            if self._turn is not None:
+                return self._turn_done()
+            if not state.over:
+                return self._move_requests[state.turn]
+            return self._finish()
+        if phase is _DEALT:
+            self.phase = _EXCHANGE
             return GameStarted(self.setup.game)
-        if self.phase is Phase.EXCHANGE:
+        if phase is _EXCHANGE:
             if self._exchange_order:
                 player = self._exchange_order[0]
                 return ExchangeRequest(player, self.setup.give_count(player))
             return self._start()
-        if self.phase is Phase.PLAY:
-            state = self.state
-            assert state is not None
-            if state.pending is not None:
-                return ChoiceRequest(state.pending)
-            if self._turn is not None:
-                return self._turn_done()
-            if not state.over:
-                return MoveRequest(state.turn)
-            return self._finish()
-        if self.phase is Phase.OVER:
-            self.phase = Phase.DONE
+        if phase is _OVER:
+            self.phase = _DONE
         return None
 
     def _answering(self, kind: type[R]) -> R:
@@ -279,12 +292,19 @@ class GameDriver:
                 fault = str(SeatStatus.ILLEGAL)
         self._turn = step
         self._choices = []
-        self.history.append(Observed(request.player,
-                                     step.move if step.judgement.accepted else PASS,
-                                     trick_cleared_before=field_was_empty))
+        seen = step.move if step.judgement.accepted else PASS
+        if seen is PASS:  # most turns: the same frozen Observed for each player and field
+            key = (request.player, field_was_empty)
+            observed = self._passes.get(key)
+            if observed is None:
+                observed = self._passes[key] = Observed(request.player, PASS,
+                                                        trick_cleared_before=field_was_empty)
+        else:
+            observed = Observed(request.player, seen, trick_cleared_before=field_was_empty)
+        self.history.append(observed)
         self.record.turns.append(TurnRecord(
-            request.player, move_name(PASS if move is None else move), answer,
-            round(think_ms, 3), error, raw if error and raw else None, fault, by))
+            request.player, _PASS_NAME if move is None or move is PASS else move_name(move),
+            answer, round(think_ms, 3), error, raw if error and raw else None, fault, by))
         return step
 
     def choose(self, cards: CardSet | None, *, error: str | None = None,

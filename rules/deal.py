@@ -59,8 +59,7 @@ def add_cards(hand: CardSet, cards: CardSet) -> CardSet:
     total = hand.jokers + cards.jokers
     if total > 2:
         raise ValueError("more than two jokers in one card set")
-    merged = CardSet((hand.mask | cards.mask) & ~JOKER_BITS)
-    mask = merged.mask
+    mask = (hand.mask | cards.mask) & ~JOKER_BITS
     if total >= 1:
         mask |= 1 << JOKER
     if total >= 2:

@@ -47,3 +47,24 @@ class Event:
     def __str__(self) -> str:
         who = f" p{self.player}" if self.player >= 0 else ""
         return f"{self.kind.value}{who}" + (f"={self.value}" if self.value else "")
+
+
+_EVENTS: dict[tuple[EventKind, int, int], Event] = {}
+EVENTS_KEPT = 4096
+
+
+def event(kind: EventKind, player: int = -1, value: int = 0) -> Event:
+    """``Event(kind, player, value)``, the same instance for the same values (events are
+    frozen): the engine makes one or more on every move, and a lookup is far cheaper than
+    a frozen dataclass's ``__init__``.
+
+    >>> event(EventKind.PASS, 2) is event(EventKind.PASS, 2) == Event(EventKind.PASS, 2)
+    True
+    """
+    key = (kind, player, value)
+    known = _EVENTS.get(key)
+    if known is None:
+        if len(_EVENTS) >= EVENTS_KEPT:
+            _EVENTS.clear()
+        known = _EVENTS[key] = Event(kind, player, value)
+    return known

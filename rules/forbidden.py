@@ -19,8 +19,9 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from daihinmin.values.moves import Move, MoveKind
+from daihinmin.values.moves import Move
 
+from .kinds import JOKER_KIND
 from .plays import BOTTOM_RANK, TOP_RANK, eight_cuts, holds_role_card, is_spade3, revolts
 from .ruleset import ForbiddenPlays, RuleSet
 
@@ -44,7 +45,7 @@ def is_reversed(ctx: OrderContext) -> bool:
 
 def is_top_play(ctx: OrderContext, move: Move) -> bool:
     """A play holding the strongest rank under the current order (or the joker alone)."""
-    if move.kind is MoveKind.JOKER:
+    if move.kind is JOKER_KIND:
         return True
     if move.is_joker_pair:
         return False  # jokers only: it holds no rank (forbidden where jokers are)
@@ -54,7 +55,7 @@ def is_top_play(ctx: OrderContext, move: Move) -> bool:
 
 def _spade3_return(ctx: OrderContext, move: Move) -> bool:
     field = ctx.field
-    return (ctx.rules.spade3_return and field is not None and field.kind is MoveKind.JOKER
+    return (ctx.rules.spade3_return and field is not None and field.kind is JOKER_KIND
             and is_spade3(move))
 
 

@@ -35,13 +35,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from daihinmin.values.cards import EMPTY, CardSet
-from daihinmin.values.moves import PASS, Move, MoveKind
+from daihinmin.values.moves import PASS, Move
 
 from .choices import ChoiceKind, ChoiceResult, PendingChoice, choice_options, resolve_choice
 from .deal import add_cards
-from .events import Event, EventKind
+from .events import Event, EventKind, event
 from .forbidden import is_forbidden_finish
 from .judge import Judgement, Reject, is_next_step, is_reversed, judge, legal_plays
+from .kinds import JOKER_KIND, PASS_KIND
 from .leads import opening_lead
 from .plays import (
     RANK_5,
@@ -75,6 +76,13 @@ __all__ = [
     "StepResult",
     "remove_from_hand",
 ]
+
+
+# Enum members read on every move, bound once: on Python 3.11 ``Kind.MEMBER`` goes through
+# the enum metaclass's ``__getattr__`` hook, about ten times the cost of a global name.
+_PASS, _REJECTED, _PLAY = EventKind.PASS, EventKind.REJECTED, EventKind.PLAY
+_TRICK_CLEAR, _LOCK_ON, _LOCK_OFF = EventKind.TRICK_CLEAR, EventKind.LOCK_ON, EventKind.LOCK_OFF
+_LAST_FORBIDDEN = ForbiddenFinish.LAST
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,11 +306,10 @@ class GameState:
         verdict = self.judge(move, player)
         events: list[Event] = []
         self.turns += 1
-        if verdict.accepted and move.kind is not MoveKind.PASS:
+        if verdict.accepted and move.kind is not PASS_KIND:
             self._play(player, move, events)
         else:
-            kind = EventKind.PASS if verdict.accepted else EventKind.REJECTED
-            events.append(Event(kind, player))
+            events.append(event(_PASS if verdict.accepted else _REJECTED, player))
             self._pass(player, events)
         return StepResult(player, move, verdict, tuple(events))
 
@@ -332,7 +339,7 @@ class GameState:
         self.field = None
         self.passed = 0
         if self.lock:
-            events.append(Event(EventKind.LOCK_OFF))
+            events.append(event(_LOCK_OFF))
         self.lock = False
         self.geki = False
         self.eleven_back = False
@@ -350,7 +357,7 @@ class GameState:
                 events.append(Event(EventKind.LEAD_LIMIT, turn, self.lead_streak[1]))
                 turn = nxt
         self.turn = turn
-        events.append(Event(EventKind.TRICK_CLEAR, self.turn))
+        events.append(event(_TRICK_CLEAR, self.turn))
 
     def _draw(self, player: int, count: int, events: list[Event]) -> int:
         drawn = [self.pile.pop() for _ in range(min(count, len(self.pile)))]
@@ -381,47 +388,51 @@ class GameState:
         nxt = self.next_player(player)
         self.turn = self.owner if nxt is None else nxt
 
-    def _waiting(self) -> list[int]:
-        """The players still to answer the field: every active player who has not passed;
+    def _waiting(self) -> bool:
+        """Is a player still to answer the field?  Every active player who has not passed;
         the last one who played answers too only with ``owner_answers`` (the devkit's
         rule), else the trick clears as soon as all the others have passed."""
         answers, passed, owner = self.rules.owner_answers, self.passed, self.owner
-        return [p for p in self.active_players()
-                if not passed >> p & 1 and (answers or p != owner)]
+        out = self.finished + self.bottom  # out of the game (kept apart: a hot path)
+        for p in range(len(self.hands)):
+            if not passed >> p & 1 and (answers or p != owner) and p not in out:
+                return True
+        return False
 
     def _play(self, player: int, move: Move, events: list[Event]) -> None:
         rules = self.rules
         before = self.field
         was_locked = self.lock
         # Judged on the order and field the play answers, before its own effects.
-        forbidden = (rules.forbidden_finish is ForbiddenFinish.LAST
+        forbidden = (rules.forbidden_finish is _LAST_FORBIDDEN
                      and is_forbidden_finish(self, move))
-        events.append(Event(EventKind.PLAY, player))
-        self.hands[player] = remove_from_hand(self.hands[player], move)
-        self.played = add_cards(self.played, move.hand_cards())
+        events.append(event(_PLAY, player))
+        leaving = move.hand_cards()  # (remove_from_hand, with the cards made once)
+        self.hands[player] = self.hands[player] - leaving
+        self.played = add_cards(self.played, leaving)
         self.failures = 0
         self.after_draw = False
         if before is None:
             streak = self.lead_streak
             self.lead_streak = (player, streak[1] + 1 if streak[0] == player else 1)
             self.lead_must_contain = EMPTY
-        lone_joker = move.kind is MoveKind.JOKER
+        lone_joker = move.kind is JOKER_KIND
         clear = False
         if lone_joker:
             if self.lock:
-                events.append(Event(EventKind.LOCK_OFF))
+                events.append(event(_LOCK_OFF))
             self.lock = False
             self.geki = False
         elif (rules.lock and before is not None and not self.lock
-              and before.kind is not MoveKind.JOKER and move.suits == before.suits
+              and before.kind is not JOKER_KIND and move.suits == before.suits
               and (rules.lock_joker_starts or (move.jokers == 0 and before.jokers == 0))):
             self.lock = True
-            events.append(Event(EventKind.LOCK_ON, player))
+            events.append(event(_LOCK_ON, player))
         elif (rules.geki_shibari and was_locked and not self.geki and before is not None
               and is_next_step(self, move, before)):
             self.geki = True
             events.append(Event(EventKind.GEKI_ON, player))
-        if before is not None and before.kind is MoveKind.JOKER and is_spade3(move):
+        if before is not None and before.kind is JOKER_KIND and is_spade3(move):
             events.append(Event(EventKind.SPADE3_RETURN, player))
             clear = True
         self.field = move

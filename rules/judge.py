@@ -12,9 +12,10 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Protocol
 
 from daihinmin.values.cards import CardSet
-from daihinmin.values.moves import Move, MoveKind
+from daihinmin.values.moves import Move
 
 from .forbidden import OrderContext, is_forbidden_finish, is_reversed, is_top_play
+from .kinds import GROUP_KIND, JOKER_KIND, PASS_KIND, SEQUENCE_KIND, SINGLE_KIND, STAIRS_KIND
 from .movegen import candidate_plays
 from .plays import beats_anything, is_spade3
 from .ruleset import ForbiddenFinish, SequenceOrder
@@ -86,7 +87,7 @@ class PlayContext(OrderContext, Protocol):
 
 def _stronger(ctx: OrderContext, move: Move, field: Move, rev: bool) -> bool:
     order = ctx.rules.sequence_order
-    if move.kind in (MoveKind.SEQUENCE, MoveKind.STAIRS):
+    if move.kind in (SEQUENCE_KIND, STAIRS_KIND):
         if order is SequenceOrder.ABOVE_HIGH:
             return move.high < field.low if rev else move.low > field.high
         if order is SequenceOrder.NEXT_LOW:
@@ -97,7 +98,7 @@ def _stronger(ctx: OrderContext, move: Move, field: Move, rev: bool) -> bool:
 def is_next_step(ctx: OrderContext, move: Move, field: Move) -> bool:
     """Is ``move`` exactly one rank stronger than ``field`` (geki-shibari)?"""
     rev = is_reversed(ctx)
-    if (move.kind in (MoveKind.SEQUENCE, MoveKind.STAIRS)
+    if (move.kind in (SEQUENCE_KIND, STAIRS_KIND)
             and ctx.rules.sequence_order is SequenceOrder.ABOVE_HIGH):
         return move.high == field.low - 1 if rev else move.low == field.high + 1
     return move.low == field.low + (-1 if rev else 1)
@@ -109,26 +110,26 @@ def beats(state: PlayContext, move: Move, field: Move) -> Reject | None:
     if (rules.sandstorm or rules.ambulance) and beats_anything(move, rules):
         return None  # sandstorm, ambulance
     field_kind = field.kind
-    if field_kind is MoveKind.JOKER:
+    if field_kind is JOKER_KIND:
         if rules.spade3_return and is_spade3(move):
             return None
-        if rules.joker_beats_joker and move.kind is MoveKind.JOKER:
+        if rules.joker_beats_joker and move.kind is JOKER_KIND:
             return None
         return Reject.JOKER_ON_FIELD
     if move.size != field.size:
         return Reject.COUNT_MISMATCH
     kind = move.kind
-    if kind is MoveKind.JOKER:
-        return None if field_kind is MoveKind.SINGLE else Reject.KIND_MISMATCH
+    if kind is JOKER_KIND:
+        return None if field_kind is SINGLE_KIND else Reject.KIND_MISMATCH
     if kind is not field_kind:
         return Reject.KIND_MISMATCH
     rev = state.revolution != state.eleven_back
-    if kind is MoveKind.SINGLE or kind is MoveKind.GROUP:
-        if kind is MoveKind.GROUP and not move.cards:
+    if kind is SINGLE_KIND or kind is GROUP_KIND:
+        if kind is GROUP_KIND and not move.cards:
             return None  # the joker pair: the strongest pair under any order, any suits
         stronger = move.low < field.low if rev else move.low > field.low
     else:
-        if kind is MoveKind.STAIRS and move.suits.bit_count() != field.suits.bit_count():
+        if kind is STAIRS_KIND and move.suits.bit_count() != field.suits.bit_count():
             return Reject.COUNT_MISMATCH
         stronger = _stronger(state, move, field, rev)
     if not stronger:
@@ -143,27 +144,27 @@ def beats(state: PlayContext, move: Move, field: Move) -> Reject | None:
 def check_shape(state: OrderContext, move: Move) -> Reject | None:
     rules = state.rules
     kind = move.kind
-    if kind is MoveKind.SINGLE:
+    if kind is SINGLE_KIND:
         return None
-    if kind is MoveKind.JOKER:
+    if kind is JOKER_KIND:
         return None if rules.jokers >= 1 else Reject.TOO_MANY_JOKERS
     if len(move.joker_cells) > rules.jokers:
         return Reject.TOO_MANY_JOKERS
-    if kind is MoveKind.GROUP:
+    if kind is GROUP_KIND:
         if not move.cards:
             return None if rules.joker_pair_clears else Reject.JOKER_PAIR_OFF
         return Reject.GROUP_TOO_LARGE if move.size > rules.group_max else None
-    if kind is MoveKind.SEQUENCE:
+    if kind is SEQUENCE_KIND:
         if not rules.sequences:
             return Reject.SEQUENCES_OFF
         if move.size < rules.sequence_min:
             return Reject.SEQUENCE_TOO_SHORT
-    elif kind is MoveKind.STAIRS:
+    elif kind is STAIRS_KIND:
         if not (rules.double_stairs and rules.sequences):
             return Reject.STAIRS_OFF
         if move.steps < rules.sequence_min:
             return Reject.SEQUENCE_TOO_SHORT
-    if (not rules.sequence_edge_jokers and kind in (MoveKind.SEQUENCE, MoveKind.STAIRS)
+    if (not rules.sequence_edge_jokers and kind in (SEQUENCE_KIND, STAIRS_KIND)
             and any(col in (0, 14) for _, col in move.joker_cells)):
         return Reject.EDGE_JOKER
     return None
@@ -226,7 +227,7 @@ def judge(state: GameState, player: int, move: Move) -> Judgement:
         return rejected(Reject.CHOICE_PENDING)
     field = state.field
     hand = state.hands[player]
-    if move.kind is MoveKind.PASS:
+    if move.kind is PASS_KIND:
         if field is None:
             if may_pass(state, hand):
                 return ACCEPT

@@ -19,8 +19,9 @@ Pure functions of (rules, move); the judge, the game and the forbidden-finish li
 from __future__ import annotations
 
 from daihinmin.values.cards import JOKER, RANK_3, SPADE, CardSet
-from daihinmin.values.moves import Move, MoveKind
+from daihinmin.values.moves import Move
 
+from .kinds import GROUP_KIND, JOKER_KIND, PASS_KIND, SEQUENCE_KIND, SINGLE_KIND, STAIRS_KIND
 from .ruleset import RuleSet
 
 RANK_5, RANK_6, RANK_7, RANK_8, RANK_9, RANK_10, RANK_J = 3, 4, 5, 6, 7, 8, 9
@@ -30,7 +31,7 @@ TOP_RANK, BOTTOM_RANK = 13, 1  # the 2 and the 3
 def rank_count(move: Move, rank: int, rules: RuleSet) -> int:
     """Cards of ``rank`` in the play: real ones, plus jokers standing there when
     ``joker_effects`` is on."""
-    if move.kind in (MoveKind.PASS, MoveKind.JOKER) or not move.low <= rank <= move.high:
+    if move.kind in (PASS_KIND, JOKER_KIND) or not move.low <= rank <= move.high:
         return 0
     count = move.cards.suits_of_rank(rank).bit_count()
     if rules.joker_effects:
@@ -39,11 +40,11 @@ def rank_count(move: Move, rank: int, rules: RuleSet) -> int:
 
 
 def is_spade3(move: Move) -> bool:
-    return move.kind is MoveKind.SINGLE and move.low == RANK_3 and move.suits == 1 << SPADE
+    return move.kind is SINGLE_KIND and move.low == RANK_3 and move.suits == 1 << SPADE
 
 
 def _is_group_of(move: Move, rank: int, size: int, rules: RuleSet) -> bool:
-    return (move.kind is MoveKind.GROUP and move.low == rank and move.size == size
+    return (move.kind is GROUP_KIND and move.low == rank and move.size == size
             and (rules.joker_effects or not move.joker_cells))
 
 
@@ -68,17 +69,17 @@ def beats_anything(move: Move, rules: RuleSet) -> bool:
 
 def revolts(move: Move, rules: RuleSet) -> bool:
     """Does the play start (or undo) a revolution?  (Ignores ``rules.revolution``.)"""
-    if move.kind is MoveKind.GROUP and not move.is_joker_pair:
+    if move.kind is GROUP_KIND and not move.is_joker_pair:
         size = move.size if rules.revolution_joker_counts else len(move.cards)
         return size >= rules.revolution_group_min
-    if move.kind in (MoveKind.SEQUENCE, MoveKind.STAIRS):
+    if move.kind in (SEQUENCE_KIND, STAIRS_KIND):
         return 0 < rules.revolution_sequence_min <= move.steps
     return False
 
 
 def eight_cuts(move: Move, rules: RuleSet) -> bool:
     """An 8 in the play clears the trick (``eight_cut``)."""
-    if not rules.eight_cut or move.kind in (MoveKind.PASS, MoveKind.JOKER):
+    if not rules.eight_cut or move.kind in (PASS_KIND, JOKER_KIND):
         return False
     if move.holds_real_rank(RANK_8):
         return True
@@ -91,7 +92,7 @@ def holds_role_card(move: Move, rules: RuleSet) -> bool:
         return True
     if is_spade3(move) or (move.cards.suits_of_rank(RANK_3) & 1 << SPADE):
         return True
-    if move.kind is MoveKind.GROUP and move.low == RANK_3 and move.size == 3:
+    if move.kind is GROUP_KIND and move.low == RANK_3 and move.size == 3:
         return True  # three 3s are always a sandstorm
     return any(move.holds_real_rank(r) for r in (RANK_5, RANK_8, RANK_9))
 

@@ -82,6 +82,10 @@ async def receive_exact(stream: trio.SocketStream, size: int) -> bytes:
 class PlayerConnection:
     """The stream of player ``number`` speaking protocol ``version``."""
 
+    # Goes up whenever a read task starts or stops on any connection: the seats' check
+    # keeps its poll object while this and the seats' connections are unchanged.
+    readers_changed = 0
+
     def __init__(self, stream: trio.SocketStream, number: int, name: str,
                  version: int = PROTOCOL_20070, *, send_timeout: float | None = None) -> None:
         self.stream = stream
@@ -99,6 +103,7 @@ class PlayerConnection:
         self.sending_since: float | None = None  # trio.current_time() of a write under way
         self.stalled = False  # a write blocked past the send deadline
         self._changed = trio.Event()
+        self._awaited = False  # a request waits on _changed (the read task wakes it)
         self._quick = 0  # requests served at once since the last yield to the scheduler
         self._reader = False  # a read_loop task runs (else the requests and checks read)
 
@@ -163,7 +168,7 @@ class PlayerConnection:
         wake-up, and no ``recv`` that finds nothing before the next wait when the last one
         emptied the socket (fewer system calls and scheduler passes per move)."""
         sock = self.sock
-        self._reader = True
+        self._set_reader(True)
         try:
             if sock is None:
                 while self._room() >= 0:
@@ -186,8 +191,12 @@ class PlayerConnection:
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
             self._failed(exc)
         finally:
-            self._reader = False
+            self._set_reader(False)
             self._notify()
+
+    def _set_reader(self, running: bool) -> None:
+        self._reader = running
+        PlayerConnection.readers_changed += 1
 
     def _failed(self, exc: BaseException) -> None:
         self.ended = self.ended or f"receive failed: {exc or type(exc).__name__}"
@@ -244,18 +253,26 @@ class PlayerConnection:
         """Take what the player has sent already, without waiting (a request's first look:
         a quick reply is used at once, with no pass through the read task)."""
         sock = self.sock
-        if sock is None or self.ended is not None or self._room() < 0:
+        if sock is None or self.ended is not None:
+            return
+        room = (self.stale + SPARE_TABLES) * self.table_bytes - len(self.buffer)  # _room
+        if room < 0:
+            self._room()  # a flood: cut off
             return
         try:
-            data = sock.recv(self._chunk())
+            data = sock.recv(min(RECEIVE_CHUNK, room + 1))  # _chunk
         except OSError:  # nothing there yet, or an error the reader or the wait reports
             return
         if data:  # the end of the stream is left to the reader or the wait, which stop on it
             self._absorb(data)
 
     def _notify(self) -> None:
-        self._changed.set()
-        self._changed = trio.Event()
+        """Wake the request waiting on the read task, if one waits (only that request
+        waits on ``_changed``: without a waiter no new event is made)."""
+        if self._awaited:
+            self._awaited = False
+            self._changed.set()
+            self._changed = trio.Event()
 
     def unsolicited(self) -> int:
         """Bytes in the buffer beyond the stale tables still owed (nobody asked for them)."""
@@ -275,35 +292,38 @@ class PlayerConnection:
 
         Stale tables still owed are skipped first; on a timeout this request is owed too.
         """
-        size = self.table_bytes
-        if len(self.buffer) < (self.stale + 1) * size:
+        size, buffer = self.table_bytes, self.buffer  # (the buffer is only ever changed
+        need = (self.stale + 1) * size                # in place)
+        if len(buffer) < need:
             self._read_now()
-        if len(self.buffer) < (self.stale + 1) * size:
+            need = (self.stale + 1) * size  # late tables may have been dropped
+        if len(buffer) < need:
             if self.pulled:
                 await self._pull_table(timeout)
             else:
                 await self._wait_for_table(timeout)
         else:
-            await self._now_and_then_yield()
+            # A request whose table was there at once never waited: now and then it lets
+            # the other tasks (signals, send deadlines, the other readers) run, or a table
+            # of quick players could play on without them.
+            self._quick += 1
+            if self._quick >= QUICK_READS_PER_YIELD:
+                self._quick = 0
+                await trio.lowlevel.checkpoint()
         need = (self.stale + 1) * size  # after the waits: late tables may have been dropped
-        if len(self.buffer) < need:
-            got = max(0, len(self.buffer) - self.stale * size)
+        if len(buffer) < need:
+            got = max(0, len(buffer) - self.stale * size)
             self.stale = min(self.stale + 1, MAX_OWED_TABLES)
             raise PlayerTimeoutError(self.number, f"no table within {timeout:g} s"
-                                                  + (f" ({got} of {size} bytes)" if got else ""))
-        data = bytes(self.buffer[need - size:need])
-        del self.buffer[:need]
+                                     + (f" ({got} of {size} bytes)" if got else ""))
+        if len(buffer) == need == size:  # the usual case: exactly the table asked for
+            data = bytes(buffer)
+            buffer.clear()
+        else:
+            data = bytes(buffer[need - size:need])
+            del buffer[:need]
         self.stale = 0
         return data
-
-    async def _now_and_then_yield(self) -> None:
-        """A request whose table was there at once never waited: without this, a table of
-        quick players could play on without ever letting the other tasks (signals, send
-        deadlines, the other readers) run."""
-        self._quick += 1
-        if self._quick >= QUICK_READS_PER_YIELD:
-            self._quick = 0
-            await trio.lowlevel.checkpoint()
 
     async def _wait_for_table(self, timeout: float | None) -> None:
         """Until the table asked for is buffered, the stream ends, or ``timeout`` passes."""
@@ -311,6 +331,7 @@ class PlayerConnection:
         with trio.move_on_after(seconds(timeout)):
             while len(self.buffer) < (self.stale + 1) * size:
                 self._raise_if_ended()
+                self._awaited = True
                 await self._changed.wait()
 
     async def _pull_table(self, timeout: float | None) -> None:

@@ -36,6 +36,7 @@ from daihinmin.driver.game import (
 from daihinmin.driver.record import GameRecord, TurnRecord, raw_cells
 from daihinmin.protocol.table import PROTOCOL_20070, encode_int
 from daihinmin.rules.game import GameState
+from daihinmin.rules.kinds import PASS_KIND
 from daihinmin.rules.match import GameSetup, MatchState
 from daihinmin.values.moves import Cell, Move
 from daihinmin.values.shapes import move_to_cells
@@ -51,7 +52,6 @@ from .tables import (
     class_row,
     deal_order,
     deal_table,
-    field_bytes_now,
     field_table,
     turn_state,
 )
@@ -98,7 +98,11 @@ class GameSession:
     async def play(self) -> GameRecord:
         driver = self.driver
         while (out := driver.next()) is not None:
-            if isinstance(out, GameStarted):
+            if type(out) is MoveRequest:  # the two of every turn first
+                await self.move(out)
+            elif type(out) is TurnDone:
+                await self.turn_done(out)
+            elif isinstance(out, GameStarted):
                 await self.deal()
             elif isinstance(out, ExchangeRequest):
                 await self.exchange(out)
@@ -107,13 +111,9 @@ class GameSession:
                 if self.on_turn is not None:
                     assert driver.state is not None
                     self.on_turn(self.setup, driver.state, None)
-            elif isinstance(out, MoveRequest):
-                await self.move(out)
             elif isinstance(out, ChoiceRequest):
                 await self.wire.answer_choice(driver, self.classes, self.outbox,
                                               self.requests, out.choice)
-            elif isinstance(out, TurnDone):
-                await self.turn_done(out)
             elif isinstance(out, GameOver):
                 await self.outbox.flush()  # everyone: nothing is held from game to game
                 self.requests.game_over(out.result.places)
@@ -151,13 +151,19 @@ class GameSession:
         """Turn tables to all, the mover's move, its answer."""
         game = self.driver.state
         assert game is not None
-        self.seats.at(self.setup.game, game.turns + 1)
-        await self.seats.check()
+        seats = self.seats
+        seats.at(self.setup.game, game.turns + 1)
+        if seats.troubled():
+            await seats.check()
         outbox, mover = self.outbox, request.player
-        ext = self.wire.game_cells(game, self.classes)
-        if ext is None and self.plain:
-            await outbox.raw_each(self.turn_tables.encode_turn(game, self.classes))
+        if self.plain:  # nobody speaks 20260: no extension cells to work out
+            tables = self.turn_tables.encode_turn(game, self.classes)
+            if outbox.coalesce:
+                outbox.hold_each(tables)  # (no await when only queued)
+            else:
+                await outbox.raw_each(tables)
         else:
+            ext = self.wire.game_cells(game, self.classes)
             state = turn_state(game, self.classes)
             for player, table in enumerate(self.turn_tables.build(game, state)):
                 await outbox.table(player, self.wire.for_player(player, table, ext))
@@ -172,29 +178,36 @@ class GameSession:
             reply.move, think_ms=reply.think_ms, error=reply.error,
             raw=raw_cells(reply.cells) if reply.error and reply.cells else None,
             fault=str(reply.fault) if reply.fault is not None else None, by=reply.by)
-        if reply.move is not None:
+        if reply.move is not None and not step.judgement.accepted:
             await self.requests.judged(reply, step)
-        await outbox.int(mover, self.record.turns[-1].answer)
+        if outbox.coalesce:
+            outbox.hold_int(mover, self.record.turns[-1].answer)
+        else:
+            await outbox.int(mover, self.record.turns[-1].answer)
 
     async def turn_done(self, turn: TurnDone) -> None:
         """The field table and the end flag to all (after the play's choices)."""
         game, outbox, step = self.driver.state, self.outbox, turn.step
         assert game is not None
         lock_before, eleven_back_before, field_before = self._before
-        if turn.accepted and not turn.observed.move.is_pass:
+        if turn.accepted and turn.observed.move.kind is not PASS_KIND:  # (Move.is_pass)
             # A stand-in's play is shown as the cells a client would have sent for it.
             self.shown = self._cells if self._cells is not None else move_to_cells(step.move)
         elif field_before is None:
             self.shown = None
-        ext = self.wire.game_cells(game, self.classes)
         end_flag = self.end_flag if game.over else END_CONTINUE
-        if ext is None and self.plain:
+        if self.plain:  # nobody speaks 20260: no extension cells to work out
             if self._shown_rows[0] is not self.shown:  # the play on the field changed
-                self._shown_rows = (self.shown, card_rows_bytes(self.shown))
-            await outbox.raw_to_all(field_bytes_now(
+                self._shown_rows = (self.shown, self.turn_tables.play_rows(self.shown))
+            field = self.turn_tables.encode_field(
                 self._shown_rows[1], self.shown is None, game, step, self.classes, lock_before,
-                eleven_back_before), self._end_bytes[end_flag])
+                eleven_back_before)
+            if outbox.coalesce:  # one chunk per player, only queued (no await)
+                outbox.hold_each([field + self._end_bytes[end_flag]] * len(self.seats))
+            else:
+                await outbox.raw_to_all(field, self._end_bytes[end_flag])
         else:
+            ext = self.wire.game_cells(game, self.classes)
             await self.wire.send_to_all(outbox, field_table(self.shown, game, step,
                                                             self.classes, lock_before,
                                                             eleven_back_before), ext)

@@ -227,8 +227,11 @@ class MatchServer:
                         if seat.conn.sock is None:  # else the table's own task reads it
                             nursery.start_soon(seat.conn.read_loop)
                         nursery.start_soon(seat.conn.watch_sends)
+                # (an observer that does not look at turns is not called at each turn)
+                on_turn = (None if type(self.observer).turn_played is MatchObserver.turn_played
+                           else self.observer.turn_played)
                 while not match.finished:
-                    record = await play_game(match, seats, config, self.observer.turn_played)
+                    record = await play_game(match, seats, config, on_turn)
                     if writer is not None:
                         writer.write_game(record)  # on disk before the next deal
                     del match.results[:-1]  # the engine keeps every result; one is enough

@@ -98,9 +98,35 @@ class Outbox:
 
     async def _queue(self, player: int, data: bytes) -> None:
         if self.coalesce:
-            self.pending.setdefault(player, []).append(data)
+            chunks = self.pending.get(player)
+            if chunks is None:
+                self.pending[player] = [data]
+            else:
+                chunks.append(data)
             return
         await self._send(player, data)
+
+    def hold_each(self, messages: list[bytes]) -> None:
+        """:meth:`raw_each` when coalescing (``self.coalesce``): only queued, so no await."""
+        pending = self.pending
+        for seat, data in zip(self.seats.seats, messages, strict=True):
+            if seat.conn is not None:
+                chunks = pending.get(seat.number)
+                if chunks is None:
+                    pending[seat.number] = [data]
+                else:
+                    chunks.append(data)
+
+    def hold_int(self, player: int, value: int) -> None:
+        """:meth:`int` when coalescing (``self.coalesce``): only queued, so no await."""
+        conn = self.seats.seats[player].conn
+        if conn is not None:
+            data = conn.encode_int(value)
+            chunks = self.pending.get(player)
+            if chunks is None:
+                self.pending[player] = [data]
+            else:
+                chunks.append(data)
 
     async def raw(self, player: int, data: bytes) -> None:
         """Bytes already encoded for this player's protocol version."""
@@ -110,13 +136,11 @@ class Outbox:
     async def raw_each(self, messages: list[bytes]) -> None:
         """``messages[p]`` to each seated player ``p``, in player order: :meth:`raw` for
         each, with the coalesced queueing done in line (every turn's tables go this way)."""
-        pending = self.pending if self.coalesce else None
+        if self.coalesce:
+            self.hold_each(messages)
+            return
         for seat, data in zip(self.seats.seats, messages, strict=True):
-            if seat.conn is None:
-                continue
-            if pending is not None:
-                pending.setdefault(seat.number, []).append(data)
-            else:
+            if seat.conn is not None:
                 await self._send(seat.number, data)
 
     async def table(self, player: int, table: Table) -> None:
@@ -125,7 +149,7 @@ class Outbox:
             await self._queue(player, conn.encode_table(table))
 
     async def int(self, player: int, value: int) -> None:
-        conn = self.seats[player].conn
+        conn = self.seats.seats[player].conn
         if conn is not None:
             await self._queue(player, conn.encode_int(value))
 
@@ -137,7 +161,7 @@ class Outbox:
         """The same 20070 messages to every seated player (all of them speak 20070), in
         order: one chunk per player when coalescing, else one write per message."""
         if self.coalesce:
-            await self.raw_each([b"".join(messages)] * len(self.seats))
+            self.hold_each([b"".join(messages)] * len(self.seats))
         else:
             for data in messages:
                 await self.raw_each([data] * len(self.seats))
@@ -171,9 +195,20 @@ class Outbox:
             return
         if player is not None and self.deferred:
             full = [n for n, chunks in pending.items() if len(chunks) >= HELD_CHUNKS]
-            for number in (player, *self.watched, *full):
-                if number in pending:
-                    await self._write(number, pending.pop(number))
+            # (a write that fails hands its seat over, which releases what is held for it:
+            # each player's chunks are looked up again before they are written)
+            chunks = pending.pop(player, None)
+            if chunks is not None:  # _write, in line (every turn comes here)
+                conn = self.seats.seats[player].conn
+                if conn is not None:
+                    rest = self._send_now(player, conn, chunks[0] if len(chunks) == 1
+                                          else b"".join(chunks))
+                    if rest:
+                        await self._send_rest(player, conn, rest)
+            for number in (*self.watched, *full):
+                chunks = pending.pop(number, None)
+                if chunks is not None:
+                    await self._write(number, chunks)
             return
         self.pending = {}
         for number, chunks in pending.items():

@@ -41,7 +41,7 @@ def describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
-@dataclass
+@dataclass(slots=True)
 class MoveReply:
     move: Move | None  # None: no usable move (timeout, unreadable table): a pass, answered 8
     cells: dict[Cell, int] | None = None  # the cells sent (set for a table that is no move)
@@ -120,6 +120,7 @@ class GameRequests:
         self.driver = driver
         self.setup = driver.setup
         self.facts = exchange_facts(self.setup)
+        self._clock: trio.abc.Clock | None = None
 
     def stand_in(self, seat: Seat) -> StandIn:
         """The seat's stand-in, told about this game's deal the first time it is asked."""
@@ -134,9 +135,12 @@ class GameRequests:
         """The player's next table within its deadline, charged to its clock: ``(raw, None)``;
         ``(None, message)`` after a timeout (a fault; the bank is spent); ``(None, None)`` when
         the connection is lost (the seat then goes to its stand-in)."""
-        seat = self.seats[player]
+        seat = self.seats.seats[player]
         assert seat.conn is not None
-        start = trio.current_time()  # the deadline's clock: the bank is spent by the same
+        clock = self._clock
+        if clock is None:  # the run's clock, looked up once (trio.current_time() reads it)
+            clock = self._clock = trio.lowlevel.current_clock()
+        start = clock.current_time()  # the deadline's clock: the bank is spent by the same
         try:
             raw = await seat.conn.receive_table_bytes(seat.deadline(base))
         except PlayerTimeoutError as exc:
@@ -146,7 +150,7 @@ class GameRequests:
         except PlayerDisconnectedError as exc:
             await self.seats.lost(player, exc.message)
             return None, None
-        seat.charge(base, trio.current_time() - start)
+        seat.charge(base, clock.current_time() - start)
         return raw, None
 
     # --- exchange ----------------------------------------------------------------------
@@ -174,7 +178,7 @@ class GameRequests:
     async def move(self, game: GameState, since: float) -> MoveReply:
         """The move of the player to move; ``since`` is when its turn table was written."""
         player = game.turn
-        seat = self.seats[player]
+        seat = self.seats.seats[player]
         if seat.conn is not None:
             conn = seat.conn
             raw, timed_out = await self._receive(player, self.config.move_timeout)
@@ -202,6 +206,8 @@ class GameRequests:
 
     def observed(self, turn: TurnDone) -> None:
         """Tell the stand-ins about the turn."""
+        if self.seats.all_live:
+            return  # no stand-in plays (the usual case, every turn)
         for seat in self.seats.seats:
             if seat.stand_in is not None and seat.stand_in.bot is not None:
                 self.stand_in(seat).turn_seen(self.driver.view(seat.number), turn.observed,

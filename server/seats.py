@@ -77,12 +77,15 @@ class SeatTable:
     def __init__(self, seats: list[Seat], config: ServerConfig) -> None:
         self.seats = seats
         self.config = config
+        # No stand-in plays any seat (the usual case): whatever tells the stand-ins about
+        # each turn has nothing to do.  Goes False for good when a stand-in takes a seat.
+        self.all_live = all(s.stand_in is None for s in seats)
         self.on_fault = OnFault(config.on_fault)
         self.events: list[SeatEvent] = []  # since the last take_events()
         self.game = 0  # where the match is, for the events
         self.turn = 0
         # The connections read without a read task, their poll object and them by fd.
-        self._polled: tuple[tuple[PlayerConnection, ...], select.poll | None,
+        self._polled: tuple[tuple[object, ...], select.poll | None,
                             dict[int, PlayerConnection]] = ((), None, {})
         # The game's outbox: what it still holds for a player is written before the
         # player's connection is closed (deferred writes), as it would have been at once.
@@ -130,6 +133,7 @@ class SeatTable:
             if old.stand_in is None:
                 continue
             seat.stand_in = self._new_stand_in(old.player, OnFault(old.stand_in))
+            self.all_live = False
             seat.restored = True
             if seat.conn is not None:
                 conn, seat.conn = seat.conn, None
@@ -184,6 +188,7 @@ class SeatTable:
         # The stand-in first: if the release below fails to write, it hands this seat over
         # again, and that call returns at once.
         seat.stand_in = self._new_stand_in(player, self.on_fault)
+        self.all_live = False
         if seat.conn is not None and self.held is not None:
             await self.held.release(player)
         if seat.conn is not None:
@@ -204,6 +209,7 @@ class SeatTable:
         seat.report.stand_in = str(self.on_fault)
         seat.report.since_game, seat.report.since_turn = 1, 0
         seat.stand_in = self._new_stand_in(player, self.on_fault)
+        self.all_live = False
 
     def process_crashed(self, player: int, detail: str) -> None:
         """The player's process exited abnormally (the headless runner tells the server).
@@ -227,22 +233,35 @@ class SeatTable:
     def _read_ready(self) -> None:
         """What the players sent since the last look, taken in for the connections that no
         read task reads: one ``poll`` for all of them, then a read of those with bytes (or
-        an end) waiting."""
-        pulled = tuple(s.conn for s in self.seats
-                       if s.conn is not None and s.conn.pulled and s.conn.ended is None)
-        if not pulled:
-            return
-        if self._polled[0] != pulled:
-            fresh = select.poll()
+        an end) waiting.  The poll object is kept while the seats' connections and who
+        reads them stay the same (every turn; a connection that ended meanwhile reads
+        nothing more, and the check after this hands its seat over)."""
+        key = (PlayerConnection.readers_changed, *[s.conn for s in self.seats])
+        if self._polled[0] != key:
+            pulled = [s.conn for s in self.seats
+                      if s.conn is not None and s.conn.pulled and s.conn.ended is None]
+            fresh = select.poll() if pulled else None
+            by_fd = {}
             for conn in pulled:
-                assert conn.sock is not None
+                assert conn.sock is not None and fresh is not None
                 fresh.register(conn.sock.fileno(), select.POLLIN)
-            self._polled = (pulled, fresh, {c.sock.fileno(): c for c in pulled
-                                             if c.sock is not None})
+                by_fd[conn.sock.fileno()] = conn
+            self._polled = (key, fresh, by_fd)
         _, poller, by_fd = self._polled
-        assert poller is not None
-        for fd, _events in poller.poll(0):
-            by_fd[fd].read_ready()
+        if poller is not None:
+            for fd, _events in poller.poll(0):
+                by_fd[fd].read_ready()
+
+    def troubled(self) -> bool:
+        """Take in what the players sent since the last look; True when :meth:`check` has
+        something to do (a connection ended or flooded, or bytes nobody asked for came).
+        Callers on the hot path skip the check's await when it has nothing to do."""
+        self._read_ready()
+        for seat in self.seats:
+            conn = seat.conn
+            if conn is not None and (conn.buffer or conn.ended is not None):
+                return True
+        return False
 
     async def check(self) -> None:
         """Before a request: hand over dead connections; drop bytes nobody asked for."""

@@ -15,9 +15,10 @@ from daihinmin.protocol.codec import TableState, build_deal, hand_cells
 from daihinmin.protocol.table import CELLS, COLS, Table
 from daihinmin.rules.events import EventKind
 from daihinmin.rules.game import GameState, StepResult
+from daihinmin.rules.kinds import JOKER_KIND
 from daihinmin.rules.match import GameSetup
 from daihinmin.values.cards import CardSet
-from daihinmin.values.moves import Cell, MoveKind
+from daihinmin.values.moves import Cell
 
 
 def deal_order(setup: GameSetup) -> list[int]:
@@ -69,6 +70,9 @@ _TAIL_ROWS = struct.Struct(f">{CELLS - 5 * COLS}I")
 # Rows 5..7 with their zero runs as pad bytes: row 5's eight flags, 7 zeros, row 6, row 7.
 _TAIL_PACKED = struct.Struct(f">8I{4 * (COLS - 8)}x{COLS}I{4 * COLS}x")
 assert _TAIL_PACKED.size == _TAIL_ROWS.size
+_ROW5 = struct.Struct(f">8I{4 * (COLS - 8)}x")  # _TAIL_PACKED's first row
+_ROWS67 = struct.Struct(f">{COLS}I{4 * COLS}x")  # and its last two
+assert _ROW5.size + _ROWS67.size == _TAIL_PACKED.size
 
 
 def tail_bytes(my_turn: int, turn_player: int, field_empty: int, eleven_back: int,
@@ -87,19 +91,29 @@ def row6_of(counts: tuple[int, ...], classes: tuple[int, ...], seats: tuple[int,
     return _five(counts) + _five(classes) + _five(seats)
 
 
+_CELL = struct.Struct(">I")
+
+
 def card_rows_bytes(cells: dict[Cell, int] | None) -> bytes:
-    """Rows 0..4 holding ``cells`` (the cards of a play) as 20070 bytes."""
-    values = [0] * (5 * COLS)
+    """Rows 0..4 holding ``cells`` (the cards of a play) as 20070 bytes: zeros with each
+    cell's 4 bytes written in (a value below 256 is its last byte alone)."""
+    rows = bytearray(_CARD_ROWS.size)
     for (r, c), v in (cells or {}).items():
-        values[r * COLS + c] = v
-    return _CARD_ROWS.pack(*values)
+        if 0 <= v < 256:
+            rows[(r * COLS + c) * 4 + 3] = v
+        else:
+            _CELL.pack_into(rows, (r * COLS + c) * 4, v)
+    return bytes(rows)
 
 
 class TurnTables:
     """The turn tables of every player for one turn, quickly: each hand's card rows are
     cached while the hand is unchanged (only the mover's hand changes in a turn).  Gives
     exactly what :func:`turn_table` gives; :meth:`encode` gives the same as protocol 20070
-    bytes, from cached row bytes (the server's hot path)."""
+    bytes, from cached row bytes, and :meth:`encode_turn` / :meth:`encode_field` (the
+    server's hot path) join two cached pieces: the hand's card rows and rows 5..7 (a
+    handful of flag values, and the counts, classes and seats: they change only when a
+    count does)."""
 
     CARD_CELLS = 5 * COLS
     CACHE_LIMIT = 256
@@ -107,13 +121,23 @@ class TurnTables:
     def __init__(self) -> None:
         self._card_rows: dict[int, list[int]] = {}
         self._card_bytes: dict[int, bytes] = {}
+        self._hands: dict[int, tuple[bytes, int]] = {}  # mask: (card rows, card count)
+        self._rows67: dict[tuple[int, ...], bytes] = {}  # counts: rows 6..7 (this game's)
+        # (masks, card rows, rows 6..7, classes, seats) of the last look at the hands
+        self._last: tuple[list[int], list[bytes], bytes, tuple[int, ...], tuple[int, ...]] = (
+            [], [], b"", (), ())
+        # rows 5..7 of the turn tables (others', mover's) and of the field table, by the
+        # row 5 values and the rows 6..7 they go with
+        self._turn_tails: dict[tuple[object, ...], tuple[bytes, bytes]] = {}
+        self._field_tails: dict[tuple[object, ...], bytes] = {}
+        self._plays: dict[tuple[tuple[Cell, int], ...], bytes] = {}  # a play's cells: rows
 
     def card_bytes(self, hand: CardSet) -> bytes:
         data = self._card_bytes.get(hand.mask)
         if data is None:
             if len(self._card_bytes) >= self.CACHE_LIMIT:
                 self._card_bytes.clear()
-            data = self._card_bytes[hand.mask] = _CARD_ROWS.pack(*self.card_rows(hand))
+            data = self._card_bytes[hand.mask] = card_rows_bytes(hand_cells(hand))
         return data
 
     def encode(self, game: GameState, state: TableState) -> list[bytes]:
@@ -126,12 +150,82 @@ class TurnTables:
 
     def encode_turn(self, game: GameState, classes: tuple[int, ...]) -> list[bytes]:
         """:meth:`encode` of :func:`turn_state` ``(game, classes)``, with no state built."""
-        row6 = row6_of(game.counts(), classes, game.seats)
-        turn, empty = game.turn, int(game.field is None)
-        flags = (int(game.eleven_back), int(game.revolution), int(game.lock))
-        others = tail_bytes(0, turn, empty, *flags, row6)
-        mine = tail_bytes(1, turn, empty, *flags, row6)
-        return self._with_hands(game, others, mine)
+        cards, rows67 = self._hands_now(game.hands, classes, game.seats)
+        turn = game.turn
+        key = (turn, game.field is None, game.eleven_back, game.revolution, game.lock, rows67)
+        tails = self._turn_tails.get(key)
+        if tails is None:
+            if len(self._turn_tails) >= self.CACHE_LIMIT:
+                self._turn_tails.clear()
+            row5 = (turn, int(key[1]), int(key[2]), int(key[3]), int(key[4]))
+            tails = self._turn_tails[key] = (self._row_5(0, *row5) + rows67,
+                                             self._row_5(1, *row5) + rows67)
+        others, mine = tails
+        tables = [rows + others for rows in cards]
+        tables[turn] = cards[turn] + mine  # [5][2] = 1: you must move
+        return tables
+
+    def encode_field(self, card_rows: bytes, empty: bool, game: GameState, step: StepResult,
+                     classes: tuple[int, ...], lock_before: bool, eleven_back_before: bool
+                     ) -> bytes:
+        """:func:`field_bytes_now` (the same arguments) from the cached rows."""
+        lock, eleven_back = shown_flags(step, lock_before, eleven_back_before)
+        rows67 = self._hands_now(game.hands, classes, game.seats)[1]
+        key = (step.player, empty, eleven_back, game.revolution, lock, rows67)
+        tail = self._field_tails.get(key)
+        if tail is None:
+            if len(self._field_tails) >= self.CACHE_LIMIT:
+                self._field_tails.clear()
+            tail = self._field_tails[key] = self._row_5(
+                0, step.player, int(empty), int(eleven_back), int(game.revolution),
+                int(lock)) + rows67
+        return card_rows + tail
+
+    def play_rows(self, cells: dict[Cell, int] | None) -> bytes:
+        """:func:`card_rows_bytes` of a play's cells, remembered (the same plays recur)."""
+        key = tuple(cells.items()) if cells else ()
+        data = self._plays.get(key)
+        if data is None:
+            if len(self._plays) >= self.CACHE_LIMIT:
+                self._plays.clear()
+            data = self._plays[key] = card_rows_bytes(cells)
+        return data
+
+    def _hands_now(self, hands: list[CardSet], classes: tuple[int, ...],
+                   seats: tuple[int, ...]) -> tuple[list[bytes], bytes]:
+        """Each hand's card rows as 20070 bytes, and rows 6..7 (the counts, classes and
+        seats): the last answer again while no hand changed (from a field table to the
+        next turn's tables)."""
+        masks = [hand.mask for hand in hands]
+        last = self._last
+        if masks == last[0] and classes is last[3] and seats is last[4]:
+            return last[1], last[2]
+        if classes is not last[3] or seats is not last[4]:
+            self._rows67.clear()  # a new game (or caller): other rows 6
+        known = self._hands
+        if len(known) >= self.CACHE_LIMIT:
+            known.clear()
+        rows = []
+        for hand in hands:
+            entry = known.get(hand.mask)
+            if entry is None:
+                entry = known[hand.mask] = (self.card_bytes(hand), len(hand))
+            rows.append(entry)
+        counts = tuple([count for _, count in rows])
+        rows67 = self._rows67.get(counts)
+        if rows67 is None:
+            if len(self._rows67) >= self.CACHE_LIMIT:
+                self._rows67.clear()
+            rows67 = self._rows67[counts] = _ROWS67.pack(*row6_of(counts, classes, seats))
+        cards = [data for data, _ in rows]
+        self._last = (masks, cards, rows67, classes, seats)
+        return cards, rows67
+
+    def _row_5(self, my_turn: int, turn_player: int, field_empty: int, eleven_back: int,
+               revolution: int, lock: int) -> bytes:
+        """Row 5 of a play-phase table (no exchange flags)."""
+        return _ROW5.pack(0, 0, my_turn, turn_player, field_empty, eleven_back, revolution,
+                          lock)
 
     def _with_hands(self, game: GameState, others: bytes, mine: bytes) -> list[bytes]:
         turn = game.turn
@@ -160,17 +254,22 @@ class TurnTables:
         return tables
 
 
+# Read on every turn, bound once: on Python 3.11 ``Kind.MEMBER`` goes through the enum
+# metaclass's ``__getattr__`` hook.
+_LOCK_ON, _ELEVEN_BACK = EventKind.LOCK_ON, EventKind.ELEVEN_BACK
+
+
 def shown_flags(step: StepResult, lock_before: bool, eleven_back_before: bool
                 ) -> tuple[bool, bool]:
     """(lock, 11-back) right after the action, before any clear the action caused."""
     lock = lock_before
     eleven_back = eleven_back_before
     for event in step.events:
-        if event.kind is EventKind.LOCK_ON:
+        if event.kind is _LOCK_ON:
             lock = True
-        elif event.kind is EventKind.ELEVEN_BACK:
+        elif event.kind is _ELEVEN_BACK:
             eleven_back = bool(event.value)
-    if step.judgement.accepted and step.move.kind is MoveKind.JOKER:
+    if step.judgement.accepted and step.move.kind is JOKER_KIND:
         lock = False  # a lone joker always lifts the lock
     return lock, eleven_back
 

@@ -197,3 +197,39 @@ def test_a_write_the_socket_takes_in_part_goes_out_whole_and_in_order() -> None:
             await client.aclose()
 
     trio.run(main)
+
+
+@pytest.mark.parametrize("how", ["seated", "handed over"])
+def test_a_stand_in_is_told_every_turn_once_it_plays_a_seat(how: str) -> None:
+    """The per-turn telling of the stand-ins is skipped only while no stand-in plays."""
+    from daihinmin.driver.game import GameDriver, MoveRequest, TurnDone
+    from daihinmin.players.default_bot import DefaultBot
+    from daihinmin.rules.match import MatchState
+    from daihinmin.rules.ruleset import UECDA
+    from daihinmin.server.requests import GameRequests
+
+    class Counting(DefaultBot):
+        turns = 0
+
+        def on_turn(self, *args: object) -> None:
+            Counting.turns += 1
+
+    seats = SeatTable.of([None] * 5, ServerConfig(port=0))
+    driver = GameDriver(MatchState(UECDA, seed=2, games=1))
+    asked = GameRequests(seats, driver)
+    assert seats.all_live
+    if how == "seated":
+        seats.seat_stand_in(3, SeatStatus.DISCONNECTED, "gone")
+    else:
+        trio.run(seats.hand_over, 3, SeatStatus.TIMEOUT, "too slow")
+    stand_in = seats[3].stand_in
+    assert stand_in is not None and not seats.all_live
+    stand_in.bot = Counting()
+    told = 0
+    while (out := driver.next()) is not None:
+        if isinstance(out, MoveRequest):
+            driver.move(driver.view(out.player).legal_moves()[-1])
+        elif isinstance(out, TurnDone):
+            asked.observed(out)
+            told += 1  # (game 1 of a block has no exchange; uecda asks no choices)
+    assert told > 10 and Counting.turns == told

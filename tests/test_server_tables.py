@@ -30,6 +30,8 @@ from daihinmin.server.tables import (
 )
 from daihinmin.values.cards import CardSet
 from daihinmin.values.moves import Move
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 # Hands of game 1 from the kifu ("palyer_cards"), player 0..4; seats 4 0 1 2 3.
 GAME1_HANDS = [
@@ -309,11 +311,46 @@ def test_turn_and_field_bytes_built_straight_from_the_game_equal_the_state_path(
             lock, eleven_back = game.lock, game.eleven_back
             move = pick.choice(game.legal_moves())
             step = game.step(move)
-            rows = card_rows_bytes(None if move.is_pass else move_to_cells(move))
+            cells = None if move.is_pass else move_to_cells(move)
+            rows = card_rows_bytes(cells)
+            assert builder.play_rows(cells) == rows
             for empty in (False, True):
-                assert field_bytes_now(rows, empty, game, step, classes, lock,
-                                       eleven_back) == field_bytes(
+                slow_bytes = field_bytes(
                     rows, field_state(empty, game, step, classes, lock, eleven_back))
+                assert field_bytes_now(rows, empty, game, step, classes, lock,
+                                       eleven_back) == slow_bytes
+                # the cached rows (one builder for every game: new classes each game)
+                assert builder.encode_field(rows, empty, game, step, classes, lock,
+                                            eleven_back) == slow_bytes
             steps += 1
         match.finish_game(game)
     assert steps > 50
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.tuples(st.integers(0, 4), st.integers(0, 14)),
+                       st.integers(0, 2**32 - 1), max_size=8))
+def test_card_rows_bytes_equal_the_packed_cells(cells: dict[tuple[int, int], int]) -> None:
+    """The rows written byte by byte (a small value: its last byte) are the packed cells."""
+    from daihinmin.server.tables import card_rows_bytes
+
+    values = [0] * 75
+    for (r, c), v in cells.items():
+        values[r * 15 + c] = v
+    assert card_rows_bytes(cells) == struct.pack(">75I", *values)
+
+
+def test_cached_turn_tables_follow_the_classes_and_seats_given() -> None:
+    """The same hands under other classes or seats get their own rows 6 (the cache of the
+    last hands is only reused for the same classes and seats)."""
+    from daihinmin.rules.match import MatchState
+    from daihinmin.server.tables import TurnTables
+
+    setup = MatchState(UECDA, seed=3, games=1).setup_game()
+    game = setup.start()
+    builder = TurnTables()
+    for classes in ((0, 0, 0, 0, 0), (4, 3, 2, 1, 0), (0, 0, 0, 0, 0)):
+        assert builder.encode_turn(game, classes) == builder.encode(
+            game, turn_state(game, classes))
+    game.seats = (4, 3, 2, 1, 0)
+    assert builder.encode_turn(game, classes) == builder.encode(game, turn_state(game, classes))
