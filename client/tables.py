@@ -188,6 +188,14 @@ def read_field_bytes(data: bytes, where: str, max_jokers: int = 2,
 # The cells a client follows the game by, [5][2..7] and [6][0..4] (my turn, the player,
 # field empty, 11-back, revolution, lock, the five counts): one unpack, no table.
 _FLAGS_AND_COUNTS = struct.Struct(">8x6I28x5I")
+# The same cells of a turn table and of the field table right after it (960 bytes on).
+_TURN_AND_FIELD = struct.Struct(">8x6I28x5I400x8x6I28x5I")
+
+
+def _fit(r: tuple[int, ...], i: int) -> bool:
+    """The 11 cells from ``r[i]`` pass the checks of :func:`quick_state`."""
+    return not (r[i] > 1 or r[i + 1] >= PLAYERS or r[i + 2] > 1 or r[i + 3] > 1
+                or r[i + 4] > 1 or r[i + 5] > 1 or max(r[i + 6:i + 11]) > MAX_CARDS)
 
 
 def quick_state(data: bytes, offset: int = 0) -> tuple[int, ...] | None:
@@ -204,10 +212,22 @@ def quick_state(data: bytes, offset: int = 0) -> tuple[int, ...] | None:
     True
     """
     r = _FLAGS_AND_COUNTS.unpack_from(data, offset + _STATE_OFFSET)
-    if (r[0] > 1 or r[1] >= PLAYERS or r[2] > 1 or r[3] > 1 or r[4] > 1 or r[5] > 1
-            or max(r[6:]) > MAX_CARDS):
-        return None
-    return r
+    return r if _fit(r, 0) else None
+
+
+def quick_turn_and_field(data: bytes, offset: int = 0) -> tuple[int, ...] | None:
+    """:func:`quick_state` of the table at ``offset`` and of the one after it, in one
+    tuple of 22 cells (one unpack for a turn table and its field table), when both pass.
+
+    >>> from daihinmin.protocol.codec import TableState, build_turn
+    >>> turn = build_turn(CardSet.parse("S3"), TableState(turn_player=3, counts=(1,) * 5))
+    >>> field = turn.with_cells({(6, 3): 0})
+    >>> quick_turn_and_field(turn.to_bytes() + field.to_bytes())[17:]  # the field's counts
+    (1, 1, 1, 0, 1)
+    >>> quick_turn_and_field(turn.to_bytes() + field.with_cells({(5, 3): 5}).to_bytes())
+    """
+    r = _TURN_AND_FIELD.unpack_from(data, offset + _STATE_OFFSET)
+    return r if _fit(r, 0) and _fit(r, 11) else None
 
 
 _BIG_ENDIAN_TABLE = struct.Struct(f">{CELLS}I")
@@ -244,6 +264,7 @@ __all__ = [
     "check_int",
     "move_bytes",
     "quick_state",
+    "quick_turn_and_field",
     "read_deal",
     "read_field",
     "read_field_bytes",
