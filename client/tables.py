@@ -230,18 +230,17 @@ def quick_turn_and_field(data: bytes, offset: int = 0) -> tuple[int, ...] | None
     return r if _fit(r, 0) and _fit(r, 11) else None
 
 
-_BIG_ENDIAN_TABLE = struct.Struct(f">{CELLS}I")
-_EMPTY_CELLS = (0,) * CELLS
+_INT_BYTES = 4  # a big-endian cell on the wire: a card's 1 or 2 is its last byte
 
 
 def move_bytes(move: Move) -> bytes:
     """The 20070 move table of ``move`` on the wire: the bytes of
-    ``build_move(move).to_bytes()``, packed straight from the move's cells (each is 1 or 2,
-    so there is nothing to clamp)."""
-    cells = list(_EMPTY_CELLS)
+    ``build_move(move).to_bytes()``, written straight from the move's cells (each is 1 or 2,
+    the last byte of its big-endian int; every other byte is 0)."""
+    table = bytearray(CELLS * _INT_BYTES)
     for (row, col), value in move_to_cells(move).items():
-        cells[row * COLS + col] = value
-    return _BIG_ENDIAN_TABLE.pack(*cells)
+        table[(row * COLS + col) * _INT_BYTES + _INT_BYTES - 1] = value
+    return bytes(table)
 
 
 def check_int(value: int, allowed: tuple[int, ...], where: str) -> int:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 
-from daihinmin.contract.view import GameView, Observed
+from daihinmin.contract.view import GameView, Observed, quick_view
 from daihinmin.rules.deal import strongest
 from daihinmin.rules.ruleset import ForbiddenFinish, RuleSet
 from daihinmin.values.cards import EMPTY, CardSet
@@ -61,7 +61,7 @@ class GameTracker:
         history = self._history_shown
         if len(history) != len(self.history):
             history = self._history_shown = tuple(self.history)
-        return GameView(
+        return quick_view(
             player=self.player, hand=self.hand, field=self.field, turn_player=self.turn_player,
             revolution=self.revolution, eleven_back=self.eleven_back, lock=self.lock,
             counts=self.counts, classes=self.classes, seats=self.seats, my_turn=my_turn,

@@ -7,7 +7,7 @@ server judges with.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import MISSING, dataclass, fields
 from functools import cached_property
 
 from daihinmin.rules.choices import PendingChoice, choice_options
@@ -117,6 +117,41 @@ class GameView:
         if self.pending is None or self.pending.player != self.player:
             return []
         return choice_options(self.hand, self.pending)
+
+
+_VIEW_FIELDS = frozenset(f.name for f in fields(GameView))
+_VIEW_REQUIRED = frozenset(f.name for f in fields(GameView) if f.default is MISSING)
+_VIEW_DEFAULTS = {f.name: f.default for f in fields(GameView) if f.default is not MISSING}
+_new_object = object.__new__
+
+
+def quick_view(**facts: object) -> GameView:
+    """``GameView(**facts)``, the same view, built without the dataclass's ``__init__``: a
+    frozen dataclass sets each field through ``object.__setattr__`` (about 11 us for a
+    client's 18 facts in Python 3.11, against about 1.5 here), and a client builds a view
+    for every decision.  Keywords only; a missing fact or one that is no field is refused.
+
+    >>> from daihinmin.values.cards import CardSet
+    >>> facts = dict(player=0, hand=CardSet.parse("S3"), field=None, turn_player=0,
+    ...              revolution=False, eleven_back=False, lock=False, counts=(1,) * 5,
+    ...              classes=(0,) * 5, seats=(0, 1, 2, 3, 4), my_turn=True)
+    >>> quick_view(**facts) == GameView(**facts)
+    True
+    >>> quick_view(**facts, color="red")
+    Traceback (most recent call last):
+    ...
+    TypeError: GameView has no field color
+    """
+    keys = facts.keys()
+    if not (_VIEW_REQUIRED <= keys <= _VIEW_FIELDS):
+        wrong = sorted(keys - _VIEW_FIELDS) or sorted(_VIEW_REQUIRED - keys)
+        raise TypeError(f"GameView {'has no field' if keys - _VIEW_FIELDS else 'needs'} "
+                        f"{', '.join(wrong)}")
+    view: GameView = _new_object(GameView)
+    state = view.__dict__
+    state.update(_VIEW_DEFAULTS)
+    state.update(facts)
+    return view
 
 
 # The default answers of a Bot are the engine's own default (players.util re-exports it).

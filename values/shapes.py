@@ -104,8 +104,12 @@ def move_to_cells(move: Move) -> dict[Cell, int]:
     cells: dict[Cell, int] = {}
     if move.kind is _LONE_JOKER_KIND:
         return {(0, 14): 2}
-    for c in move.cards:
+    mask = move.cards.mask  # the cards' bits in order, as iterating the set gives them
+    while mask:
+        low = mask & -mask
+        c = low.bit_length() - 1
         cells[(c & 3, c >> 2)] = 1
+        mask ^= low
     for cell in move.joker_cells:
         cells[cell] = 2
     return cells
