@@ -61,6 +61,7 @@ from .tables import (
     END_MATCH,
     PLAYERS,
     check_int,
+    hand_rows,
     move_bytes,
     quick_state,
     quick_turn_and_field,
@@ -337,10 +338,20 @@ class ClientProtocol:
         self.received += 1
         observed = game.on_field_facts(known[0], known[1], r[1], r[2], r[3], r[4], r[5],
                                        r[6:], self._answer, self._sent)
+        if self._sent is not None:
+            self._follow_hand(game)
         if self._tells_turns:
             self.bot.on_turn(game.view(), observed, observed.is_play)
         self.step = _END_FLAG
         return True
+
+    def _follow_hand(self, game: GameTracker) -> None:
+        """After this client's own play: when its hand changed, the card rows the next turn
+        tables show are that hand's as the server writes them, no longer the last turn
+        table's; kept as the rows to expect, so those turn tables take the fast paths
+        (rows that differ only cost the handler's full read, as before)."""
+        if game.hand is not self._hand:
+            self._hand, self._hand_rows = game.hand, hand_rows(game.hand)
 
     @property
     def unread(self) -> int:
@@ -440,6 +451,8 @@ class ClientProtocol:
                     del plays[next(iter(plays))]  # the oldest
                 plays[rows] = (shown.cells, shown.move)
         observed = game.on_field_table(shown, self._answer, self._sent)
+        if self._plain and self._sent is not None:
+            self._follow_hand(game)
         if self._tells_turns:
             self.bot.on_turn(game.view(), observed, observed.is_play)
         self.step = _END_FLAG

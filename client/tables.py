@@ -18,7 +18,13 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass
 
-from daihinmin.protocol.codec import TableState, hand_from_cells, read_hand, read_state
+from daihinmin.protocol.codec import (
+    TableState,
+    hand_cells,
+    hand_from_cells,
+    read_hand,
+    read_state,
+)
 from daihinmin.protocol.table import CELLS, COLS, Table
 from daihinmin.values.cards import CardSet
 from daihinmin.values.errors import MoveShapeError
@@ -243,6 +249,21 @@ def move_bytes(move: Move) -> bytes:
     return bytes(table)
 
 
+def hand_rows(hand: CardSet) -> bytes:
+    """Rows 0..4 of a 20070 deal or turn table showing ``hand``, as the server writes them
+    (:func:`daihinmin.protocol.codec.hand_cells`).
+
+    >>> from daihinmin.protocol.codec import TableState, build_turn
+    >>> hand = CardSet.parse("S3 HA JK")
+    >>> hand_rows(hand) == build_turn(hand, TableState()).to_bytes()[:300]
+    True
+    """
+    rows = bytearray(5 * COLS * _INT_BYTES)
+    for (row, col), value in hand_cells(hand).items():
+        rows[(row * COLS + col) * _INT_BYTES + _INT_BYTES - 1] = value
+    return bytes(rows)
+
+
 def check_int(value: int, allowed: tuple[int, ...], where: str) -> int:
     if value not in allowed:
         want = ", ".join(str(a) for a in allowed)
@@ -261,6 +282,7 @@ __all__ = [
     "FieldTable",
     "HandTable",
     "check_int",
+    "hand_rows",
     "move_bytes",
     "quick_state",
     "quick_turn_and_field",

@@ -37,7 +37,7 @@ field) build the tables; the others read the same cells off the hand's bit mask
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from daihinmin.values.cards import DECK52, JOKER_BITS, CardSet
 
@@ -118,9 +118,10 @@ def hand_grid(hand: CardSet) -> HandGrid:
     return HandGrid(hand.mask & DECK52, bool(hand.mask & JOKER_BITS))
 
 
-@dataclass(frozen=True)
-class FieldFacts:
-    """What the client remembers of the cards on the field: count, order key, shape, suits."""
+class FieldFacts(NamedTuple):
+    """What the client remembers of the cards on the field: count, order key, shape, suits
+    (a named tuple: the bot reads one at every answer, and a frozen dataclass takes a few
+    microseconds to build)."""
 
     qty: int
     ord: int
