@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 
-from daihinmin.contract.view import GameView, Observed, quick_view
+from daihinmin.contract.view import GameView, Observed, quick_observed, quick_view
 from daihinmin.rules.deal import strongest
 from daihinmin.rules.ruleset import ForbiddenFinish, RuleSet
 from daihinmin.values.cards import EMPTY, CardSet
@@ -127,7 +127,7 @@ class GameTracker:
             observed, self.field_cells = self.own_play, cells
         else:
             if played:
-                observed = Observed(actor, move, self.field_empty, answer)
+                observed = quick_observed(actor, move, self.field_empty, answer)
             else:  # one Observed for each pass seen alike (a dataclass takes microseconds)
                 key = (actor, self.field_empty, answer)
                 observed = _PASSES.get(key) or _PASSES.setdefault(
@@ -165,8 +165,9 @@ class GameTracker:
         self.hand = self.hand - cards
 
     def _take_flags(self, revolution: int, eleven_back: int, lock: int) -> None:
-        self.revolution, self.eleven_back, self.lock = (bool(revolution), bool(eleven_back),
-                                                        bool(lock))
+        # ``!= 0``: bool() of an int without a call (this runs twice a turn)
+        self.revolution, self.eleven_back, self.lock = (revolution != 0, eleven_back != 0,
+                                                        lock != 0)
 
     def _record(self, observed: Observed, cells: dict[tuple[int, int], int],
                 played: bool) -> None:

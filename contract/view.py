@@ -34,6 +34,30 @@ class Observed:
         return not self.move.is_pass
 
 
+_new_object = object.__new__
+# The slots' own setters: quick_observed writes them past the frozen __setattr__.
+_set_player, _set_move, _set_cleared, _set_answer = (
+    vars(Observed)[name].__set__
+    for name in ("player", "move", "trick_cleared_before", "answer"))
+
+
+def quick_observed(player: int, move: Move, trick_cleared_before: bool = False,
+                   answer: int | None = None) -> Observed:
+    """``Observed(...)``, the same value, without the frozen dataclass's ``__init__`` (one
+    ``object.__setattr__`` a field: about 1.7 us in Python 3.11 against 0.8 here); a
+    client builds one for every play it sees.
+
+    >>> quick_observed(2, PASS, True) == Observed(2, PASS, True)
+    True
+    """
+    observed: Observed = _new_object(Observed)
+    _set_player(observed, player)
+    _set_move(observed, move)
+    _set_cleared(observed, trick_cleared_before)
+    _set_answer(observed, answer)
+    return observed
+
+
 @dataclass(frozen=True)
 class GameView:
     """The state of the game from one player's seat."""
@@ -122,7 +146,6 @@ class GameView:
 _VIEW_FIELDS = frozenset(f.name for f in fields(GameView))
 _VIEW_REQUIRED = frozenset(f.name for f in fields(GameView) if f.default is MISSING)
 _VIEW_DEFAULTS = {f.name: f.default for f in fields(GameView) if f.default is not MISSING}
-_new_object = object.__new__
 
 
 def quick_view(**facts: object) -> GameView:
