@@ -297,8 +297,9 @@ class ClientProtocol:
         the field table after it too (most turns of a game: one unpack for both).  Returns
         the bytes taken: 0 (the handler reads the turn table), one table or two."""
         game = self.game
+        # (a game's first turn table always takes the handler, which sets _hand_rows)
         if (not self._plain or game is None or not game.turns
-                or buf[pos:pos + _CARD_BYTES] != self._hand_rows):
+                or not buf.startswith(self._hand_rows, pos)):
             return 0
         assert self._hand is not None  # set with _hand_rows
         field = pos + TABLE_BYTES

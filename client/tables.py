@@ -233,7 +233,12 @@ def quick_turn_and_field(data: bytes, offset: int = 0) -> tuple[int, ...] | None
     >>> quick_turn_and_field(turn.to_bytes() + field.with_cells({(5, 3): 5}).to_bytes())
     """
     r = _TURN_AND_FIELD.unpack_from(data, offset + _STATE_OFFSET)
-    return r if _fit(r, 0) and _fit(r, 11) else None
+    # _fit(r, 0) and _fit(r, 11) written out: the flags ORed, the indices constant
+    if ((r[0] | r[2] | r[3] | r[4] | r[5] | r[11] | r[13] | r[14] | r[15] | r[16]) > 1
+            or r[1] >= PLAYERS or r[12] >= PLAYERS
+            or max(r[6:11]) > MAX_CARDS or max(r[17:]) > MAX_CARDS):
+        return None
+    return r
 
 
 _INT_BYTES = 4  # a big-endian cell on the wire: a card's 1 or 2 is its last byte

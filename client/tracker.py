@@ -95,7 +95,7 @@ class GameTracker:
         self.counts = counts
         if self.last_player is None:
             self.last_player = turn_player  # the first leader keeps the lead, as in the engine
-        self.field_empty = empty = bool(field_empty)
+        self.field_empty = empty = field_empty != 0
         if empty and self.field is not None:  # the cards were cleared away
             self._clear_trick()
 
@@ -112,8 +112,8 @@ class GameTracker:
                        sent: Move | None) -> Observed:
         """:meth:`on_field_table` from the cells it reads."""
         # The client hands the same cells object back for the same card rows: ``is`` first.
-        played = (not field_empty and bool(cells) and shown is not None
-                  and cells is not self.field_cells and cells != self.field_cells)
+        played = (not field_empty and shown is not None and cells is not self.field_cells
+                  and cells != self.field_cells and bool(cells))
         move = shown if played and shown is not None else PASS
         if answer is not None and sent is not None:
             if answer == ANSWER_ACCEPTED and not sent.is_pass and move != sent:
