@@ -125,7 +125,7 @@ class GameView:
         server's own check, ``rules.judge.play_verdict``) instead of listing every play."""
         # The last move asked is kept: a bot checks its move and the client checks it again.
         last = self.__dict__.get("_allowed")
-        if last is not None and last[0] == move:
+        if last is not None and (last[0] is move or last[0] == move):
             return bool(last[1])
         allowed = self._may_pass() if move.is_pass else play_verdict(self, self.hand, move) is None
         self.__dict__["_allowed"] = (move, allowed)  # a cache, as cached_property keeps its own
