@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 import trio
 from daihinmin.client import Bot, ClientProtocol, GameView, Observed
+from daihinmin.client.errors import UnexpectedMessageError
 from daihinmin.client.protocol import Step
 from daihinmin.client.tables import hand_rows, move_bytes
 from daihinmin.client.trio_runner import run_bot_async, run_protocol_async
@@ -228,3 +229,37 @@ def test_a_hand_grid_reads_like_the_grid_it_stands_for() -> None:
                 assert lazy.get(row, col) == eager.get(row, col), (hand, row, col)
         assert lazy.cells == eager.cells and len(lazy.cells) == CELLS
         assert lazy.copy().cells == eager.cells
+
+
+def test_a_bad_cell_in_a_field_read_with_its_turn_is_named_as_the_handler_names_it(
+        reads: list[bytes]) -> None:
+    whole = b"".join(reads)
+    finder = Counting(DefaultBot())
+    finder.initiate()
+    at: list[int] = []
+    taken = finder._quick_turn
+
+    def where_taken(buf: bytes, pos: int, end: int) -> int:
+        n = taken(buf, pos, end)
+        if n == 2 * 480:
+            at.append(pos)
+        return n
+    finder._quick_turn = where_taken  # type: ignore[method-assign]
+    finder.feed(whole)  # one read: the positions are the stream's
+    assert len(at) > 20
+    for count_cell in (6 * 15 + 0, 6 * 15 + 4):  # a count of the field table after the turn
+        cell = at[20] + 480 + 4 * count_cell
+        bad = whole[:cell] + (60).to_bytes(4, "big") + whole[cell + 4:]
+        by_feed, by_message = ClientProtocol(DefaultBot()), ClientProtocol(DefaultBot())
+        by_feed.initiate()
+        by_message.initiate()
+        with pytest.raises(UnexpectedMessageError) as fed:
+            by_feed.feed(bad)
+        with pytest.raises(UnexpectedMessageError) as handled:
+            pos = 0
+            while True:
+                size = by_message.expecting.size
+                by_message.receive(bad[pos:pos + size])
+                pos += size
+        assert str(fed.value) == str(handled.value)
+        assert "a card count of 60" in str(fed.value)
