@@ -5,10 +5,11 @@ uses for bundled bots) over loopback TCP, five clients, one keeping every read a
 off the socket, so reads carry many tables each (another player's turn table and its field
 table together).  It is fed again in process through ``feed`` and through ``receive`` one
 message at a time (the handlers, the reference): the same views, observations, replies and
-record, and the fast paths are taken where they apply.  Then the pieces the fast paths are
-built of, each against what it replaces: ``quick_view``/``quick_observed`` against the
-dataclasses' own constructors, ``move_bytes``/``hand_rows``/``move_to_cells`` against the
-protocol's encoder and the cards themselves, ``HandGrid`` against an eager grid.
+record; the fast paths are taken where they apply, and a bad cell in a table they take is
+named as the handler names it.  Then the pieces the fast paths are built of, each against
+what it replaces: ``quick_view``/``quick_observed`` against the dataclasses' own
+constructors, ``move_bytes``/``hand_rows``/``move_to_cells`` against the protocol's encoder
+and the cards themselves, ``HandGrid`` against an eager grid.
 """
 
 from __future__ import annotations
