@@ -17,7 +17,6 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections import Counter
-from typing import Any
 
 import pytest
 import trio
@@ -33,36 +32,14 @@ from daihinmin.protocol.codec import TableState, build_move, build_turn
 from daihinmin.rules.movegen import all_plays
 from daihinmin.rules.ruleset import UECDA
 from daihinmin.values.cards import JOKER, JOKER2, CardSet
-from daihinmin.values.moves import PASS, Move
+from daihinmin.values.moves import PASS
 from daihinmin.values.shapes import move_to_cells
+from test_client_fast_paths import QuietWitness, Witness, messages  # the same bots and cut
 
 pytestmark = pytest.mark.timeout(120)
 GAMES = 10
 SEED = 23
 IO_TIMEOUT = 30.0
-
-
-class Witness(DefaultBot):
-    """The sample client, keeping everything it is shown (told every turn when ``told``)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.seen: list[tuple[Any, ...]] = []
-
-    def play(self, view: GameView) -> Move:
-        self.seen.append(("play", view))
-        return super().play(view)
-
-    def on_game_start(self, view: GameView) -> None:
-        self.seen.append(("start", view))
-
-    def on_game_end(self, view: GameView, places: tuple[int, ...] | None) -> None:
-        self.seen.append(("end", view, places))
-
-
-class ToldWitness(Witness):
-    def on_turn(self, view: GameView, observed: Observed, accepted: bool) -> None:
-        self.seen.append(("turn", view, observed, accepted))
 
 
 class Counting(ClientProtocol):
@@ -121,23 +98,9 @@ def reads() -> list[bytes]:
     return proto.reads
 
 
-def messages(reads: list[bytes]) -> list[bytes]:
-    """The session cut into its messages (by the protocol's own order)."""
-    proto = ClientProtocol(DefaultBot())
-    proto.initiate()
-    data, pos, out = b"".join(reads), 0, []
-    while not proto.done:
-        size = proto.expecting.size
-        out.append(data[pos:pos + size])
-        proto.receive(data[pos:pos + size])
-        pos += size
-    assert pos == len(data)
-    return out
-
-
-@pytest.mark.parametrize("witness", [Witness, ToldWitness])
+@pytest.mark.parametrize("witness", [Witness, QuietWitness])
 def test_deferred_reads_show_the_bot_what_the_handlers_show(reads: list[bytes],
-                                                            witness: type[Witness]) -> None:
+                                                            witness: type[QuietWitness]) -> None:
     fast, slow = witness(), witness()
     by_feed, by_message = Counting(fast), ClientProtocol(slow)
     by_feed.initiate()
@@ -163,7 +126,7 @@ def facts_of(view: GameView) -> dict[str, object]:
 
 
 def test_quick_view_and_quick_observed_are_the_dataclasses(reads: list[bytes]) -> None:
-    bot = ToldWitness()
+    bot = Witness()
     proto = ClientProtocol(bot)
     proto.initiate()
     for data in reads:
