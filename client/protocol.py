@@ -61,8 +61,10 @@ from .tables import (
     END_MATCH,
     PLAYERS,
     check_int,
+    hand_rows,
     move_bytes,
     quick_state,
+    quick_turn_and_field,
     read_deal,
     read_field_bytes,
     read_turn_bytes,
@@ -272,8 +274,10 @@ class ClientProtocol:
                 # the end flag of a turn (most messages): no game over to tell anyone
                 self.received += 1
                 self.step = step = _TURN
-            elif ((step is _TURN and self._quick_turn(unread, pos))
-                  or (step is _FIELD and self._quick_field(unread, pos))):
+            elif step is _TURN and (taken := self._quick_turn(unread, pos, end)):
+                size = taken  # the turn table, or it and its field table
+                step = self.step
+            elif step is _FIELD and self._quick_field(unread, pos):
                 step = self.step
             else:
                 replies += self._consume(step, unread[pos:pos + size])
@@ -287,22 +291,40 @@ class ClientProtocol:
     # already known; anything else is left to the handler (False), which reads it whole
     # and names what is wrong.  None of them (nor a turn's end flag) moves ``_last``: it names
     # the message last answered, and these answer nothing.
-    def _quick_turn(self, buf: bytes, pos: int) -> bool:
+    def _quick_turn(self, buf: bytes, pos: int, end: int) -> int:
         """A turn table of another player's move whose card rows are the last turn table's
-        (this client's hand unchanged)."""
+        (this client's hand unchanged), and when it is there and shows a play already read,
+        the field table after it too (most turns of a game: one unpack for both).  Returns
+        the bytes taken: 0 (the handler reads the turn table), one table or two."""
         game = self.game
+        # (a game's first turn table always takes the handler, which sets _hand_rows)
         if (not self._plain or game is None or not game.turns
-                or buf[pos:pos + _CARD_BYTES] != self._hand_rows):
-            return False
+                or not buf.startswith(self._hand_rows, pos)):
+            return 0
+        assert self._hand is not None  # set with _hand_rows
+        field = pos + TABLE_BYTES
+        known = (self._plays.get(buf[field:field + _CARD_BYTES])
+                 if end - field >= TABLE_BYTES else None)
+        if known is not None and (r := quick_turn_and_field(buf, pos)) is not None:
+            if r[0]:  # this client moves: the handler
+                return 0
+            self.received += 2
+            self._sent = self._answer = None
+            game.on_turn_facts(self._hand, r[1], r[2], r[3], r[4], r[5], r[6:11])
+            observed = game.on_field_facts(known[0], known[1], r[12], r[13], r[14], r[15],
+                                           r[16], r[17:], None, None)
+            if self._tells_turns:
+                self.bot.on_turn(game.view(), observed, observed.is_play)
+            self.step = _END_FLAG
+            return 2 * TABLE_BYTES
         r = quick_state(buf, pos)
         if r is None or r[0]:  # a check fails, or this client moves: the handler
-            return False
-        assert self._hand is not None  # set with _hand_rows
+            return 0
         self.received += 1
         self._sent = self._answer = None
         game.on_turn_facts(self._hand, r[1], r[2], r[3], r[4], r[5], r[6:])
         self.step = _FIELD
-        return True
+        return TABLE_BYTES
 
     def _quick_field(self, buf: bytes, pos: int) -> bool:
         """A field table showing a play already read (or no cards, once read); this
@@ -317,10 +339,20 @@ class ClientProtocol:
         self.received += 1
         observed = game.on_field_facts(known[0], known[1], r[1], r[2], r[3], r[4], r[5],
                                        r[6:], self._answer, self._sent)
+        if self._sent is not None:
+            self._follow_hand(game)
         if self._tells_turns:
             self.bot.on_turn(game.view(), observed, observed.is_play)
         self.step = _END_FLAG
         return True
+
+    def _follow_hand(self, game: GameTracker) -> None:
+        """After this client's own play: when its hand changed, the card rows the next turn
+        tables show are that hand's as the server writes them, no longer the last turn
+        table's; kept as the rows to expect, so those turn tables take the fast paths
+        (rows that differ only cost the handler's full read, as before)."""
+        if game.hand is not self._hand:
+            self._hand, self._hand_rows = game.hand, hand_rows(game.hand)
 
     @property
     def unread(self) -> int:
@@ -420,6 +452,8 @@ class ClientProtocol:
                     del plays[next(iter(plays))]  # the oldest
                 plays[rows] = (shown.cells, shown.move)
         observed = game.on_field_table(shown, self._answer, self._sent)
+        if self._plain and self._sent is not None:
+            self._follow_hand(game)
         if self._tells_turns:
             self.bot.on_turn(game.view(), observed, observed.is_play)
         self.step = _END_FLAG

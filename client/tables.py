@@ -18,7 +18,13 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass
 
-from daihinmin.protocol.codec import TableState, hand_from_cells, read_hand, read_state
+from daihinmin.protocol.codec import (
+    TableState,
+    hand_cells,
+    hand_from_cells,
+    read_hand,
+    read_state,
+)
 from daihinmin.protocol.table import CELLS, COLS, Table
 from daihinmin.values.cards import CardSet
 from daihinmin.values.errors import MoveShapeError
@@ -188,6 +194,14 @@ def read_field_bytes(data: bytes, where: str, max_jokers: int = 2,
 # The cells a client follows the game by, [5][2..7] and [6][0..4] (my turn, the player,
 # field empty, 11-back, revolution, lock, the five counts): one unpack, no table.
 _FLAGS_AND_COUNTS = struct.Struct(">8x6I28x5I")
+# The same cells of a turn table and of the field table right after it (960 bytes on).
+_TURN_AND_FIELD = struct.Struct(">8x6I28x5I400x8x6I28x5I")
+
+
+def _fit(r: tuple[int, ...], i: int) -> bool:
+    """The 11 cells from ``r[i]`` pass the checks of :func:`quick_state`."""
+    return not (r[i] > 1 or r[i + 1] >= PLAYERS or r[i + 2] > 1 or r[i + 3] > 1
+                or r[i + 4] > 1 or r[i + 5] > 1 or max(r[i + 6:i + 11]) > MAX_CARDS)
 
 
 def quick_state(data: bytes, offset: int = 0) -> tuple[int, ...] | None:
@@ -204,24 +218,55 @@ def quick_state(data: bytes, offset: int = 0) -> tuple[int, ...] | None:
     True
     """
     r = _FLAGS_AND_COUNTS.unpack_from(data, offset + _STATE_OFFSET)
-    if (r[0] > 1 or r[1] >= PLAYERS or r[2] > 1 or r[3] > 1 or r[4] > 1 or r[5] > 1
-            or max(r[6:]) > MAX_CARDS):
+    return r if _fit(r, 0) else None
+
+
+def quick_turn_and_field(data: bytes, offset: int = 0) -> tuple[int, ...] | None:
+    """:func:`quick_state` of the table at ``offset`` and of the one after it, in one
+    tuple of 22 cells (one unpack for a turn table and its field table), when both pass.
+
+    >>> from daihinmin.protocol.codec import TableState, build_turn
+    >>> turn = build_turn(CardSet.parse("S3"), TableState(turn_player=3, counts=(1,) * 5))
+    >>> field = turn.with_cells({(6, 3): 0})
+    >>> quick_turn_and_field(turn.to_bytes() + field.to_bytes())[17:]  # the field's counts
+    (1, 1, 1, 0, 1)
+    >>> quick_turn_and_field(turn.to_bytes() + field.with_cells({(5, 3): 5}).to_bytes())
+    """
+    r = _TURN_AND_FIELD.unpack_from(data, offset + _STATE_OFFSET)
+    # _fit(r, 0) and _fit(r, 11) written out: the flags ORed, the indices constant
+    if ((r[0] | r[2] | r[3] | r[4] | r[5] | r[11] | r[13] | r[14] | r[15] | r[16]) > 1
+            or r[1] >= PLAYERS or r[12] >= PLAYERS
+            or max(r[6:11]) > MAX_CARDS or max(r[17:]) > MAX_CARDS):
         return None
     return r
 
 
-_BIG_ENDIAN_TABLE = struct.Struct(f">{CELLS}I")
-_EMPTY_CELLS = (0,) * CELLS
+_INT_BYTES = 4  # a big-endian cell on the wire: a card's 1 or 2 is its last byte
 
 
 def move_bytes(move: Move) -> bytes:
     """The 20070 move table of ``move`` on the wire: the bytes of
-    ``build_move(move).to_bytes()``, packed straight from the move's cells (each is 1 or 2,
-    so there is nothing to clamp)."""
-    cells = list(_EMPTY_CELLS)
+    ``build_move(move).to_bytes()``, written straight from the move's cells (each is 1 or 2,
+    the last byte of its big-endian int; every other byte is 0)."""
+    table = bytearray(CELLS * _INT_BYTES)
     for (row, col), value in move_to_cells(move).items():
-        cells[row * COLS + col] = value
-    return _BIG_ENDIAN_TABLE.pack(*cells)
+        table[(row * COLS + col) * _INT_BYTES + _INT_BYTES - 1] = value
+    return bytes(table)
+
+
+def hand_rows(hand: CardSet) -> bytes:
+    """Rows 0..4 of a 20070 deal or turn table showing ``hand``, as the server writes them
+    (:func:`daihinmin.protocol.codec.hand_cells`).
+
+    >>> from daihinmin.protocol.codec import TableState, build_turn
+    >>> hand = CardSet.parse("S3 HA JK")
+    >>> hand_rows(hand) == build_turn(hand, TableState()).to_bytes()[:300]
+    True
+    """
+    rows = bytearray(5 * COLS * _INT_BYTES)
+    for (row, col), value in hand_cells(hand).items():
+        rows[(row * COLS + col) * _INT_BYTES + _INT_BYTES - 1] = value
+    return bytes(rows)
 
 
 def check_int(value: int, allowed: tuple[int, ...], where: str) -> int:
@@ -242,8 +287,10 @@ __all__ = [
     "FieldTable",
     "HandTable",
     "check_int",
+    "hand_rows",
     "move_bytes",
     "quick_state",
+    "quick_turn_and_field",
     "read_deal",
     "read_field",
     "read_field_bytes",

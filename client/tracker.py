@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 
-from daihinmin.contract.view import GameView, Observed
+from daihinmin.contract.view import GameView, Observed, quick_observed, quick_view
 from daihinmin.rules.deal import strongest
 from daihinmin.rules.ruleset import ForbiddenFinish, RuleSet
 from daihinmin.values.cards import EMPTY, CardSet
@@ -61,7 +61,7 @@ class GameTracker:
         history = self._history_shown
         if len(history) != len(self.history):
             history = self._history_shown = tuple(self.history)
-        return GameView(
+        return quick_view(
             player=self.player, hand=self.hand, field=self.field, turn_player=self.turn_player,
             revolution=self.revolution, eleven_back=self.eleven_back, lock=self.lock,
             counts=self.counts, classes=self.classes, seats=self.seats, my_turn=my_turn,
@@ -95,7 +95,7 @@ class GameTracker:
         self.counts = counts
         if self.last_player is None:
             self.last_player = turn_player  # the first leader keeps the lead, as in the engine
-        self.field_empty = empty = bool(field_empty)
+        self.field_empty = empty = field_empty != 0
         if empty and self.field is not None:  # the cards were cleared away
             self._clear_trick()
 
@@ -112,8 +112,8 @@ class GameTracker:
                        sent: Move | None) -> Observed:
         """:meth:`on_field_table` from the cells it reads."""
         # The client hands the same cells object back for the same card rows: ``is`` first.
-        played = (not field_empty and bool(cells) and shown is not None
-                  and cells is not self.field_cells and cells != self.field_cells)
+        played = (not field_empty and shown is not None and cells is not self.field_cells
+                  and cells != self.field_cells and bool(cells))
         move = shown if played and shown is not None else PASS
         if answer is not None and sent is not None:
             if answer == ANSWER_ACCEPTED and not sent.is_pass and move != sent:
@@ -127,7 +127,7 @@ class GameTracker:
             observed, self.field_cells = self.own_play, cells
         else:
             if played:
-                observed = Observed(actor, move, self.field_empty, answer)
+                observed = quick_observed(actor, move, self.field_empty, answer)
             else:  # one Observed for each pass seen alike (a dataclass takes microseconds)
                 key = (actor, self.field_empty, answer)
                 observed = _PASSES.get(key) or _PASSES.setdefault(
@@ -165,8 +165,9 @@ class GameTracker:
         self.hand = self.hand - cards
 
     def _take_flags(self, revolution: int, eleven_back: int, lock: int) -> None:
-        self.revolution, self.eleven_back, self.lock = (bool(revolution), bool(eleven_back),
-                                                        bool(lock))
+        # ``!= 0``: bool() of an int without a call (this runs twice a turn)
+        self.revolution, self.eleven_back, self.lock = (revolution != 0, eleven_back != 0,
+                                                        lock != 0)
 
     def _record(self, observed: Observed, cells: dict[tuple[int, int], int],
                 played: bool) -> None:

@@ -14,7 +14,7 @@ from daihinmin.rules.game import GameState
 from daihinmin.rules.match import GameSetup
 from daihinmin.values.cards import EMPTY, CardSet
 
-from .view import GameView, Observed
+from .view import GameView, Observed, quick_view
 
 
 @dataclass
@@ -45,12 +45,12 @@ def deal_view(setup: GameSetup, player: int, facts: ExchangeFacts) -> GameView:
     """The view of a deal table (before play): the hand the deal table shows (and the draw
     pile's size, for the rules that have one)."""
     n = setup.rules.players
-    return GameView(player=player, hand=setup.deal_hand(player), field=None, turn_player=-1,
-                    revolution=False, eleven_back=False, lock=False,
-                    counts=tuple(len(setup.dealt[p]) for p in range(n)),
-                    classes=class_row(setup), seats=setup.seats, rules=setup.rules,
-                    game=setup.game, exchange_given=facts.given,
-                    exchange_received=facts.received, pile_count=len(setup.pile))
+    return quick_view(player=player, hand=setup.deal_hand(player), field=None, turn_player=-1,
+                      revolution=False, eleven_back=False, lock=False,
+                      counts=tuple(len(setup.dealt[p]) for p in range(n)),
+                      classes=class_row(setup), seats=setup.seats, rules=setup.rules,
+                      game=setup.game, exchange_given=facts.given,
+                      exchange_received=facts.received, pile_count=len(setup.pile))
 
 
 def engine_view(game: GameState, player: int, setup: GameSetup, history: Sequence[Observed],
@@ -58,7 +58,7 @@ def engine_view(game: GameState, player: int, setup: GameSetup, history: Sequenc
     """The view of ``player`` now, straight from the engine's state.  A pending choice (7-pass,
     10-discard) shows only in the view of the player it is asked of, as on the wire."""
     pending = game.pending if game.pending is not None and game.pending.player == player else None
-    return GameView(
+    return quick_view(
         player=player, hand=game.hands[player], field=game.field, turn_player=game.turn,
         revolution=game.revolution, eleven_back=game.eleven_back, lock=game.lock,
         counts=game.counts(), classes=class_row(setup), seats=game.seats,

@@ -31,8 +31,9 @@ def order_when_field_was_read(view: GameView) -> bool:
     field table with the turn table's state from *before* that turn's action, so right after
     a revolution the field was read in the old order."""
     if view.field is not None and view.history:
-        last = view.history[-1]
-        if last.move == view.field and revolts(last.move, view.rules):
+        last = view.history[-1].move
+        # ``is`` first: the view's field is mostly the very move its history ends with
+        if (last is view.field or last == view.field) and revolts(last, view.rules):
             return not view.revolution
     return view.revolution
 

@@ -23,6 +23,10 @@ into the next row, as they do in the C original's arrays.  The joker-run counter
 in every suit in the devkit build; the 2013 build never resets it, so it carries from one suit
 into the next (its undefined value before the first suit is taken as 1 here).
 
+Only the choices that depend on those quirks (leads holding the joker, sequences on the
+field) build the tables; the others read the same cells off the hand's bit mask
+(:class:`HandGrid`), a few int operations instead of a scan of the grid per table.
+
 >>> from daihinmin.values.cards import CardSet
 >>> lead_cells(hand_grid(CardSet.parse("S3 S4 S5 H9 D9 CK")), reversed_order=False)
 {(0, 1): 1, (0, 2): 1, (0, 3): 1}
@@ -33,9 +37,9 @@ into the next (its undefined value before the first suit is taken as 1 here).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
-from daihinmin.values.cards import DECK52, CardSet
+from daihinmin.values.cards import DECK52, JOKER_BITS, CardSet
 
 ROWS, COLS = 8, 15
 SIZE = ROWS * COLS
@@ -72,28 +76,52 @@ class Grid:
         return {(i // COLS, i % COLS): v for i, v in enumerate(self.cells[:5 * COLS]) if v}
 
 
-def hand_grid(hand: CardSet) -> Grid:
+class HandGrid(Grid):
+    """A hand table (:func:`hand_grid`), which also keeps the hand's real cards as a mask
+    (bit ``4 * column + row``, as in :class:`CardSet`) and whether it holds the joker: the
+    choices that need no quirk of the tables are read from the mask, and the cells are
+    written only when a table is built from them (the first read of ``cells``)."""
+
+    __slots__ = ("joker", "mask")
+
+    def __init__(self, mask: int, joker: bool) -> None:  # no cells yet: see __getattr__
+        self.mask, self.joker = mask, joker
+
+    def __getattr__(self, name: str) -> list[int]:
+        # Called only for an attribute not set: the ``cells`` slot before its first read.
+        if name != "cells":
+            raise AttributeError(name)
+        cells = [0] * CELLS
+        mask = self.mask
+        while mask:
+            low = mask & -mask
+            c = low.bit_length() - 1
+            cells[(c & 3) * COLS + (c >> 2)] = 1
+            mask ^= low
+        if self.joker:
+            cells[JOKER_ROW * COLS + JOKER_COL] = 2
+        self.cells = cells
+        return cells
+
+    def get(self, row: int, col: int) -> int:
+        """:meth:`Grid.get` from the mask (a hand table holds 1s in rows 0..3, columns
+        1..13, and the joker's 2 at [4][1])."""
+        i = row * COLS + col
+        row, col = divmod(i, COLS)
+        if 0 <= row < 4:
+            return 1 if 1 <= col <= 13 and self.mask >> 4 * col + row & 1 else 0
+        return 2 if row == JOKER_ROW and col == JOKER_COL and self.joker else 0
+
+
+def hand_grid(hand: CardSet) -> HandGrid:
     """A hand as the server sends it: 1 per card, 2 at [4][1] for the joker."""
-    g = Grid()
-    cells = g.cells
-    mask = hand.mask & DECK52  # card 4 * column + row: always inside the grid
-    while mask:
-        low = mask & -mask
-        c = low.bit_length() - 1
-        cells[(c & 3) * COLS + (c >> 2)] = 1
-        mask ^= low
-    if hand.jokers:
-        cells[JOKER_ROW * COLS + JOKER_COL] = 2
-    return g
+    return HandGrid(hand.mask & DECK52, bool(hand.mask & JOKER_BITS))
 
 
-def _has_joker(hand: Grid) -> bool:
-    return hand.get(JOKER_ROW, JOKER_COL) == 2
-
-
-@dataclass(frozen=True)
-class FieldFacts:
-    """What the client remembers of the cards on the field: count, order key, shape, suits."""
+class FieldFacts(NamedTuple):
+    """What the client remembers of the cards on the field: count, order key, shape, suits
+    (a named tuple: the bot reads one at every answer, and a frozen dataclass takes a few
+    microseconds to build)."""
 
     qty: int
     ord: int
@@ -110,9 +138,12 @@ def field_facts(cells: dict[tuple[int, int], int], reversed_order: bool) -> Fiel
     """Read the field's cards as the client does: the first card cell by column then row
     decides the shape; ``reversed_order`` is the revolution the client believed in when it
     read the table (the order key of a sequence is its top, or its bottom when reversed)."""
-    # the first card cell by column, then row (rows 0..3)
-    first = min(((c, r) for (r, c), v in cells.items() if v and 0 <= r < 4 and 0 <= c < COLS),
-                default=None)
+    # the first card cell by column, then row (rows 0..3); a loop: min() over a generator
+    # costs three times as much for the one or few cells of a field
+    first = None
+    for (r, c), v in cells.items():
+        if v and 0 <= r < 4 and 0 <= c < COLS and (first is None or (c, r) < first):
+            first = (c, r)
     if first is None:
         return FieldFacts(0, 0, False, (0, 0, 0, 0, 0))
     col, row = first
@@ -171,11 +202,6 @@ def joker_runs(cards: Grid, per_suit: bool = True) -> Grid:
     return out
 
 
-def groups(cards: Grid) -> Grid:
-    """At each card of a rank held two or more times: how many of that rank are held."""
-    return _groups(cards, COLS, 0)
-
-
 def _groups(cards: Grid, cols: int, jokers: int) -> Grid:
     out = Grid()
     src, dst = cards.cells, out.cells
@@ -190,8 +216,8 @@ def _groups(cards: Grid, cols: int, jokers: int) -> Grid:
 
 
 def joker_groups(cards: Grid) -> Grid:
-    """:func:`groups` counting the joker as one more card of every rank (for a hand that
-    holds it)."""
+    """At each card: how many of its rank are held counting the joker as one more, when two
+    or more (for a hand that holds the joker)."""
     return _groups(cards, 14, 1)
 
 
@@ -238,27 +264,6 @@ def locked(cards: Grid, suits: Sequence[int]) -> Grid:
         keep = suits[r]
         for i in range(r * COLS, (r + 1) * COLS):
             dst[i] = src[i] * keep
-    return out
-
-
-def loose(hand: Grid) -> Grid:
-    """The cards in no run of three of their suit and no group of their rank."""
-    in_runs, src = runs(hand).cells, hand.cells
-    out = Grid()
-    dst = out.cells  # rows 0..3 only: always inside the grid
-    for base in range(0, 4 * COLS, COLS):
-        c = 0
-        while c < COLS:
-            length = in_runs[base + c]
-            if length > 2:
-                c += length  # the whole run goes
-                continue
-            dst[base + c] = 1 if src[base + c] == 1 else 0
-            c += 1
-    in_groups = groups(hand).cells
-    for i in range(4 * COLS):
-        if in_groups[i]:
-            dst[i] = 0
     return out
 
 
@@ -352,13 +357,127 @@ def pick_single(cards: Grid, joker: bool, lowest: bool) -> Grid:
     return out
 
 
+# --- the same scans on the hand's mask (bit 4 * column + row) -----------------------------
+# Where a choice needs none of the tables' quirks (joker runs, the reverse run walk), it is
+# read from the mask: the same cells, a few int operations instead of a grid scan each.
+_LOW_ROWS = sum(1 << 4 * c for c in range(COLS))  # row 0 of every column
+
+
+def _column_of(bit: int) -> tuple[int, int]:
+    """The (row, column) of a single bit."""
+    i = bit.bit_length() - 1
+    return i & 3, i >> 2
+
+
+def _top_column(mask: int) -> int:
+    return (mask.bit_length() - 1) >> 2
+
+
+def _loose_mask(mask: int) -> int:
+    """The cards in no run of three of their suit and no group of their rank (what the
+    client follows a single with)."""
+    start = mask & mask >> 4 & mask >> 8  # the first card of three in a row of a suit
+    runs = start | start << 4 | start << 8
+    r0, r1, r2, r3 = (mask & _LOW_ROWS, mask >> 1 & _LOW_ROWS, mask >> 2 & _LOW_ROWS,
+                      mask >> 3 & _LOW_ROWS)
+    pairs = r0 & r1 | r2 & r3 | (r0 | r1) & (r2 | r3)  # columns holding two or more
+    return mask & ~(runs | pairs * 15)
+
+
+def _beyond(order: int, reversed_order: bool) -> int:
+    """The columns :func:`above` (``below`` when reversed) keeps, as a mask."""
+    if reversed_order:
+        return (1 << 4 * order) - 1
+    return ~((1 << 4 * (order + 1)) - 1)
+
+
+def _suits_mask(suits: Sequence[int]) -> int:
+    """The rows :func:`locked` keeps, in every column."""
+    return (suits[0] | suits[1] << 1 | suits[2] << 2 | suits[3] << 3) * _LOW_ROWS
+
+
+def _single_cells(cards: int, joker: bool, lowest: bool) -> dict[tuple[int, int], int]:
+    """:func:`pick_single`'s cells: the scan goes by column, then row 0 up."""
+    if cards:
+        if lowest:
+            return {_column_of(cards & -cards): 1}
+        col = _top_column(cards)
+        rows = cards >> 4 * col & 15
+        return {(_column_of(rows & -rows)[0], col): 1}
+    if joker:
+        return {(0, 14 if lowest else 0): 2}
+    return {}
+
+
+def _group_column(cards: int, count: int, lowest: bool) -> tuple[int, int] | None:
+    """The first column (1..13 up, or down) holding exactly ``count`` of ``cards``, and
+    its rows (a bit each)."""
+    for col in range(1, 14) if lowest else range(13, 0, -1):
+        rows = cards >> 4 * col & 15
+        if rows and rows.bit_count() == count:
+            return col, rows
+    return None
+
+
+def _group_cells(hand: Grid, col: int, rows: int, want: int, lock: bool,
+                 suits: Sequence[int]) -> dict[tuple[int, int], int]:
+    """:func:`pick_group`'s cells for the group of ``rows`` at ``col``: the missing cards
+    are jokers, in the first free rows the lock allows (rows past 4 count but are no cells)."""
+    cells = {(r, col): 1 for r in range(4) if rows >> r & 1}
+    have = len(cells)
+    row = 0
+    while have < want and row < ROWS:
+        if hand.get(row, col) == 0 and (not lock or (row < 5 and suits[row] == 1)):
+            if row < 5:
+                cells[(row, col)] = 2
+            have += 1
+        row += 1
+    return cells
+
+
+def _plain_lead(hand: HandGrid, reversed_order: bool,
+                devkit: bool) -> dict[tuple[int, int], int]:
+    """:func:`lead_cells` of a hand without the joker."""
+    mask, lowest = hand.mask, not reversed_order
+    start = mask & mask >> 4 & mask >> 8
+    if start:  # the longest runs: where they start, and their length
+        length = 3
+        while longer := start & mask >> 4 * length:
+            start, length = longer, length + 1
+        if lowest:  # pick_low_run: the first start by column, then row
+            row, col = _column_of(start & -start)
+        else:
+            col = _top_column(start)
+            rows = start >> 4 * col & 15
+            if not devkit:  # the 2013 build's group routine over the run table
+                return _group_cells(hand, col, rows, length, False, (0, 0, 0, 0, 0))
+            row = rows.bit_length() - 1  # pick_high_run keeps the last row it walks
+        return {(row, c): 1 for c in range(col, col + length)}
+    r0, r1, r2, r3 = (mask & _LOW_ROWS, mask >> 1 & _LOW_ROWS, mask >> 2 & _LOW_ROWS,
+                      mask >> 3 & _LOW_ROWS)
+    for count in (4, 3, 2):  # the biggest group
+        if count == 4:
+            found = r0 & r1 & r2 & r3
+        elif count == 3:
+            found = r0 & r1 & (r2 | r3) | r2 & r3 & (r0 | r1)
+        else:
+            found = r0 & r1 | r2 & r3 | (r0 | r1) & (r2 | r3)
+        if found:
+            at = _group_column(mask, count, lowest)
+            assert at is not None  # found says a column holds ``count``
+            return _group_cells(hand, at[0], at[1], count, False, (0, 0, 0, 0, 0))
+    return _single_cells(mask, False, lowest)
+
+
 # --- the decisions -------------------------------------------------------------------------
-def lead_cells(hand: Grid, reversed_order: bool,
+def lead_cells(hand: HandGrid, reversed_order: bool,
                devkit: bool = True) -> dict[tuple[int, int], int]:
     """The cards the client leads with (cells; empty = pass)."""
-    joker = _has_joker(hand)
-    group_table = joker_groups(hand) if joker else groups(hand)
-    run_table = joker_runs(hand, per_suit=devkit) if joker else runs(hand)
+    joker = hand.joker
+    if not joker:
+        return _plain_lead(hand, reversed_order, devkit)
+    group_table = joker_groups(hand)
+    run_table = joker_runs(hand, per_suit=devkit)
     runs_held = set(run_table.cells[:4 * COLS])  # sizes absent here are never found
     for size in range(15, 2, -1):
         if size not in runs_held:
@@ -382,28 +501,30 @@ def lead_cells(hand: Grid, reversed_order: bool,
     return pick_single(hand, joker, lowest=not reversed_order).card_cells()
 
 
-def follow_cells(hand: Grid, field: FieldFacts, reversed_order: bool, lock: bool,
+def follow_cells(hand: HandGrid, field: FieldFacts, reversed_order: bool, lock: bool,
                  devkit: bool = True) -> dict[tuple[int, int], int]:
     """The cards the client answers ``field`` with (cells; empty = pass)."""
-    joker = _has_joker(hand)
+    joker, lowest = hand.joker, not reversed_order
+    keep = _beyond(field.ord, reversed_order)
+    if lock:
+        keep &= _suits_mask(field.suits)
     if field.qty == 1:
-        singles = loose(hand)
-        singles = below(singles, field.ord) if reversed_order else above(singles, field.ord)
-        if lock:
-            singles = locked(singles, field.suits)
-        return pick_single(singles, joker, lowest=not reversed_order).card_cells()
+        return _single_cells(_loose_mask(hand.mask) & keep, joker, lowest)
+    if not field.sequence:
+        if field.qty < 2:  # no cards read on the field: nothing is marked
+            return {}
+        cards = hand.mask & keep
+        at = _group_column(cards, field.qty, lowest)
+        if at is None and joker:  # one card fewer and the joker
+            at = _group_column(cards, field.qty - 1, lowest)
+        if at is None:
+            return {}
+        return _group_cells(hand, at[0], at[1], field.qty, lock, field.suits)
     usable = below(hand, field.ord) if reversed_order else above(hand, field.ord)
     if lock:
         usable = locked(usable, field.suits)
-    if not field.sequence:
-        marked, found = only(groups(usable), field.qty)
-        if not found and joker:
-            marked, _ = only(joker_groups(usable), field.qty)
-        return pick_group(hand, marked, lowest=not reversed_order, lock=lock,
-                          suits=field.suits).card_cells()
     marked, found = only(runs(usable), field.qty)
     if not found and joker:
         marked, _ = only(joker_runs(usable, per_suit=devkit), field.qty)
     pick = pick_high_run(hand, marked) if reversed_order else pick_low_run(hand, marked)
     return pick.card_cells()
-
