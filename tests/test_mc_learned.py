@@ -14,7 +14,8 @@ from daihinmin.players.mc.learned import learned_choose, move_features
 from daihinmin.players.mc.movegen import generate
 from daihinmin.players.mc.moves import MAX_MOVES
 from daihinmin.players.mc.rollout import DEFAULT_PARAMS, P_SELF, P_WEIGHTS, policy_params
-from daihinmin.players.mc.state import FIELD_CARDS, FIELD_INFO, new_state
+from daihinmin.players.mc.rulebits import rules_word
+from daihinmin.players.mc.state import FIELD_CARDS, FIELD_INFO, deal_pile, new_state
 from daihinmin.players.mc.weights import (
     FEATURE_NAMES,
     FITTED_WEIGHTS,
@@ -23,7 +24,7 @@ from daihinmin.players.mc.weights import (
     save_weights,
 )
 from daihinmin.players.registry import make_bot
-from daihinmin.rules.ruleset import UECDA
+from daihinmin.rules.ruleset import THIRTEENTH_FLOOR, UECDA
 from daihinmin.values.cards import CardSet
 from daihinmin.values.moves import Move
 
@@ -149,3 +150,43 @@ def test_weights_files_from_the_fit_tool_load_and_bad_ones_are_refused(tmp_path)
     save_weights(str(written), FITTED_WEIGHTS.tolist())
     mc = MCBot(weights_file=str(written), warm=False)
     assert np.allclose(mc.prm[P_WEIGHTS:], FITTED_WEIGHTS, atol=5e-4)
+
+
+def floor_rows(hands: list[str], field: str | None, word: int,
+               pile: str = "") -> dict[str, np.ndarray]:
+    """The feature rows of player 0's moves, by name, at four players under ``word``."""
+    st = new_state(np.array([hand_mask(CardSet.parse(h)) for h in hands], dtype=np.int64),
+                   np.arange(4, dtype=np.int64), 0, False, word)
+    if pile:
+        deal_pile(st, hand_mask(CardSet.parse(pile)), len(CardSet.parse(pile)))
+    if field is not None:
+        st[FIELD_CARDS], st[FIELD_INFO] = encode_move(Move.parse(field))
+    bufc = np.zeros(MAX_MOVES, dtype=np.int64)
+    bufi = np.zeros(MAX_MOVES, dtype=np.int64)
+    n = generate(st[0], st[FIELD_INFO], 0, 0, True, bufc, bufi, word)
+    rows = np.zeros((n + 1, N_FEATURES))
+    used = move_features(st, 0, bufc, bufi, n, rows)
+    names = [str(CardSet(int(bufc[i]) & REAL)) for i in range(n)]
+    return dict(zip(names + (["pass"] if used > n else []), rows[:used], strict=True))
+
+
+FLOOR_HANDS = ["H5 S8 D4 C4 HK", "S4 S6 S7 DT", "H4 D6 H7 CT", "C6 C7 SQ CQ"]
+
+
+def test_role_card_and_draw_features_at_the_thirteenth_floor() -> None:
+    word = rules_word(THIRTEENTH_FLOOR)
+    lead = floor_rows(FLOOR_HANDS, None, word, pile="D2 H2 S2")
+    assert lead["H5"][F["role_play"]] == 1 and lead["HK"][F["role_play"]] == 0
+    assert lead["HK"][F["role_left"]] == pytest.approx(2 / 3)  # the 5 and the 8 stay
+    assert lead["D4 C4"][F["only_role"]] == 0  # the king is left to finish with
+    follow = floor_rows(FLOOR_HANDS, "S3 H3", word, pile="D2 H2 S2")
+    assert follow["D4 C4"][F["only_role"]] == 0
+    assert follow["pass"][F["pass_draw"]] == pytest.approx(2 / 4)  # a pass draws the pair's 2
+    assert follow["pass"][F["role_left"]] == pytest.approx(2 / 3)
+    short = floor_rows(FLOOR_HANDS, "S3 H3", word, pile="D2")
+    assert short["pass"][F["pass_draw"]] == pytest.approx(1 / 4)  # only one card is left
+    single = floor_rows(["H5 S8 D4", *FLOOR_HANDS[1:]], "S3", word, pile="D2 H2")
+    assert single["D4"][F["only_role"]] == 1  # the 5 and the 8 cannot be the last play
+    at_uecda = floor_rows(FLOOR_HANDS, "S3 H3", 0)
+    new = [F[name] for name in ("role_play", "role_left", "only_role", "pass_draw")]
+    assert all(not row[new].any() for row in at_uecda.values())

@@ -43,6 +43,9 @@ def test_the_opponents_get_their_options_and_seeds_of_their_own(
     assert made == [(30 + seat, {"style": "loud", "depth": 2}) for seat in range(1, 5)]
     out = json.loads(capsys.readouterr().out)
     assert out["games"] == 2 and len(out["opponent_mean_points"]) == 4
+    # the places game by game (one job) make up the histogram
+    (by_game,) = out["places_by_job"]
+    assert [by_game.count(k) for k in range(5)] == out["places"] and len(by_game) == 2
     # uecda scores 5..1 per game: mc's mean and the four seats' means add up to 15
     assert out["mean_points"] + sum(out["opponent_mean_points"]) == pytest.approx(15.0)
 

@@ -247,6 +247,9 @@ def summarise(results: list[JobResult], opponent: str, wall: float,
             round(statistics.fmean(row[k] for r in results for row in r.opponent_points), 3)
             for k in range(players - 1)] if points else [],
         "wall_s": round(wall, 1),
+        # each job's places game by game (0 = first): games of one seed are the same deals
+        # in every run, so two settings compare game for game (paired)
+        "places_by_job": [r.places for r in results],
     }
 
 

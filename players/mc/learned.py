@@ -20,9 +20,22 @@ from numba import njit
 
 from .bits import JOKER_BIT, JOKER_BITS, nibble, popcount, rank_presence
 from .control import THREATS_SIZE, threats, unbeatable
-from .moves import K_JOKER, K_SEQUENCE, K_STAIRS, kind_of, low_of, suits_of
-from .rollout import plays_or_forced, run_cards, strength
-from .state import FIELD_INFO, HAND, LOCK, REV, RULES, cuts, n_active, order_flips, take_cards
+from .moves import K_JOKER, K_SEQUENCE, K_STAIRS, kind_of, low_of, size_of, suits_of
+from .rollout import plays_or_forced, role_cards, run_cards, strength
+from .rulebits import AFTER_DRAW, FORBID_ROLE_CARDS
+from .state import (
+    FIELD_INFO,
+    HAND,
+    LOCK,
+    PILE_COUNT,
+    REV,
+    RULES,
+    cuts,
+    draws_ahead,
+    n_active,
+    order_flips,
+    take_cards,
+)
 from .weights import N_FEATURES
 
 # Feature indices (one row per candidate).
@@ -46,6 +59,13 @@ F_PASS_FIELD = 16  # the pass x strength of the field / 13
 F_PASS_ACTIVE = 17  # the pass x players still in beyond two / 3
 F_LOCK = 18  # the follow locks the suits
 F_SEQUENCE = 19  # a sequence (or double stairs)
+# Where a role card may not be the last play (thirteenth_floor): the role cards
+# (rollout.role_cards) a play sheds and the ones the move leaves in the hand / 3, and a move
+# that leaves only role cards (the hand cannot go out as it stands).
+F_ROLE_PLAY = 20
+F_ROLE_LEFT = 21
+F_ONLY_ROLE = 22
+F_PASS_DRAW = 23  # the pass x the cards it draws / 4 (draw_on_pass with a pile)
 
 
 @njit(cache=True)
@@ -116,6 +136,18 @@ def play_features(st: np.ndarray, p: int, c: int, info: int, t: np.ndarray, in_r
             row[F_CONTROL_FOLLOW] = 1.0
     row[F_RANKS_LEFT] = ranks_left(rest) / 10.0
     row[F_CARDS_LEFT] = popcount(rest) / 11.0
+    if rw & FORBID_ROLE_CARDS:
+        row[F_ROLE_PLAY] = role_cards(c)
+        role_features(rest, row)
+
+
+@njit(cache=True)
+def role_features(rest: int, row: np.ndarray) -> None:
+    """F_ROLE_LEFT and F_ONLY_ROLE of the hand ``rest`` a move leaves."""
+    left = role_cards(rest)
+    row[F_ROLE_LEFT] = left / 3.0
+    if rest != 0 and left == popcount(rest):
+        row[F_ONLY_ROLE] = 1.0
 
 
 @njit(cache=True)
@@ -128,6 +160,11 @@ def pass_features(st: np.ndarray, p: int, row: np.ndarray) -> None:
     row[F_PASS_ACTIVE] = (n_active(st) - 2) / 3.0
     row[F_RANKS_LEFT] = ranks_left(hand) / 10.0
     row[F_CARDS_LEFT] = popcount(hand) / 11.0
+    rw = st[RULES]
+    if draws_ahead(st) and not rw & AFTER_DRAW:
+        row[F_PASS_DRAW] = min(size_of(st[FIELD_INFO]), st[PILE_COUNT]) / 4.0
+    if rw & FORBID_ROLE_CARDS:
+        role_features(hand, row)
 
 
 @njit(cache=True)

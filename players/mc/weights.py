@@ -15,7 +15,8 @@ import numpy as np
 FEATURE_NAMES = ("pass", "strength_lead", "strength_follow", "extra_lead", "joker_mix",
                  "joker_alone", "split", "run", "cut", "revolt", "revolt_weak",
                  "control_lead", "control_follow", "top_follow", "ranks_left", "cards_left",
-                 "pass_field", "pass_active", "lock", "sequence")
+                 "pass_field", "pass_active", "lock", "sequence", "role_play", "role_left",
+                 "only_role", "pass_draw")
 N_FEATURES = len(FEATURE_NAMES)
 
 #: Fitted to 4,419 searched decisions of ``mc`` (3,000 playouts, heuristic playouts) against
@@ -24,6 +25,7 @@ N_FEATURES = len(FEATURE_NAMES)
 FITTED_WEIGHTS = np.array([
     -1.46, -1.03, -1.10, 0.47, -1.40, -1.01, -0.21, -0.46, -0.04, 0.49,
     1.24, 0.26, 0.28, -0.21, -5.91, 4.95, 0.17, -0.24, 0.13, -0.04,
+    0.0, 0.0, 0.0, 0.0,  # the role-card and draw features: zero at the uecda rules
 ])
 
 
