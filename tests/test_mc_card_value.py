@@ -67,7 +67,8 @@ def test_card_value_follows_the_engines_places_and_scores(seed: int) -> None:
     S.apply_move(sim, *encode_move(move))
     assert sim[S.OVER] == 1
     n = ref.n_players
-    assert list(sim[S.OUT:S.OUT + n]) == ref.finished
+    order = ref.finished + ref.bottom[::-1]  # a forbidden finish drops its player to the end
+    assert list(sim[S.OUT:S.OUT + n]) == order
     models = np.full(S.MAX_PLAYERS, MODEL_POLICY, dtype=np.int64)
     bufc = np.zeros(BUFFER, dtype=np.int64)
     bufi = np.zeros(BUFFER, dtype=np.int64)
@@ -75,7 +76,7 @@ def test_card_value_follows_the_engines_places_and_scores(seed: int) -> None:
     for place, first in MIXES:
         prm = policy_params(place=place, first=first)
         for p in range(n):
-            k = ref.finished.index(p)
+            k = order.index(p)
             want = ((1 - place - first) * S.score_value(sim, p) + place * (n - k)
                     + first * (n if k == 0 else 1))
             got = card_value(sim, p, prm)

@@ -104,7 +104,10 @@ def check_step(game: GameState, move: Move) -> None:
             and any(e.kind is EventKind.PASS_LIMIT for e in result.events)):
         assert sorted(out) == sorted(expected[S.OUT:S.OUT + n])  # random places
     else:
-        assert out == ref.finished, f"after {move}: order {out} != {ref.finished}"
+        # first to last: those who went out, then those who dropped out (a forbidden finish
+        # that ends the game leaves its player in ``bottom``, last place first)
+        order = ref.finished + ref.bottom[::-1]
+        assert out == order, f"after {move}: order {out} != {order}"
     if ref.scores is not None:  # the card scores of the game's end
         assert [S.card_score(sim, p) for p in range(n)] == list(ref.scores)
         if game.rules.scoring is Scoring.CARDS:  # a lower score is a higher playout value
