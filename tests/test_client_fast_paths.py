@@ -91,20 +91,19 @@ class Session:
     reads: list[bytes] = field(default_factory=list)  # as they came off the socket
 
 
-@pytest.fixture(scope="module")
-def session() -> Session:
+def play_seat_zero(proto: ClientProtocol, games: int, seed: int, **config: Any) -> None:
+    """A real server's seeded match over loopback: ``proto`` joins first (seat 0, over its
+    own socket), four ``default`` bots after it; ``config``: more ``ServerConfig`` fields."""
     from daihinmin.server import match_server as server_mod
     from daihinmin.server.config import ServerConfig
 
-    out = Session()
-
     async def main() -> None:
-        config = ServerConfig(rules=UECDA, games=GAMES, seed=SEED, port=0)
+        server_config = ServerConfig(rules=UECDA, games=games, seed=seed, port=0, **config)
         async with trio.open_nursery() as nursery:
             port = await nursery.start(
-                lambda task_status: server_mod.serve_match(config, server_mod.MatchObserver(),
+                lambda task_status: server_mod.serve_match(server_config,
+                                                           server_mod.MatchObserver(),
                                                            task_status=task_status))
-            proto = Recording(DefaultBot())
 
             async def recorded() -> None:
                 stream = await trio.open_tcp_stream("127.0.0.1", port)
@@ -116,10 +115,15 @@ def session() -> Session:
             for _ in range(4):
                 nursery.start_soon(lambda: run_bot_async(DefaultBot(), "127.0.0.1", port,
                                                          read_timeout=IO_TIMEOUT))
-        out.reads = proto.reads
 
     trio.run(main)
-    return out
+
+
+@pytest.fixture(scope="module")
+def session() -> Session:
+    proto = Recording(DefaultBot())
+    play_seat_zero(proto, GAMES, SEED)
+    return Session(reads=proto.reads)
 
 
 def messages(reads: list[bytes]) -> list[bytes]:
@@ -141,13 +145,21 @@ def test_feed_shows_the_bot_what_the_handlers_show(session: Session,
                                                    witness: type[Witness]) -> None:
     fast, slow = witness(), witness()
     by_feed, by_message = ClientProtocol(fast), ClientProtocol(slow)
+    assert_read_alike(session.reads, by_feed, by_message, fast, slow, GAMES)
+
+
+def assert_read_alike(reads: list[bytes], by_feed: ClientProtocol, by_message: ClientProtocol,
+                      fast: Witness | QuietWitness, slow: Witness | QuietWitness,
+                      games: int) -> None:
+    """``reads`` fed to ``by_feed`` as they came off the socket and to ``by_message`` one
+    message at a time: the same replies, views, record and counts, for ``games`` games."""
     by_feed.initiate()
     by_message.initiate()
-    fed = [reply for data in session.reads for reply in by_feed.feed(data)]
-    one_by_one = [reply for msg in messages(session.reads) for reply in by_message.receive(msg)]
-    assert by_feed.done and by_message.done and by_feed.record.games == GAMES
+    fed = [reply for data in reads for reply in by_feed.feed(data)]
+    one_by_one = [reply for msg in messages(reads) for reply in by_message.receive(msg)]
+    assert by_feed.done and by_message.done and by_feed.record.games == games
     assert fed == one_by_one
-    assert len(fast.seen) == len(slow.seen) > GAMES * 10
+    assert len(fast.seen) == len(slow.seen) > games * 10
     for a, b in zip(fast.seen, slow.seen, strict=True):
         assert a == b
     assert by_feed.record == by_message.record

@@ -19,12 +19,10 @@ import random
 from collections import Counter
 
 import pytest
-import trio
 from daihinmin.client import Bot, ClientProtocol, GameView, Observed
 from daihinmin.client.errors import UnexpectedMessageError
 from daihinmin.client.protocol import Step
 from daihinmin.client.tables import hand_rows, move_bytes
-from daihinmin.client.trio_runner import run_bot_async, run_protocol_async
 from daihinmin.contract.view import quick_observed, quick_view
 from daihinmin.players.default_bot import DefaultBot
 from daihinmin.players.sample_tables import CELLS, COLS, Grid, hand_grid
@@ -34,7 +32,12 @@ from daihinmin.rules.ruleset import UECDA
 from daihinmin.values.cards import JOKER, JOKER2, CardSet
 from daihinmin.values.moves import PASS
 from daihinmin.values.shapes import move_to_cells
-from test_client_fast_paths import QuietWitness, Witness, messages  # the same bots and cut
+from test_client_fast_paths import (  # the same bots, cut and match
+    QuietWitness,
+    Witness,
+    assert_read_alike,
+    play_seat_zero,
+)
 
 pytestmark = pytest.mark.timeout(120)
 GAMES = 10
@@ -69,31 +72,10 @@ class Counting(ClientProtocol):
 
 @pytest.fixture(scope="module")
 def reads() -> list[bytes]:
-    from daihinmin.server import match_server as server_mod
-    from daihinmin.server.config import ServerConfig, WriteMode
+    from daihinmin.server.config import WriteMode
 
     proto = Counting(DefaultBot())
-
-    async def main() -> None:
-        config = ServerConfig(rules=UECDA, games=GAMES, seed=SEED, port=0,
-                              write_mode=WriteMode.DEFERRED)
-        async with trio.open_nursery() as nursery:
-            port = await nursery.start(
-                lambda task_status: server_mod.serve_match(config, server_mod.MatchObserver(),
-                                                           task_status=task_status))
-
-            async def recorded() -> None:
-                stream = await trio.open_tcp_stream("127.0.0.1", port)
-                async with stream:
-                    await run_protocol_async(stream, proto, IO_TIMEOUT)
-            nursery.start_soon(recorded)
-            while proto.step is Step.PLAYER_NUMBER:
-                await trio.sleep(0.002)
-            for _ in range(4):
-                nursery.start_soon(lambda: run_bot_async(DefaultBot(), "127.0.0.1", port,
-                                                         read_timeout=IO_TIMEOUT))
-
-    trio.run(main)
+    play_seat_zero(proto, GAMES, SEED, write_mode=WriteMode.DEFERRED)
     assert proto.record.games == GAMES
     return proto.reads
 
@@ -103,17 +85,7 @@ def test_deferred_reads_show_the_bot_what_the_handlers_show(reads: list[bytes],
                                                             witness: type[QuietWitness]) -> None:
     fast, slow = witness(), witness()
     by_feed, by_message = Counting(fast), ClientProtocol(slow)
-    by_feed.initiate()
-    by_message.initiate()
-    fed = [reply for data in reads for reply in by_feed.feed(data)]
-    one_by_one = [reply for msg in messages(reads) for reply in by_message.receive(msg)]
-    assert by_feed.done and by_message.done
-    assert fed == one_by_one
-    assert len(fast.seen) == len(slow.seen) > GAMES * 10
-    for a, b in zip(fast.seen, slow.seen, strict=True):
-        assert a == b
-    assert by_feed.record == by_message.record
-    assert by_feed.received == by_message.received
+    assert_read_alike(reads, by_feed, by_message, fast, slow, GAMES)
     # Most other players' turns come with their field table, taken together; after the
     # client's own play its new hand is expected, so the handler reads another player's
     # turn table only at a game's first turn.
