@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from daihinmin.contract.view import weakest_cards as weakest_cards  # re-exported for the players
 from daihinmin.values.cards import CardSet
-from daihinmin.values.moves import Move, MoveKind
-
-_LONE_JOKER_KIND = MoveKind.JOKER  # a global: a read through the enum class costs ~10x
+from daihinmin.values.moves import JOKER_KIND, Move
 
 
 def weakness(move: Move, reversed_order: bool = False) -> int:
@@ -21,7 +19,7 @@ def weakness(move: Move, reversed_order: bool = False) -> int:
     >>> weakness(Move.parse("S3"), reversed_order=True) > weakness(Move.parse("D2"), True)
     True
     """
-    if move.kind is _LONE_JOKER_KIND:
+    if move.kind is JOKER_KIND:
         return 99
     if reversed_order:
         return -move.high

@@ -19,9 +19,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from daihinmin.values.moves import Move
+from daihinmin.values.moves import JOKER_KIND, Move
 
-from .kinds import JOKER_KIND
 from .plays import BOTTOM_RANK, TOP_RANK, eight_cuts, holds_role_card, is_spade3, revolts
 from .ruleset import ForbiddenPlays, RuleSet
 

@@ -35,14 +35,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from daihinmin.values.cards import EMPTY, CardSet
-from daihinmin.values.moves import PASS, Move
+from daihinmin.values.moves import JOKER_KIND, PASS, PASS_KIND, Move
 
 from .choices import ChoiceKind, ChoiceResult, PendingChoice, choice_options, resolve_choice
 from .deal import add_cards
 from .events import Event, EventKind, event
 from .forbidden import is_forbidden_finish
 from .judge import Judgement, Reject, is_next_step, is_reversed, judge, legal_plays
-from .kinds import JOKER_KIND, PASS_KIND
 from .leads import opening_lead
 from .plays import (
     RANK_5,

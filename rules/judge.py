@@ -12,10 +12,17 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Protocol
 
 from daihinmin.values.cards import CardSet
-from daihinmin.values.moves import Move
+from daihinmin.values.moves import (
+    GROUP_KIND,
+    JOKER_KIND,
+    PASS_KIND,
+    SEQUENCE_KIND,
+    SINGLE_KIND,
+    STAIRS_KIND,
+    Move,
+)
 
 from .forbidden import OrderContext, is_forbidden_finish, is_reversed, is_top_play
-from .kinds import GROUP_KIND, JOKER_KIND, PASS_KIND, SEQUENCE_KIND, SINGLE_KIND, STAIRS_KIND
 from .movegen import candidate_plays
 from .plays import beats_anything, is_spade3
 from .ruleset import ForbiddenFinish, SequenceOrder

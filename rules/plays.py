@@ -19,9 +19,16 @@ Pure functions of (rules, move); the judge, the game and the forbidden-finish li
 from __future__ import annotations
 
 from daihinmin.values.cards import JOKER, RANK_3, SPADE, CardSet
-from daihinmin.values.moves import Move
+from daihinmin.values.moves import (
+    GROUP_KIND,
+    JOKER_KIND,
+    PASS_KIND,
+    SEQUENCE_KIND,
+    SINGLE_KIND,
+    STAIRS_KIND,
+    Move,
+)
 
-from .kinds import GROUP_KIND, JOKER_KIND, PASS_KIND, SEQUENCE_KIND, SINGLE_KIND, STAIRS_KIND
 from .ruleset import RuleSet
 
 RANK_5, RANK_6, RANK_7, RANK_8, RANK_9, RANK_10, RANK_J = 3, 4, 5, 6, 7, 8, 9

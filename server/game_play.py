@@ -36,9 +36,8 @@ from daihinmin.driver.game import (
 from daihinmin.driver.record import GameRecord, TurnRecord, raw_cells
 from daihinmin.protocol.table import PROTOCOL_20070, encode_int
 from daihinmin.rules.game import GameState
-from daihinmin.rules.kinds import PASS_KIND
 from daihinmin.rules.match import GameSetup, MatchState
-from daihinmin.values.moves import Cell, Move
+from daihinmin.values.moves import PASS_KIND, Cell, Move
 from daihinmin.values.shapes import move_to_cells
 
 from .config import ServerConfig

@@ -15,10 +15,9 @@ from daihinmin.protocol.codec import TableState, build_deal, hand_cells
 from daihinmin.protocol.table import CELLS, COLS, Table
 from daihinmin.rules.events import EventKind
 from daihinmin.rules.game import GameState, StepResult
-from daihinmin.rules.kinds import JOKER_KIND
 from daihinmin.rules.match import GameSetup
 from daihinmin.values.cards import CardSet
-from daihinmin.values.moves import Cell
+from daihinmin.values.moves import JOKER_KIND, Cell
 
 
 def deal_order(setup: GameSetup) -> list[int]:

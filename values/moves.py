@@ -43,10 +43,15 @@ class MoveKind(IntEnum):
     STAIRS = 5  # double stairs: 2-4 suits in step over 3+ ranks (not a reference-server type)
 
 
-# The kinds as plain globals for the methods below: in Python 3.11 ``MoveKind.PASS`` (a
-# read through the enum class) costs about ten times a global, and every engine and bot
-# asks ``is_pass`` and ``jokers`` all the time.
-_PASS, _SINGLE, _GROUP, _SEQUENCE, _JOKER, _STAIRS = MoveKind
+# The kinds as plain module names, for the code that reads them on every move (these
+# methods, the judge, the server's tables): in Python 3.11 ``MoveKind.PASS`` goes through
+# the enum metaclass's ``__getattr__`` hook, about ten times the cost of a global name.
+PASS_KIND = MoveKind.PASS
+SINGLE_KIND = MoveKind.SINGLE
+GROUP_KIND = MoveKind.GROUP
+SEQUENCE_KIND = MoveKind.SEQUENCE
+JOKER_KIND = MoveKind.JOKER
+STAIRS_KIND = MoveKind.STAIRS
 
 
 def cell_name(cell: Cell) -> str:
@@ -133,7 +138,7 @@ class Move:
         r, s = rank_of(c), suit_of(c)
         if not MIN_RANK <= r <= MAX_RANK:
             raise CardParseError(f"a single is one real card, not {c}")
-        return _new(_SINGLE, CardSet(1 << c), (), 1, r, r, 1 << s)
+        return _new(SINGLE_KIND, CardSet(1 << c), (), 1, r, r, 1 << s)
 
     @staticmethod
     def group(rank: int, suit_mask: int, joker_rows: tuple[int, ...] = ()) -> Move:
@@ -151,7 +156,7 @@ class Move:
             suits |= 1 << row
         size = suit_mask.bit_count() + len(joker_rows)
         cells = tuple(sorted((row, rank) for row in joker_rows))
-        return _new(_GROUP, CardSet(mask), cells, size, rank, rank, suits)
+        return _new(GROUP_KIND, CardSet(mask), cells, size, rank, rank, suits)
 
     @staticmethod
     def sequence(suit: int, low: int, length: int, joker_cols: tuple[int, ...] = ()) -> Move:
@@ -165,7 +170,7 @@ class Move:
             if col not in joker_cols:
                 mask |= 1 << (4 * col + suit)
         cells = tuple(sorted((suit, col) for col in set(joker_cols)))
-        return _new(_SEQUENCE, CardSet(mask), cells, length, low, high, 1 << suit)
+        return _new(SEQUENCE_KIND, CardSet(mask), cells, length, low, high, 1 << suit)
 
     @staticmethod
     def stairs(suit_mask: int, low: int, steps: int, joker_cells: tuple[Cell, ...] = ()) -> Move:
@@ -182,7 +187,7 @@ class Move:
                 if suit_mask >> s & 1 and (s, col) not in free:
                     mask |= 1 << (4 * col + s)
         cells = tuple(sorted(free, key=lambda rc: (rc[1], rc[0])))
-        return _new(_STAIRS, CardSet(mask), cells, suit_mask.bit_count() * steps, low,
+        return _new(STAIRS_KIND, CardSet(mask), cells, suit_mask.bit_count() * steps, low,
                     high, suit_mask)
 
     @staticmethod
@@ -212,32 +217,32 @@ class Move:
     # --- queries ------------------------------------------------------------------------
     @property
     def is_pass(self) -> bool:
-        return self.kind is _PASS
+        return self.kind is PASS_KIND
 
     @property
     def jokers(self) -> int:
-        return 1 if self.kind is _JOKER else len(self.joker_cells)
+        return 1 if self.kind is JOKER_KIND else len(self.joker_cells)
 
     @property
     def steps(self) -> int:
         """Ranks a sequence or double stairs spans (1 for other plays)."""
-        if self.kind is _SEQUENCE:
+        if self.kind is SEQUENCE_KIND:
             return self.size
-        if self.kind is _STAIRS:
+        if self.kind is STAIRS_KIND:
             return self.high - self.low + 1
         return 1
 
     @property
     def is_joker_pair(self) -> bool:
         """Two jokers played as a pair (no real card)."""
-        return self.kind is _GROUP and not self.cards
+        return self.kind is GROUP_KIND and not self.cards
 
     def ranks(self) -> range:
         return range(self.low, self.high + 1)
 
     def holds_rank(self, rank: int) -> bool:
         """True when the move plays ``rank`` with a real card or a joker standing for it."""
-        if self.kind in (_PASS, _JOKER):
+        if self.kind in (PASS_KIND, JOKER_KIND):
             return False
         return self.low <= rank <= self.high
 
@@ -251,9 +256,9 @@ class Move:
         return CardSet(self.cards.mask | jokers)
 
     def __str__(self) -> str:
-        if self.kind is _PASS:
+        if self.kind is PASS_KIND:
             return "pass"
-        if self.kind is _JOKER:
+        if self.kind is JOKER_KIND:
             return "JK"
         if self.is_joker_pair:
             return "JK JK"

@@ -13,7 +13,7 @@ daihinmin.values.errors.InvalidShapeError: cards are neither one rank nor a run 
 from __future__ import annotations
 
 from .errors import BadCellError, BadCellValueError, InvalidShapeError, TooManyJokersError
-from .moves import JOKER_PAIR, LONE_JOKER, PASS, Cell, Move, MoveKind
+from .moves import JOKER_KIND, JOKER_PAIR, LONE_JOKER, PASS, Cell, Move
 
 
 def check_cells(cells: dict[Cell, int], max_jokers: int = 2) -> None:
@@ -96,13 +96,12 @@ def _stairs(cells: dict[Cell, int], rows: set[int], cols: set[int]) -> Move:
     return Move.stairs(sum(1 << r for r in rows), low, len(cols), jokers)
 
 
-_LONE_JOKER_KIND = MoveKind.JOKER  # a global: an enum member read costs ten times more
 
 
 def move_to_cells(move: Move) -> dict[Cell, int]:
     """The table cells of a move; a lone joker is written in the slot above the 2."""
     cells: dict[Cell, int] = {}
-    if move.kind is _LONE_JOKER_KIND:
+    if move.kind is JOKER_KIND:
         return {(0, 14): 2}
     mask = move.cards.mask  # the cards' bits in order, as iterating the set gives them
     while mask:
