@@ -167,15 +167,8 @@ def match_command(args: argparse.Namespace) -> int:
     from daihinmin.server.outfile import OutputRefusedError
     from daihinmin.server.runner import run_headless_match
     from daihinmin.tools.exit_codes import BAD_INPUT, INTERRUPTED, OUTPUT_REFUSED, USAGE
+    from daihinmin.tools.match_progress import match_progress
     from daihinmin.tools.match_tables import plan_tables, play_tables, refuse_tables_flags
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeRemainingColumn,
-    )
 
     setup_logging(args.verbose)
     jobs = args.jobs
@@ -218,10 +211,7 @@ def match_command(args: argparse.Namespace) -> int:
         return INTERRUPTED
     if tables:
         return play_tables(args, config, tables, [s.label for s in specs])
-    progress = Progress(TextColumn("[bold]match[/]"), BarColumn(), MofNCompleteColumn(),
-                        TextColumn("games"), TimeRemainingColumn(),
-                        console=Console(stderr=True), disable=args.json, transient=True,
-                        refresh_per_second=2)  # each redraw costs the server's process CPU
+    progress = match_progress("", quiet=args.json)
 
     def on_game(record: GameRecord) -> None:
         standings.add_game(record)

@@ -309,21 +309,11 @@ def play_tables(args: argparse.Namespace, config: ServerConfig, tasks: list[Tabl
                 labels: list[str]) -> int:
     """Play the tables at once; print one result (or the errors) and return the exit code."""
     from daihinmin.tools.exit_codes import FAILED, INTERRUPTED
+    from daihinmin.tools.match_progress import match_progress
     from daihinmin.tournament.pool import WorkerPool
     from daihinmin.tournament.worker import own_cpu_seconds
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeRemainingColumn,
-    )
 
-    progress = Progress(TextColumn(f"[bold]match[/] {len(tasks)} tables"), BarColumn(),
-                        MofNCompleteColumn(), TextColumn("games"), TimeRemainingColumn(),
-                        console=Console(stderr=True), disable=args.json, transient=True,
-                        refresh_per_second=2)
+    progress = match_progress(f" {len(tasks)} tables", quiet=args.json)
     bar = progress.add_task("match", total=config.games)
     run = TablesRun(tasks, start_standings(config, labels),
                     {t.table: start_standings(t.config, labels) for t in tasks},
