@@ -194,7 +194,9 @@ class Outbox:
         if not pending:
             return
         if player is not None and self.deferred:
-            full = [n for n, chunks in pending.items() if len(chunks) >= HELD_CHUNKS]
+            # (one C-level pass first: a player is rarely held that long)
+            full = ([n for n, chunks in pending.items() if len(chunks) >= HELD_CHUNKS]
+                    if max(map(len, pending.values())) >= HELD_CHUNKS else ())
             # (a write that fails hands its seat over, which releases what is held for it:
             # each player's chunks are looked up again before they are written)
             chunks = pending.pop(player, None)
