@@ -108,12 +108,13 @@ class Outbox:
 
     def hold_each(self, messages: list[bytes]) -> None:
         """:meth:`raw_each` when coalescing (``self.coalesce``): only queued, so no await."""
-        pending = self.pending
-        for seat, data in zip(self.seats.seats, messages, strict=True):
-            if seat.conn is not None:
-                chunks = pending.get(seat.number)
+        pending, get, seats = self.pending, self.pending.get, self.seats.seats
+        assert len(messages) == len(seats)
+        for number, data in enumerate(messages):  # (a seat's index is its number; half
+            if seats[number].conn is not None:    # the time of zip and seat.number)
+                chunks = get(number)
                 if chunks is None:
-                    pending[seat.number] = [data]
+                    pending[number] = [data]
                 else:
                     chunks.append(data)
 
