@@ -32,3 +32,6 @@ def test_results_built_past_the_frozen_init_equal_the_constructed_ones() -> None
     done = turn_done(seen, True, step)
     assert done == TurnDone(seen, True, step) and done.choices == () and done.player == 2
     assert repr(done) == repr(TurnDone(seen, True, step))
+    rejected = turn_done(seen, False, step, (None,))  # type: ignore[arg-type]
+    assert rejected == TurnDone(seen, False, step) and not rejected.accepted
+    assert rejected.step is step and rejected.choices == (None,)
