@@ -164,24 +164,6 @@ class GameOver:
     result: GameResult
 
 
-_new_object = object.__new__
-# The slots' own setters: every turn's TurnDone is written past the frozen ``__setattr__``.
-_set_observed, _set_accepted, _set_step, _set_choices = (
-    vars(TurnDone)[name].__set__ for name in ("observed", "accepted", "step", "choices"))
-
-
-def turn_done(observed: Observed, accepted: bool, step: StepResult,
-              choices: tuple[ChoiceResult, ...] = ()) -> TurnDone:
-    """``TurnDone(...)``, the same value, built without the frozen dataclass's ``__init__``
-    (about 1.9 us in Python 3.11 against 0.9 here, once a turn)."""
-    done: TurnDone = _new_object(TurnDone)
-    _set_observed(done, observed)
-    _set_accepted(done, accepted)
-    _set_step(done, step)
-    _set_choices(done, choices)
-    return done
-
-
 Event = GameStarted | ExchangeDone | TurnDone | GameOver
 Output = Request | Event
 
@@ -365,8 +347,8 @@ class GameDriver:
         step = self._turn
         assert step is not None
         self._turn = None
-        return turn_done(self.history[-1], step.judgement.accepted, step,
-                         tuple(self._choices) if self._choices else ())
+        return TurnDone(self.history[-1], step.judgement.accepted, step,
+                        tuple(self._choices) if self._choices else ())
 
     def _finish(self) -> GameOver:
         assert self.state is not None
