@@ -57,7 +57,7 @@ from daihinmin.contract.engine_views import (
     engine_view,
     exchange_facts,
 )
-from daihinmin.contract.view import GameView, Observed
+from daihinmin.contract.view import GameView, Observed, quick_observed
 from daihinmin.rules.choices import ChoiceResult, PendingChoice
 from daihinmin.rules.game import GameState, StepResult
 from daihinmin.rules.match import GameResult, GameSetup, MatchState, Transfer
@@ -123,6 +123,7 @@ class ChoiceRequest:
 
 
 Request = ExchangeRequest | MoveRequest | ChoiceRequest
+_REQUEST_TYPES = frozenset((ExchangeRequest, MoveRequest, ChoiceRequest))
 R = TypeVar("R", ExchangeRequest, MoveRequest, ChoiceRequest)
 
 
@@ -222,8 +223,8 @@ class GameDriver:
         if self.request is not None:
             raise DriverError(f"{self.request} is not answered yet")
         out = self._next()
-        if isinstance(out, ExchangeRequest | MoveRequest | ChoiceRequest):
-            self.request = out
+        if type(out) in _REQUEST_TYPES:  # (final classes: no subclass to look for)
+            self.request = out  # type: ignore[assignment]  # (a request: checked above)
         return out
 
     def _next(self) -> Output | None:
@@ -300,7 +301,7 @@ class GameDriver:
                 observed = self._passes[key] = Observed(request.player, PASS,
                                                         trick_cleared_before=field_was_empty)
         else:
-            observed = Observed(request.player, seen, trick_cleared_before=field_was_empty)
+            observed = quick_observed(request.player, seen, field_was_empty)
         self.history.append(observed)
         self.record.turns.append(TurnRecord(
             request.player, _PASS_NAME if move is None or move is PASS else move_name(move),
@@ -346,7 +347,8 @@ class GameDriver:
         step = self._turn
         assert step is not None
         self._turn = None
-        return TurnDone(self.history[-1], step.judgement.accepted, step, tuple(self._choices))
+        return TurnDone(self.history[-1], step.judgement.accepted, step,
+                        tuple(self._choices) if self._choices else ())
 
     def _finish(self) -> GameOver:
         assert self.state is not None

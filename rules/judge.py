@@ -73,6 +73,9 @@ class Judgement:
 
 
 ACCEPT = Judgement(True)
+# Read for every play judged (and every candidate of ``legal_plays``): on Python 3.11 an enum
+# member's attribute lookup goes through the metaclass's ``__getattr__`` hook.
+_REJECT_FORBIDDEN = ForbiddenFinish.REJECT
 PASS_OVER_CARDS = Judgement(True, None, 8)
 
 
@@ -191,7 +194,7 @@ def _rules_verdict(ctx: PlayContext, hand_size: int, move: Move) -> Reject | Non
         reason = beats(ctx, move, field)
         if reason is not None:
             return reason
-    if (ctx.rules.forbidden_finish is ForbiddenFinish.REJECT
+    if (ctx.rules.forbidden_finish is _REJECT_FORBIDDEN
             and hand_size == move.jokers + len(move.cards) and is_forbidden_finish(ctx, move)):
         return Reject.FORBIDDEN_FINISH
     return None

@@ -13,7 +13,17 @@ from __future__ import annotations
 from itertools import combinations
 
 from daihinmin.values.cards import DECK52, CardSet
-from daihinmin.values.moves import JOKER_PAIR, LONE_JOKER, Cell, Move, MoveKind
+from daihinmin.values.moves import (
+    GROUP_KIND,
+    JOKER_KIND,
+    JOKER_PAIR,
+    LONE_JOKER,
+    SEQUENCE_KIND,
+    SINGLE_KIND,
+    STAIRS_KIND,
+    Cell,
+    Move,
+)
 
 from .ruleset import RuleSet
 
@@ -172,15 +182,16 @@ def candidate_plays(hand: CardSet, rules: RuleSet, field: Move | None) -> list[M
     """
     if field is None:
         return all_plays(hand, rules)
-    if field.kind is MoveKind.SINGLE or field.kind is MoveKind.JOKER:
+    kind = field.kind  # (the kinds as module names: ``MoveKind.X`` is an enum lookup)
+    if kind is SINGLE_KIND or kind is JOKER_KIND:
         out = singles(hand)
-    elif field.kind is MoveKind.GROUP:
+    elif kind is GROUP_KIND:
         out = groups(hand, rules, field.size)
         if field.size == 2:
             out += joker_pair(hand, rules)
-    elif field.kind is MoveKind.SEQUENCE:
+    elif kind is SEQUENCE_KIND:
         out = sequences(hand, rules, field.size)
-    elif field.kind is MoveKind.STAIRS:
+    elif kind is STAIRS_KIND:
         out = stairs(hand, rules, field.size, field.suits.bit_count())
     else:
         return all_plays(hand, rules)

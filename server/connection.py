@@ -20,6 +20,7 @@ under the same limits (``_absorb``, ``_room``).
 
 from __future__ import annotations
 
+import contextlib
 import math
 import socket
 import struct
@@ -42,6 +43,7 @@ SEND_BUFFER_BYTES = 64 * 1024
 # Requests served from bytes already there, per connection, between two yields to Trio.
 QUICK_READS_PER_YIELD = 8
 _INTS_20070 = tuple(encode_int(v, PROTOCOL_20070) for v in range(16))
+_NO_DEADLINE = contextlib.nullcontext()  # reusable: a wait with no deadline
 
 
 def set_nodelay(stream: trio.SocketStream) -> None:
@@ -339,7 +341,8 @@ class PlayerConnection:
         itself and reads on each wake-up (one task switch per move fewer)."""
         size, sock = self.table_bytes, self.sock
         assert sock is not None
-        with trio.move_on_after(seconds(timeout)):
+        # No deadline (a person's seat, a time of 0): no cancel scope (6-9 us a wait) either
+        with trio.move_on_after(timeout) if timeout else _NO_DEADLINE:
             while len(self.buffer) < (self.stale + 1) * size:
                 self._raise_if_ended()
                 try:

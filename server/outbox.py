@@ -108,12 +108,13 @@ class Outbox:
 
     def hold_each(self, messages: list[bytes]) -> None:
         """:meth:`raw_each` when coalescing (``self.coalesce``): only queued, so no await."""
-        pending = self.pending
-        for seat, data in zip(self.seats.seats, messages, strict=True):
-            if seat.conn is not None:
-                chunks = pending.get(seat.number)
+        pending, get, seats = self.pending, self.pending.get, self.seats.seats
+        assert len(messages) == len(seats)
+        for number, data in enumerate(messages):  # (a seat's index is its number; half
+            if seats[number].conn is not None:    # the time of zip and seat.number)
+                chunks = get(number)
                 if chunks is None:
-                    pending[seat.number] = [data]
+                    pending[number] = [data]
                 else:
                     chunks.append(data)
 
@@ -194,7 +195,9 @@ class Outbox:
         if not pending:
             return
         if player is not None and self.deferred:
-            full = [n for n, chunks in pending.items() if len(chunks) >= HELD_CHUNKS]
+            # (one C-level pass first: a player is rarely held that long)
+            full = ([n for n, chunks in pending.items() if len(chunks) >= HELD_CHUNKS]
+                    if max(map(len, pending.values())) >= HELD_CHUNKS else ())
             # (a write that fails hands its seat over, which releases what is held for it:
             # each player's chunks are looked up again before they are written)
             chunks = pending.pop(player, None)

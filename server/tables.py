@@ -16,7 +16,7 @@ from daihinmin.protocol.table import CELLS, COLS, Table
 from daihinmin.rules.events import EventKind
 from daihinmin.rules.game import GameState, StepResult
 from daihinmin.rules.match import GameSetup
-from daihinmin.values.cards import CardSet
+from daihinmin.values.cards import JOKER_BITS, CardSet
 from daihinmin.values.moves import JOKER_KIND, Cell
 
 
@@ -105,14 +105,38 @@ def card_rows_bytes(cells: dict[Cell, int] | None) -> bytes:
     return bytes(rows)
 
 
+_JOKER_CELLS = ((4 * COLS + 1) * 4 + 3, (4 * COLS + 2) * 4 + 3)  # [4][1], [4][2]: low bytes
+
+
+def hand_rows_bytes(hand: CardSet) -> bytes:
+    """``card_rows_bytes(hand_cells(hand))``, straight from the hand's bit mask: a 1 at
+    [suit][rank] for each card, a 2 at [4][1] (and [4][2]) for each joker (a changed hand's
+    rows, once a play).
+
+    >>> hand = CardSet.parse("S3 H4 JK")
+    >>> hand_rows_bytes(hand) == card_rows_bytes(hand_cells(hand))
+    True
+    """
+    rows = bytearray(_CARD_ROWS.size)
+    m = hand.mask & ~JOKER_BITS
+    while m:
+        low = m & -m
+        card = low.bit_length() - 1
+        rows[((card & 3) * COLS + (card >> 2)) * 4 + 3] = 1
+        m ^= low
+    for cell in _JOKER_CELLS[:(hand.mask & JOKER_BITS).bit_count()]:
+        rows[cell] = 2
+    return bytes(rows)
+
+
 class TurnTables:
     """The turn tables of every player for one turn, quickly: each hand's card rows are
     cached while the hand is unchanged (only the mover's hand changes in a turn).  Gives
     exactly what :func:`turn_table` gives; :meth:`encode` gives the same as protocol 20070
     bytes, from cached row bytes, and :meth:`encode_turn` / :meth:`encode_field` (the
-    server's hot path) join two cached pieces: the hand's card rows and rows 5..7 (a
-    handful of flag values, and the counts, classes and seats: they change only when a
-    count does)."""
+    server's hot path) join cached pieces: the hand's card rows, row 5 (a handful of flag
+    values) and rows 6..7 (the counts, classes and seats: they change only when a count
+    does)."""
 
     CARD_CELLS = 5 * COLS
     CACHE_LIMIT = 256
@@ -125,10 +149,10 @@ class TurnTables:
         # (masks, card rows, rows 6..7, classes, seats) of the last look at the hands
         self._last: tuple[list[int], list[bytes], bytes, tuple[int, ...], tuple[int, ...]] = (
             [], [], b"", (), ())
-        # rows 5..7 of the turn tables (others', mover's) and of the field table, by the
-        # row 5 values and the rows 6..7 they go with
-        self._turn_tails: dict[tuple[object, ...], tuple[bytes, bytes]] = {}
-        self._field_tails: dict[tuple[object, ...], bytes] = {}
+        # row 5 of the turn tables (others', mover's) and of the field table, by its values
+        # (a few dozen: rows 6..7 change with every play, so they are joined to it each time)
+        self._turn_row5: dict[tuple[int, bool, bool, bool, bool], tuple[bytes, bytes]] = {}
+        self._field_row5: dict[tuple[int, bool, bool, bool, bool], bytes] = {}
         self._plays: dict[tuple[tuple[Cell, int], ...], bytes] = {}  # a play's cells: rows
 
     def card_bytes(self, hand: CardSet) -> bytes:
@@ -136,7 +160,7 @@ class TurnTables:
         if data is None:
             if len(self._card_bytes) >= self.CACHE_LIMIT:
                 self._card_bytes.clear()
-            data = self._card_bytes[hand.mask] = card_rows_bytes(hand_cells(hand))
+            data = self._card_bytes[hand.mask] = hand_rows_bytes(hand)
         return data
 
     def encode(self, game: GameState, state: TableState) -> list[bytes]:
@@ -151,17 +175,14 @@ class TurnTables:
         """:meth:`encode` of :func:`turn_state` ``(game, classes)``, with no state built."""
         cards, rows67 = self._hands_now(game.hands, classes, game.seats)
         turn = game.turn
-        key = (turn, game.field is None, game.eleven_back, game.revolution, game.lock, rows67)
-        tails = self._turn_tails.get(key)
-        if tails is None:
-            if len(self._turn_tails) >= self.CACHE_LIMIT:
-                self._turn_tails.clear()
-            row5 = (turn, int(key[1]), int(key[2]), int(key[3]), int(key[4]))
-            tails = self._turn_tails[key] = (self._row_5(0, *row5) + rows67,
-                                             self._row_5(1, *row5) + rows67)
-        others, mine = tails
+        key = (turn, game.field is None, game.eleven_back, game.revolution, game.lock)
+        row5 = self._turn_row5.get(key)
+        if row5 is None:
+            values = (turn, int(key[1]), int(key[2]), int(key[3]), int(key[4]))
+            row5 = self._turn_row5[key] = (self._row_5(0, *values), self._row_5(1, *values))
+        others = row5[0] + rows67
         tables = [rows + others for rows in cards]
-        tables[turn] = cards[turn] + mine  # [5][2] = 1: you must move
+        tables[turn] = cards[turn] + row5[1] + rows67  # [5][2] = 1: you must move
         return tables
 
     def encode_field(self, card_rows: bytes, empty: bool, game: GameState, step: StepResult,
@@ -170,15 +191,12 @@ class TurnTables:
         """:func:`field_bytes_now` (the same arguments) from the cached rows."""
         lock, eleven_back = shown_flags(step, lock_before, eleven_back_before)
         rows67 = self._hands_now(game.hands, classes, game.seats)[1]
-        key = (step.player, empty, eleven_back, game.revolution, lock, rows67)
-        tail = self._field_tails.get(key)
-        if tail is None:
-            if len(self._field_tails) >= self.CACHE_LIMIT:
-                self._field_tails.clear()
-            tail = self._field_tails[key] = self._row_5(
-                0, step.player, int(empty), int(eleven_back), int(game.revolution),
-                int(lock)) + rows67
-        return card_rows + tail
+        key = (step.player, empty, eleven_back, game.revolution, lock)
+        row5 = self._field_row5.get(key)
+        if row5 is None:
+            row5 = self._field_row5[key] = self._row_5(
+                0, step.player, int(empty), int(eleven_back), int(game.revolution), int(lock))
+        return card_rows + row5 + rows67
 
     def play_rows(self, cells: dict[Cell, int] | None) -> bytes:
         """:func:`card_rows_bytes` of a play's cells, remembered (the same plays recur)."""

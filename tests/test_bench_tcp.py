@@ -36,6 +36,8 @@ def test_native_clients_read_each_coalesced_and_deferred_table_with_one_read() -
         # deferred floor can take less than one
         assert r["client_cpu_ms_per_game"] >= 0 and r["floor_server_cpu_ms_per_game"] >= 0
         assert r["floor_turns_per_game"] == r["turns_per_game"]
+        # the same script replayed in Python on selectors and on Trio (bench_floor_py)
+        assert r["pyfloor_turns_per_game"] == r["triofloor_turns_per_game"] == r["turns_per_game"]
         assert r["server_rss_kb_start"][0] > 0 and r["server_rss_kb_end"][0] > 0
 
 

@@ -186,6 +186,27 @@ def build_script(recordings: list[list[tuple[bytes, bytes]]], deferred: bool = F
     return script
 
 
+def read_script(data: bytes) -> tuple[int, list[tuple[int, int, int, bytes]]]:
+    """The players and the operations of a script (:meth:`Script.to_bytes`), each as (kind,
+    player, size, its bytes), as ``bench_floor_server.c`` reads them: the Python replays of
+    :mod:`daihinmin.tools.bench_floor_py` use this."""
+    if len(data) < _HEADER.size:
+        raise RecordingError("not a floor script")
+    magic, players, count, blob_size = _HEADER.unpack_from(data)
+    blob = _HEADER.size + count * _OP.size
+    if magic != b"DHFL" or not 0 < players <= 16 or blob + blob_size != len(data):
+        raise RecordingError("not a floor script, or one cut short")
+    ops = []
+    for kind, player, size, _, offset in _OP.iter_unpack(data[_HEADER.size:blob]):
+        if kind == OP_GAME:  # (player: the game's number; size: its turns)
+            ops.append((kind, player, size, b""))
+            continue
+        if player >= players or offset + size > blob_size:
+            raise RecordingError("an operation points outside the script")
+        ops.append((kind, player, size, data[blob + offset:blob + offset + size]))
+    return players, ops
+
+
 def write_script(recordings: list[Path], out: Path, deferred: bool = False) -> Script:
     """Build the script from the ``--record`` files and write it to ``out``."""
     script = build_script([read_recording(path) for path in recordings], deferred)

@@ -25,7 +25,11 @@ session to five native clients, with the writes of ``serve`` in the run's write 
 per player per wait; deferred: one to the player waited on) and each reply read whole and
 compared with the recorded one, and no judging at all.  Timed like ``serve``, its CPU per
 game (``floor_*``) is what any server of protocol 20070 pays on this machine for these games
-in that write pattern, beside the real server's figures of the same run.
+in that write pattern, beside the real server's figures of the same run.  The same script is
+then replayed twice more in Python with no rules and no protocol logic
+(:mod:`daihinmin.tools.bench_floor_py`): on ``selectors`` (``pyfloor_*``, what any Python
+server pays) and on Trio as ``serve`` drives its sockets (``triofloor_*``, what Trio's loop
+costs on its own).
 
 ``--write-mode`` may be given more than once: each kind then runs in each mode, one after
 the other (pairs back to back), and the results are named ``KIND:MODE``.
@@ -195,14 +199,20 @@ class Table:
 
 @dataclass(frozen=True)
 class Floor:
-    """The compiled floor server and the script it replays (a recorded session)."""
+    """The compiled floor server and the script it replays (a recorded session); with a
+    ``loop`` of :data:`~daihinmin.tools.bench_floor_py.LOOPS` the script is replayed in
+    Python on that loop instead (``python -m daihinmin.tools.bench_floor_py``)."""
 
     server: Path
     script: Path
+    loop: str | None = None
 
 
 def server_argv(games: int, seed: int, write_mode: str, floor: Floor | None = None
                 ) -> list[str]:
+    if floor is not None and floor.loop is not None:
+        return [sys.executable, "-m", "daihinmin.tools.bench_floor_py", floor.loop,
+                str(floor.script)]
     if floor is not None:
         return [str(floor.server), str(floor.script)]
     argv = [sys.executable, "-m", "daihinmin.tools", "serve", "--port", "0", "--games",
@@ -268,12 +278,14 @@ def finish(tables: list[Table], readers: list[threading.Thread], timeout: float)
     """Wait for every process; a non-zero exit or a reported problem fails the run."""
     deadline = time.monotonic() + timeout
     try:
-        # The clients are reaped only after the readers took the last game's snapshot: a
-        # client that has exited stays readable in /proc until then (a zombie keeps its times)
-        for table in tables:
-            table.server.wait(max(0.1, deadline - time.monotonic()))
+        # Every process is reaped only after the readers took the last game's snapshot (a
+        # reader ends when the server's stderr does): one that has exited stays readable in
+        # /proc until then (a zombie keeps its times).  A floor replay exits right after
+        # its last game line.
         for reader in readers:
             reader.join(max(0.1, deadline - time.monotonic()))
+        for table in tables:
+            table.server.wait(max(0.1, deadline - time.monotonic()))
         for table in tables:
             for proc in table.clients:
                 proc.wait(max(0.1, deadline - time.monotonic()))
@@ -494,13 +506,18 @@ def record_floor(native: Path, games: int, seed: int, write_mode: str, folder: P
     return Floor(server, script)
 
 
-def floor_figures(floor: dict[str, Any]) -> dict[str, Any]:
-    """The floor run's figures beside the real server's, under ``floor_`` names."""
+# The floor replays, by their figures' prefix: the C server, then the same script in Python
+# on selectors and on Trio (bench_floor_py), each loop's own cost with no rules.
+FLOOR_LOOPS = (("floor", None), ("pyfloor", "selectors"), ("triofloor", "trio"))
+
+
+def floor_figures(floor: dict[str, Any], prefix: str = "floor") -> dict[str, Any]:
+    """A floor run's figures beside the real server's, under ``PREFIX_`` names."""
     keys = ("wall_ms_per_game", "games_per_second", "server_cpu_ms_per_game",
             "server_user_ms_per_game", "server_system_ms_per_game", "server_cpu_us_per_turn",
             "client_cpu_ms_per_game", "client_user_ms_per_game", "client_system_ms_per_game",
             "client_cpu_us_per_turn", "turns_per_game")
-    return {f"floor_{key}": floor[key] for key in keys}
+    return {f"{prefix}_{key}": floor[key] for key in keys}
 
 
 def run_mode(kind: str, mode: str, native: Path | None, args: argparse.Namespace,
@@ -511,8 +528,10 @@ def run_mode(kind: str, mode: str, native: Path | None, args: argparse.Namespace
     if kind == "native" and not args.no_floor:
         assert native is not None
         floor = record_floor(native, args.games, args.seed, mode, folder)
-        result.update(floor_figures(run_kind(kind, native, args.games, args.tables,
-                                             args.seed, mode, floor)))
+        for prefix, loop in FLOOR_LOOPS:
+            replay = Floor(floor.server, floor.script, loop)
+            result.update(floor_figures(run_kind(kind, native, args.games, args.tables,
+                                                 args.seed, mode, replay), prefix))
         floor.script.unlink()
     if args.no_strace:
         result["syscalls"] = None
@@ -549,8 +568,9 @@ def register_bench_tcp(bench_sub: argparse._SubParsersAction[argparse.ArgumentPa
                         "i.e. coalesced); repeatable: each kind runs in each mode in turn")
     p.add_argument("--no-strace", action="store_true", help="skip the system call count")
     p.add_argument("--no-floor", action="store_true",
-                   help="skip the floor server (the native clients' session replayed by a "
-                        "minimal C server that does not judge)")
+                   help="skip the floors (the native clients' session replayed by a "
+                        "minimal C server that does not judge, and in Python on selectors "
+                        "and on Trio)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=bench_tcp)
 
@@ -603,13 +623,16 @@ def bench_tcp(args: argparse.Namespace) -> int:
         print(f"           client CPU {r['client_user_ms_per_game']:.2f} user + "
               f"{r['client_system_ms_per_game']:.2f} kernel ms/game, "
               f"{r['client_cpu_us_per_turn']:.0f} us/turn")
-        if "floor_server_cpu_ms_per_game" in r:
-            print(f"           floor server (the same session replayed, no judging): "
-                  f"{r['floor_server_cpu_ms_per_game']:.2f} ms CPU/game "
-                  f"({r['floor_server_user_ms_per_game']:.2f} user + "
-                  f"{r['floor_server_system_ms_per_game']:.2f} kernel), wall "
-                  f"{r['floor_wall_ms_per_game']:.2f} ms/game, clients "
-                  f"{r['floor_client_cpu_ms_per_game']:.2f} ms CPU/game")
+        for prefix, what in (("floor", "floor server (the same session replayed in C, no "
+                                         "judging)"),
+                             ("pyfloor", "  the same in Python on selectors"),
+                             ("triofloor", "  the same in Python on Trio, as serve")):
+            if f"{prefix}_server_cpu_ms_per_game" in r:
+                print(f"           {what}: {r[f'{prefix}_server_cpu_ms_per_game']:.2f} ms "
+                      f"CPU/game ({r[f'{prefix}_server_user_ms_per_game']:.2f} user + "
+                      f"{r[f'{prefix}_server_system_ms_per_game']:.2f} kernel), wall "
+                      f"{r[f'{prefix}_wall_ms_per_game']:.2f} ms/game, clients "
+                      f"{r[f'{prefix}_client_cpu_ms_per_game']:.2f} ms CPU/game")
         if "client_startup_cpu_ms" in r:
             print(f"           start-up of one client process (to its first connect): "
                   f"{r['client_startup_cpu_ms']:.0f} ms CPU, "
