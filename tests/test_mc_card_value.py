@@ -68,7 +68,8 @@ def test_card_value_follows_the_engines_places_and_scores(seed: int) -> None:
     assert sim[S.OVER] == 1
     n = ref.n_players
     order = ref.finished + ref.bottom[::-1]  # a forbidden finish drops its player to the end
-    assert list(sim[S.OUT:S.OUT + n]) == order
+    assert sorted(range(n), key=lambda p: S.place_of(sim, p)) == order
+    assert sorted(S.place_of(sim, p) for p in range(n)) == list(range(n))
     models = np.full(S.MAX_PLAYERS, MODEL_POLICY, dtype=np.int64)
     bufc = np.zeros(BUFFER, dtype=np.int64)
     bufi = np.zeros(BUFFER, dtype=np.int64)

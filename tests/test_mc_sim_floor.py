@@ -99,11 +99,13 @@ def check_step(game: GameState, move: Move) -> None:
         return
     n = game.n_players
     assert sim[S.OVER] == 1
-    out = list(sim[S.OUT:S.OUT + n])
-    if (game.rules.scoring is Scoring.PLACE
-            and any(e.kind is EventKind.PASS_LIMIT for e in result.events)):
-        assert sorted(out) == sorted(expected[S.OUT:S.OUT + n])  # random places
-    else:
+    # the simulator's places: who went out (OUT), then who dropped to the bottom (BOTTOM,
+    # last place first); slots past N_OUT are not places
+    places = [S.place_of(sim, p) for p in range(n)]
+    assert sorted(places) == list(range(n)), f"after {move}: places {places}"
+    out = sorted(range(n), key=places.__getitem__)
+    if not (game.rules.scoring is Scoring.PLACE
+            and any(e.kind is EventKind.PASS_LIMIT for e in result.events)):  # else random
         # first to last: those who went out, then those who dropped out (a forbidden finish
         # that ends the game leaves its player in ``bottom``, last place first)
         order = ref.finished + ref.bottom[::-1]
