@@ -4,7 +4,9 @@ mc's Numba code takes minutes of one core to compile from an empty cache.  Under
 controller starts that compile in a background process at once (holding a lock file), the
 workers run every other test meanwhile (the tests that need mc are collected last), and a
 worker's ``mc_compiled`` waits for the lock and loads the cache: one compile per run, not one
-per worker, and none on the critical path.
+per worker, and none on the critical path.  ``.ci/run`` starts that compile earlier still,
+beside ruff and mypy, and passes its lock in the same variable: the controller then starts
+none.
 
 Helpers the tests import by name live beside this file (``games``: engine games in the rules
 tests; ``modules``: every module of the packages; ``vectors``: the recorded test data;
@@ -48,7 +50,8 @@ _compile: subprocess.Popen[bytes] | None = None
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "slow: takes more than a few seconds (deselect with -m 'not slow')")
-    if getattr(config.option, "numprocesses", None) and not hasattr(config, "workerinput"):
+    if (getattr(config.option, "numprocesses", None) and not hasattr(config, "workerinput")
+            and COMPILE_LOCK not in os.environ):  # .ci/run starts it before ruff and mypy
         _start_compile()
 
 

@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
@@ -91,7 +92,22 @@ def browser() -> Iterator[WebDriver]:
 
 
 def wait(driver: WebDriver, condition: Callable[[WebDriver], Any], timeout: float = 20) -> Any:
-    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(condition)
+    """Poll ``condition`` until it holds.  The page draws its seats and hand anew on every
+    state message, so an element the condition found can be replaced before it is read:
+    that poll is dropped and the next one finds the element again."""
+    return WebDriverWait(driver, timeout, poll_frequency=0.05,
+                         ignored_exceptions=(StaleElementReferenceException,)).until(condition)
+
+
+def click(driver: WebDriver, css: str, text: str | None = None) -> None:
+    """Click the first element ``css`` finds (whose text is ``text``, if given), found again
+    if the page replaced it meanwhile (a stale element is refused before any click)."""
+    def once(d: WebDriver) -> bool:
+        next(e for e in d.find_elements(By.CSS_SELECTOR, css)
+             if text is None or e.text == text).click()
+        return True
+
+    wait(driver, once)
 
 
 def state(driver: WebDriver) -> dict[str, Any]:
@@ -185,16 +201,16 @@ def answer_by_clicks(driver: WebDriver, s: dict[str, Any]) -> None:
     if prompt["kind"] == "play":
         move = prompt["moves"][0]  # the weakest play (the pass when nothing else)
         for c in move["cards"]:
-            driver.find_element(By.CSS_SELECTOR, f'#hand [data-card="{c}"]').click()
+            click(driver, f'#hand [data-card="{c}"]')
         play = driver.find_element(By.ID, "pass" if move["pass"] else "play")
-        if not play.is_enabled():  # the joker can stand in several places: pick this one
-            play = next(b for b in driver.find_elements(By.CSS_SELECTOR, "#joker-options button")
-                        if b.text == "Play " + move["text"])
-        play.click()
+        if play.is_enabled():
+            play.click()
+        else:  # the joker can stand in several places: pick this one
+            click(driver, "#joker-options button", "Play " + move["text"])
     else:
         wanted = prompt["count"] if prompt["kind"] == "exchange" else 0
         for c in s["hand"][:wanted]:
-            driver.find_element(By.CSS_SELECTOR, f'#hand [data-card="{c["id"]}"]').click()
+            click(driver, f'#hand [data-card="{c["id"]}"]')
         driver.find_element(By.ID, "give").click()
     wait(driver, lambda d: (state(d).get("prompt") or {}).get("id") != prompt["id"])
 
@@ -365,8 +381,9 @@ def test_room_two_browsers_cpu_takes_over(server: tuple[str, Path],
         friend.quit()
         friend = None
         wait(browser, lambda d: state(d)["seats"][1]["stand_in"])
-        assert "CPU plays" in browser.find_element(By.CSS_SELECTOR,
-                                                   '#seats [data-player="1"]').text
+        # the seats are drawn anew on each of the CPU's plays: read the seat as found now
+        wait(browser, lambda d: "CPU plays" in d.find_element(
+            By.CSS_SELECTOR, '#seats [data-player="1"]').text)
         for _ in range(3):
             s = prompt_or_over(browser)
             if s.get("status") != "playing":
