@@ -17,6 +17,8 @@ Modules, bottom up:
 - ``rollout`` (the playout policy), ``models`` (opponent models), ``playout``;
 - ``worlds``, ``observe``: determinisation from a :class:`~daihinmin.contract.view.GameView`
   (proposals weighted and resampled, then refined by Metropolis card swaps);
+- ``tree`` (opt-in: the searching player's own later decisions in a playout as nodes keyed
+  by what it sees, UCB1 once a node is reached often enough);
 - ``search`` (the bandit), ``exchange`` (candidate returns), ``bot``, ``bench``, ``warmup``.
 
 Every Numba function is compiled with ``cache=True``; :func:`~daihinmin.players.mc.bot.warm_up`

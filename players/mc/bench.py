@@ -55,10 +55,11 @@ def playout_rates(bot: MCBot, views: list[GameView],
         worlds, _ = bot._sample(kn, Deadline.start(0.0))
         bases = world_states(view, kn, worlds)
         stats = ArmStats.empty(len(cand_c))
+        ws.tree.reset()
         start, cpu_start = time.perf_counter(), time.process_time()
         play_batch(bases, cand_c, cand_i, stats.sums, stats.squares, stats.visits, kn.me,
                    per_position, bot.models, bot.prm, bot.c_explore, bot.min_visits, ws.state,
-                   ws.bufc, ws.bufi, ws.solver.arrays())
+                   ws.bufc, ws.bufi, ws.solver.arrays(), ws.tree.arrays())
         spent += time.perf_counter() - start
         cpu += time.process_time() - cpu_start
         total += per_position

@@ -36,6 +36,16 @@ from .state import (
 
 
 @njit(cache=True)
+def own_choice(st: np.ndarray, me: int, prm: np.ndarray, bufc: np.ndarray,
+               bufi: np.ndarray) -> int:
+    """``me``'s move (to move) in a playout: by the playout policy, or by the learned one
+    when the parameters say so; an index into the buffers, or -1 to pass."""
+    if prm[P_SELF] > 0.0:
+        return learned_choose(st, me, prm, prm[P_WEIGHTS:], bufc, bufi)
+    return choose_as(MODEL_POLICY, st, me, prm, bufc, bufi)
+
+
+@njit(cache=True)
 def step(st: np.ndarray, me: int, models: np.ndarray, prm: np.ndarray, bufc: np.ndarray,
          bufi: np.ndarray) -> None:
     """The player to move acts by its model (``me`` by the playout policy, or by the learned
@@ -44,10 +54,10 @@ def step(st: np.ndarray, me: int, models: np.ndarray, prm: np.ndarray, bufc: np.
     if st[RULES] & CHOICE_BITS and choice_pending(st):  # every model answers by the policy
         apply_choice(st, choice_cards(st, p))
         return
-    if p == me and prm[P_SELF] > 0.0:
-        i = learned_choose(st, p, prm, prm[P_WEIGHTS:], bufc, bufi)
+    if p == me:
+        i = own_choice(st, me, prm, bufc, bufi)
     else:
-        i = choose_as(MODEL_POLICY if p == me else models[p], st, p, prm, bufc, bufi)
+        i = choose_as(models[p], st, p, prm, bufc, bufi)
     if i < 0:
         apply_pass(st)
     else:

@@ -72,15 +72,21 @@ P_SELF = 12  # the searching player's own moves: 0 by this policy, 1 by the lear
 P_PLACE = 13
 P_FIRST = 14
 P_ROLE = 15  # bonus per role card in a play where a role card may not be the last play
-P_WEIGHTS = 16  # from here: the learned policy's weights (:mod:`.weights`)
+# The tree over the searching player's own later decisions (:mod:`.tree`): how many it
+# makes (0: none, the flat playout), the visits before a node searches, its exploration.
+P_TREE = 16
+P_TREE_AT = 17
+P_TREE_C = 18
+P_WEIGHTS = 19  # from here: the learned policy's weights (:mod:`.weights`)
 N_PARAMS = P_WEIGHTS + N_FEATURES
 
 DEFAULT_PARAMS = np.concatenate((
     np.array([2.0, 3.0, 6.0, 5.0, 0.0, 0.8, 0.15, 0.01, 7.0, 2.0, 3000.0, 0.0, 0.0, 0.0, 0.0,
-              0.0]),
+              0.0, 0.0, 8.0, 0.5]),
     FITTED_WEIGHTS))
 PARAM_NAMES = ("noise", "size", "joker", "split", "cut", "pass_joker", "pass_high", "pass_base",
                "win_cards", "win_depth", "solve_nodes", "run", "self", "place", "first", "role",
+               "tree", "tree_at", "tree_c",
                *(f"w_{name}" for name in FEATURE_NAMES))
 
 

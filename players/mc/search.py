@@ -25,7 +25,7 @@ from .bits import D3_BIT
 from .deadline import Deadline
 from .endgame import SolverScratch
 from .playout import playout
-from .rollout import BUFFER
+from .rollout import BUFFER, P_TREE
 from .state import (
     MAX_PLAYERS,
     N_SEATS,
@@ -39,6 +39,7 @@ from .state import (
     new_state,
     take_cards,
 )
+from .tree import TreeScratch, tree_playout
 from .worlds import world_pile
 
 #: A playout's value is players - place (state.place_value): 1 for last place.
@@ -77,10 +78,13 @@ def play_batch(bases: np.ndarray, cand_c: np.ndarray, cand_i: np.ndarray, sums: 
                squares: np.ndarray, visits: np.ndarray, me: int, count: int,
                models: np.ndarray, prm: np.ndarray,
                c_explore: float, min_visits: int, st: np.ndarray, bufc: np.ndarray,
-               bufi: np.ndarray, solver: tuple[np.ndarray, ...]) -> None:
-    """``count`` playouts of candidate plays (``cand_i == 0``: pass) for ``me`` to move."""
+               bufi: np.ndarray, solver: tuple[np.ndarray, ...],
+               tree: tuple[np.ndarray, ...]) -> None:
+    """``count`` playouts of candidate plays (``cand_i == 0``: pass) for ``me`` to move;
+    with ``prm[P_TREE]`` its later decisions by the tree (:mod:`.tree`)."""
     n_worlds = bases.shape[0]
     players = bases[0, N_SEATS]
+    use_tree = prm[P_TREE] > 0.0
     for _ in range(count):
         a = select_arm(sums, visits, c_explore, min_visits, players)
         st[:] = bases[visits[a] % n_worlds]
@@ -88,7 +92,10 @@ def play_batch(bases: np.ndarray, cand_c: np.ndarray, cand_i: np.ndarray, sums: 
             apply_pass(st)
         else:
             apply_play(st, cand_c[a], cand_i[a])
-        v = playout(st, me, models, prm, bufc, bufi, solver)
+        if use_tree:
+            v = tree_playout(st, me, models, prm, bufc, bufi, solver, tree)
+        else:
+            v = playout(st, me, models, prm, bufc, bufi, solver)
         sums[a] += v
         squares[a] += v * v
         visits[a] += 1
@@ -265,6 +272,7 @@ class Workspace:
 
     def __init__(self) -> None:
         self.solver = SolverScratch()
+        self.tree = TreeScratch()
         self.bufc = np.zeros(BUFFER, dtype=np.int64)
         self.bufi = np.zeros(BUFFER, dtype=np.int64)
         self.state = np.zeros(STATE_SIZE, dtype=np.int64)
@@ -274,10 +282,13 @@ def search_play(ws: Workspace, bases: np.ndarray, cand_c: np.ndarray, cand_i: np
                 me: int, models: np.ndarray, prm: np.ndarray, budget: Budget, c_explore: float,
                 min_visits: int, deadline: Deadline | None = None) -> ArmStats:
     s = ws.solver
+    ws.tree.reset()
+    tree = ws.tree.arrays()
 
     def batch(stats: ArmStats, count: int) -> None:
         play_batch(bases, cand_c, cand_i, stats.sums, stats.squares, stats.visits, me, count,
-                   models, prm, c_explore, min_visits, ws.state, ws.bufc, ws.bufi, s.arrays())
+                   models, prm, c_explore, min_visits, ws.state, ws.bufc, ws.bufi, s.arrays(),
+                   tree)
 
     return run_bandit(len(cand_c), budget, batch, int(bases[0, N_SEATS]), deadline)
 
