@@ -70,6 +70,7 @@ from .rulebits import (
     REVOLUTION_REAL_CARDS,
     SANDSTORM,
     SEQUENCE_ABOVE_LOW,
+    SEQUENCE_NEXT_LOW,
     SEQUENCES_NEVER_REVOLT,
     SEQUENCES_REVOLT_AT_4,
     SEVEN_PASS,
@@ -558,9 +559,11 @@ def order_flips(cards: int, info: int, rw: int) -> tuple[int, int]:
 @njit(cache=True)
 def is_next_step(info: int, field_info: int, rev: int, rw: int) -> bool:
     """Is the play exactly one rank stronger than the field in the order ``rev``
-    (geki-shibari; rules.judge.is_next_step)?  A run answers by its ends under above_high,
-    by its lowest rank under above_low."""
-    if kind_of(info) == K_SEQUENCE and not rw & SEQUENCE_ABOVE_LOW:
+    (geki-shibari; rules.judge.is_next_step)?  A run or a stairs answers by its ends under
+    above_high, by its lowest rank under above_low and next_low."""
+    kind = kind_of(info)
+    if (kind in (K_SEQUENCE, K_STAIRS)
+            and not rw & (SEQUENCE_ABOVE_LOW | SEQUENCE_NEXT_LOW)):
         if rev:
             return high_of(info) == low_of(field_info) - 1
         return low_of(info) == high_of(field_info) + 1
