@@ -5,12 +5,14 @@ replayed by ``bench_floor_server.c`` (and in Python, on selectors and on Trio, b
 from __future__ import annotations
 
 import shutil
+import socket
 import struct
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from daihinmin.server.config import MOVE_TIMEOUT
 from daihinmin.server.outbox import HELD_CHUNKS
 from daihinmin.tools.bench_floor import (
     OP_GAME,
@@ -165,3 +167,25 @@ def test_read_script_gives_back_what_the_script_wrote(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "daihinmin.tools.bench_floor_py", "trio",
                            str(cut)], capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 2 and "cannot read the script" in done.stderr
+
+
+@pytest.mark.parametrize("loop", LOOPS)
+def test_a_player_that_never_replies_ends_the_python_replay_at_the_move_deadline(
+        tmp_path: Path, loop: str) -> None:
+    script = Script(1, deferred=True)
+    script.send(0, b"ab")
+    script.read(0, b"xyz")
+    path = tmp_path / "silent.script"
+    path.write_bytes(script.to_bytes())
+    replay = subprocess.Popen([sys.executable, "-m", "daihinmin.tools.bench_floor_py", loop,
+                               str(path)], stderr=subprocess.PIPE, text=True)
+    try:
+        assert replay.stderr is not None
+        port = int(replay.stderr.readline().rsplit(":", 1)[1])
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as player:
+            assert player.recv(2) == b"ab"  # then silence, the connection kept open
+            assert replay.wait(timeout=30) == 1
+        assert f"no reply within {MOVE_TIMEOUT:g} s" in replay.stderr.read()
+    finally:
+        replay.kill()
+        replay.wait()

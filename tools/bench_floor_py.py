@@ -27,6 +27,7 @@ from __future__ import annotations
 import selectors
 import socket
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -121,10 +122,13 @@ def replay_selectors(socks: list[socket.socket], ops: Ops) -> None:
                 sent += send(sock, data[sent:])
         else:
             got = take(sock, b"", size)
+            deadline = time.monotonic() + MOVE_TIMEOUT
             while len(got) < size:
-                if not any(key.fileobj is sock for key, _ in selector.select(MOVE_TIMEOUT)):
-                    continue  # another player's bytes (none come unasked in a replay)
-                got = take(sock, got, size)
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise ReplayError(1, f"no reply within {MOVE_TIMEOUT:g} s")
+                if any(key.fileobj is sock for key, _ in selector.select(left)):
+                    got = take(sock, got, size)  # (else another player's bytes: none come)
             check(at, player, kind, got, data)
 
 
