@@ -506,9 +506,14 @@ def record_floor(native: Path, games: int, seed: int, write_mode: str, folder: P
     return Floor(server, script)
 
 
-# The floor replays, by their figures' prefix: the C server, then the same script in Python
-# on selectors and on Trio (bench_floor_py), each loop's own cost with no rules.
-FLOOR_LOOPS = (("floor", None), ("pyfloor", "selectors"), ("triofloor", "trio"))
+# The floor replays, by their figures' prefix, with their loop and what the text calls them:
+# the C server, then the same script in Python on selectors and on Trio (bench_floor_py),
+# each loop's own cost with no rules.
+FLOOR_LOOPS = (
+    ("floor", None, "floor server (the same session replayed in C, no judging)"),
+    ("pyfloor", "selectors", "  the same in Python on selectors"),
+    ("triofloor", "trio", "  the same in Python on Trio, as serve"),
+)
 
 
 def floor_figures(floor: dict[str, Any], prefix: str = "floor") -> dict[str, Any]:
@@ -528,7 +533,7 @@ def run_mode(kind: str, mode: str, native: Path | None, args: argparse.Namespace
     if kind == "native" and not args.no_floor:
         assert native is not None
         floor = record_floor(native, args.games, args.seed, mode, folder)
-        for prefix, loop in FLOOR_LOOPS:
+        for prefix, loop, _ in FLOOR_LOOPS:
             replay = Floor(floor.server, floor.script, loop)
             result.update(floor_figures(run_kind(kind, native, args.games, args.tables,
                                                  args.seed, mode, replay), prefix))
@@ -623,10 +628,7 @@ def bench_tcp(args: argparse.Namespace) -> int:
         print(f"           client CPU {r['client_user_ms_per_game']:.2f} user + "
               f"{r['client_system_ms_per_game']:.2f} kernel ms/game, "
               f"{r['client_cpu_us_per_turn']:.0f} us/turn")
-        for prefix, what in (("floor", "floor server (the same session replayed in C, no "
-                                         "judging)"),
-                             ("pyfloor", "  the same in Python on selectors"),
-                             ("triofloor", "  the same in Python on Trio, as serve")):
+        for prefix, _, what in FLOOR_LOOPS:
             if f"{prefix}_server_cpu_ms_per_game" in r:
                 print(f"           {what}: {r[f'{prefix}_server_cpu_ms_per_game']:.2f} ms "
                       f"CPU/game ({r[f'{prefix}_server_user_ms_per_game']:.2f} user + "
