@@ -53,7 +53,7 @@ def test_the_opponents_get_their_options_and_seeds_of_their_own(
 def test_mc_plays_copies_of_itself() -> None:
     """One job of the self-play check: four mc opponents at a small fixed budget; every game
     scores each place once, and the copies decide by their own (capped) searches."""
-    result = mc_strength.run_job((2, 5, "mc", {"time_ms": 0, "playouts": 24}, False, "uecda",
+    result = mc_strength.run_job((2, 5, "mc", {"time_ms": 0, "playouts": 24}, "", "uecda",
                                   None, {"time_ms": 0, "playouts": 24}, []))
     assert len(result.points) == 2
     for mine, theirs in zip(result.points, result.opponent_points, strict=True):

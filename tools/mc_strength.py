@@ -18,7 +18,10 @@ seed (``seed * 10 + seat``), so copies of mc never share a random stream with mc
 
 ``--oracle`` tells mc the true hands before each of its plays (the exchange stays sampled):
 the score it reaches then is the ceiling that better inference of the hidden cards could
-approach, and the difference is what the hidden cards cost.
+approach, and the difference is what the hidden cards cost.  ``--oracle-deal`` tells it only
+the cards of each opponent's deal that the opponent still holds (draw-pile tables: not the
+cards drawn since, which no record shows; those worlds are sampled as usual): the ceiling of
+inferring the deal from what the opponents did.
 
 This is an experiment, not a test: it takes minutes.
 """
@@ -41,6 +44,7 @@ from daihinmin.rules.ruleset import PRESETS, UECDA, RuleConfigError, RuleSet, ru
 from daihinmin.rules.scoring import class_title
 from daihinmin.tools.cmd_bot import parse_options
 from daihinmin.tools.exit_codes import OUTPUT_REFUSED
+from daihinmin.values.cards import CardSet
 
 
 @dataclass
@@ -56,7 +60,7 @@ class JobResult:
 
 #: (games, seed, opponent, mc's options, oracle, preset, log path, the opponents' options,
 #: rule overrides on the preset)
-JobArgs = tuple[int, int, str, dict[str, Any], bool, str, str | None, dict[str, Any], list[str]]
+JobArgs = tuple[int, int, str, dict[str, Any], str, str, str | None, dict[str, Any], list[str]]
 
 
 def run_job(args: JobArgs) -> JobResult:
@@ -80,8 +84,17 @@ def run_job(args: JobArgs) -> JobResult:
         classes = record.classes
         out.start_classes.append(classes[0] if classes is not None else -1)
 
+    dealt: list[Any] = [None, []]  # the game being played, each player's dealt hand
+
     def reveal_to_mc(state: GameState) -> None:
-        if state.turn == 0:
+        if dealt[0] is not state:  # a new game: its first turn comes before any draw
+            dealt[0], dealt[1] = state, [set(h) for h in state.hands]
+        if state.turn != 0:
+            return
+        if oracle == "deal":  # the dealt cards each still holds; not the cards drawn
+            mc.reveal([CardSet.of(c for c in h if c in d)
+                       for h, d in zip(state.hands, dealt[1], strict=True)], partial=True)
+        else:
             mc.reveal(state.hands)
 
     before_play = reveal_to_mc if oracle else None
@@ -200,7 +213,7 @@ def share_interval(hits: int, n: int) -> list[float]:
 
 
 def summarise(results: list[JobResult], opponent: str, wall: float,
-              oracle: bool = False, preset: str = "uecda",
+              oracle: str = "", preset: str = "uecda",
               players: int = 5, rules: RuleSet | None = None) -> dict[str, Any]:  # JSON
     """The figures of the jobs as JSON; ``rules``: the table's (default: the preset)."""
     table = rules if rules is not None else ruleset_from(preset)
@@ -220,7 +233,8 @@ def summarise(results: list[JobResult], opponent: str, wall: float,
     return {
         "rules": table.name,
         "opponent": opponent,
-        "oracle": oracle,
+        "oracle": bool(oracle),
+        "oracle_kind": oracle or None,  # "hands" (--oracle) or "deal" (--oracle-deal)
         "games": len(points),
         "first_share": round(places.count(0) / len(places), 3),
         "first_share_ci95": share_interval(places.count(0), len(places)),
@@ -273,8 +287,12 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     p.add_argument("--policy", action="append", default=[], metavar="NAME=VALUE",
                    help="mc's playout policy or value parameter by name (MCBot's policy=), "
                         "e.g. place=1: over the table's own settings")
-    p.add_argument("--oracle", action="store_true",
+    p.add_argument("--oracle", action="store_const", const="hands", default="",
                    help="tell mc the true hands before each play (the inference ceiling)")
+    p.add_argument("--oracle-deal", dest="oracle", action="store_const", const="deal",
+                   help="tell mc, before each play, the cards of each hand's deal it still "
+                        "holds, not the cards drawn since (the ceiling of inferring the deal "
+                        "from the record; draw-pile tables)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--log-dir", metavar="DIR", type=Path,
                    help="write each job's match log into DIR (mc-strength-J.jsonl; checked by "
@@ -326,7 +344,8 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     else:
         lo, hi = summary["ci95"]
         blo, bhi = summary["ci95_blocks"]
-        seeing = " (seeing the true hands)" if args.oracle else ""
+        seeing = {"hands": " (seeing the true hands)",
+                  "deal": " (seeing what each still holds of its deal)"}.get(args.oracle, "")
         print(f"mc{seeing} vs {players - 1}x {args.opponent} at {rules.name}: "
               f"{summary['games']} games, mean "
               f"{summary['mean_points']} points (95% CI {lo}..{hi} as independent games, "

@@ -12,7 +12,7 @@ import logging
 import math
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 
 import numpy as np
@@ -24,13 +24,17 @@ from daihinmin.rules.ruleset import ForbiddenFinish, RuleSet
 from daihinmin.values.cards import JOKER, CardSet
 from daihinmin.values.moves import PASS, Move
 
+from .bits import JOKER_BITS
 from .convert import decode_move, encode_move, hand_mask, lock_value, mask_cards, place_values
 from .deadline import SAMPLE_SHARE, SOLVE_SHARE, Clock, Deadline
 from .endgame import UNKNOWN, solve_two
 from .exchange import exchange_candidates
 from .models import (
+    MODEL_NAMES,
     MODEL_POLICY,
+    MODEL_SAMPLE,
     MODEL_UNIFORM,
+    MODEL_WEAKEST,
     N_MODELS,
     ORDER_Z,
     action_log_chances,
@@ -46,6 +50,12 @@ from .observe import (
     public_state,
     simulator_gaps,
     simulator_supports,
+)
+from .pile_worlds import (
+    pile_action_table,
+    pile_model_evidence,
+    propose_pile_worlds,
+    refine_pile_worlds,
 )
 from .rollout import policy_params
 from .rulebits import LEAD_HOLDS_CLUB3, rules_word
@@ -65,6 +75,7 @@ from .table_policy import table_policy
 from .weights import load_weights
 from .worlds import (
     MODE_NEITHER,
+    deal_world,
     lowest_return_weight,
     models_are_local,
     pair_weight,
@@ -79,6 +90,7 @@ log = logging.getLogger(__name__)
 JUDGE_EPS = 0.02  # how often a sample-strategy opponent may stray, when judging the model
 MODEL_MARGIN = 3.0  # nats of evidence a model needs over the playout policy to be used
 GUESS_PROPOSALS = 1536  # proposals per decision while some opponent's model is a guess
+PILE_JUDGE_PROPOSALS = 1024  # histories averaged over when a pile game's record is judged
 RETURN_MISS = -8.0  # nats against "returns its weakest" when a game's hands rule it out
 ORACLE_WORLDS = 8  # copies of the revealed deal searched (the search cycles over worlds)
 SAMPLE_CHUNK = 64  # proposals dealt between two looks at the clock
@@ -140,6 +152,15 @@ class MCBot(Bot):
     - ``learned_self``: play my own later moves in playouts by the learned policy
       (:mod:`~daihinmin.players.mc.learned`) instead of the heuristic one; ``weights_file``:
       its weights from a JSON file written by ``python -m daihinmin.tools.mc_fit --out``;
+    - ``pile_history`` (off by default: measured, it does not place mc better; docs/
+      LEVELS.md): at draw-pile tables weigh the worlds by the opponents' record
+      (:mod:`~daihinmin.players.mc.pile_worlds`: the hands each action came from are
+      rebuilt through the hidden draws; an opponent still simulated by the playout policy is
+      weighed as the sample strategy with ``pile_eps`` of uniform choice), refine them by
+      ``pile_refine_steps`` card swaps each, and learn each opponent's model from its records
+      with the hidden cards averaged out;
+    - ``opponent_model`` (research): simulate and weigh every opponent by this model
+      (``models.MODEL_NAMES``), never learned;
     - ``adapt``: learn from finished games which model (:mod:`~daihinmin.players.mc.models`)
       fits each opponent and simulate it with that model (``weakest_eps``: how loosely the
       sample-strategy model weighs worlds), and whether an upper class returns its weakest
@@ -169,6 +190,8 @@ class MCBot(Bot):
                  adapt: bool = True, weakest_eps: float = 0.005, all_placements: bool = False,
                  refine_steps: int = 64, refine_eps: float = 0.005,
                  learned_self: bool = False, weights_file: str | None = None,
+                 pile_history: bool = False, pile_eps: float = 0.3, pile_refine_steps: int = 64,
+                 opponent_model: str = "",
                  warm: bool = True, clock: Clock = time.perf_counter) -> None:
         self.budget = Budget(time_ms=float(time_ms), playouts=int(playouts))
         self.clock = clock
@@ -193,11 +216,22 @@ class MCBot(Bot):
         self.world_eps = np.array([self.eps, float(weakest_eps), 0.0, float(weakest_eps)])
         self.judge_eps = np.array([self.eps, JUDGE_EPS, 0.0, JUDGE_EPS])
         self.refine_steps = int(refine_steps)
+        self.pile_history = bool(pile_history)
+        if opponent_model and opponent_model not in MODEL_NAMES:
+            raise ValueError(f"opponent_model must be one of {', '.join(MODEL_NAMES)}")
+        #: research: every opponent simulated (and weighed) by this model, never learned
+        self.opponent_model = MODEL_NAMES.index(opponent_model) if opponent_model else -1
+        self.pile_eps = float(pile_eps)
+        self.pile_refine_steps = int(pile_refine_steps)
         self.refine_eps = np.array([self.eps, float(refine_eps), 0.0, float(refine_eps)])
         self.evidence = np.zeros((MAX_PLAYERS, N_MODELS))
+        # the same from draw-pile games, where only a record's chance averaged over the
+        # hidden cards is known, and not under the playout policy (pile_model_evidence)
+        self.pile_evidence = np.zeros((MAX_PLAYERS, N_MODELS))
         # per player: how far its plays keep to the weakest-first order (models.order_z)
         self.order = np.zeros((MAX_PLAYERS, 2))
-        self.models = np.zeros(MAX_PLAYERS, dtype=np.int64)
+        self.models = np.full(MAX_PLAYERS, max(self.opponent_model, MODEL_POLICY),
+                              dtype=np.int64)
         # log-evidence, per upper class, that it returns its weakest cards in the exchange
         # rather than any cards; above MODEL_MARGIN the sampler relies on it
         self.return_evidence = np.zeros(MAX_PLAYERS)
@@ -211,6 +245,7 @@ class MCBot(Bot):
         self.on_search: Callable[[np.ndarray, int, np.ndarray, np.ndarray, ArmStats],
                                  None] | None = None
         self._revealed: np.ndarray | None = None
+        self._revealed_partial = False
         self._cpu_start = 0.0  # process_time() at the current decision's start
         self._work = Decision("", 0, 0, 0.0, "")  # the current decision's phase counters
         self._unsupported_told: set[RuleSet] = set()
@@ -218,26 +253,31 @@ class MCBot(Bot):
             warm_up()
 
     # --- research hook -----------------------------------------------------------------
-    def reveal(self, hands: Sequence[CardSet] | None) -> None:
+    def reveal(self, hands: Sequence[CardSet] | None, partial: bool = False) -> None:
         """Search the next play with these true hands (index = player) instead of sampled
         ones: an oracle, to measure what the hidden cards cost. Never used in real play.
+        ``partial``: the cards are only some of each opponent's (e.g. what it still holds of
+        its deal); the worlds are sampled as usual, with those cards in those hands.
 
-        The next :meth:`play` raises :class:`RevealError` if my own hand differs."""
+        The next :meth:`play` raises :class:`RevealError` if my own hand differs (when not
+        ``partial``)."""
         if hands is None:
             self._revealed = None
             return
         self._revealed = np.zeros(MAX_PLAYERS, dtype=np.int64)
         self._revealed[:len(hands)] = [hand_mask(h) for h in hands]
+        self._revealed_partial = partial
 
     # --- Bot interface ----------------------------------------------------------------
     def on_match_start(self, player: int) -> None:
         self.evidence[:] = 0.0
         self.order[:] = 0.0
-        self.models[:] = MODEL_POLICY
+        self.models[:] = MODEL_POLICY if self.opponent_model < 0 else self.opponent_model
         self.return_evidence[:] = 0.0
+        self.pile_evidence[:] = 0.0
 
     def on_game_end(self, view: GameView, places: tuple[int, ...] | None) -> None:
-        if self.adapt and simulator_supports(view.rules):
+        if self.adapt and self.opponent_model < 0 and simulator_supports(view.rules):
             self._use_rules(view.rules)
             self._learn_models(view)
 
@@ -294,6 +334,11 @@ class MCBot(Bot):
                 move = decode_move(cand_c[k], cand_i[k])
                 if not _goes_to_the_bottom(view, move):
                     return self._checked(move, legal, view)
+        if revealed is not None and self._revealed_partial:
+            known = revealed & kn.unknown & ~JOKER_BITS  # (jokers by count: left to the deal)
+            known[kn.me] = 0
+            kn = replace(kn, fixed=kn.fixed | known)
+            revealed = None
         worlds, ess = (self._sample(kn, deadline) if revealed is None
                        else _revealed_worlds(kn, revealed))
         bases = world_states(view, kn, worlds)
@@ -355,7 +400,7 @@ class MCBot(Bot):
         fixed, pairs = kn.fixed, kn.pairs
         # a learned model is trusted fully and scored cheaply; a guessed one (the playout
         # policy) replays the whole game per proposal, and its tempered weights are all of it
-        learned = bool(models_are_local(self.models, kn.me))
+        learned = bool(models_are_local(self.models, kn.me)) or self._weighs_pile(kn)
         proposals = max(self.proposals if learned else min(self.proposals, GUESS_PROPOSALS),
                         self.worlds)
         until = deadline.by_share(SAMPLE_SHARE)
@@ -364,6 +409,8 @@ class MCBot(Bot):
             if ess > 0:
                 if self.refine_steps > 0 and kn.replays_hands and len(kn.hist_player):
                     self._refine(kn, fixed, pairs, out, deadline, until)
+                elif self.pile_refine_steps > 0 and self._weighs_pile(kn):
+                    self._refine_pile(kn, fixed, out, deadline, until)
                 return out, float(ess)
             if attempt == 0:  # the inferred facts contradict the counts: keep the counts only
                 log.warning("mc: no world fits the inferred card facts; ignoring them")
@@ -378,6 +425,11 @@ class MCBot(Bot):
         cand = np.empty((proposals, MAX_PLAYERS), dtype=np.int64)
         log_ex = np.full(proposals, -np.inf)
         log_play = np.zeros(proposals)
+        if self._weighs_pile(kn):
+            table = self._pile_table(kn, fixed)
+            if table is not None:
+                return self._propose_pile(kn, fixed, table, proposals, cand, log_ex, log_play,
+                                          out, deadline, until)
         window = self.window if kn.replays_hands else 0
         k, attempts, listed, table = 0, 0, False, np.zeros((0, 6), dtype=np.int64)
         while k < proposals and attempts < proposals * 4:
@@ -392,6 +444,71 @@ class MCBot(Bot):
         self._work.proposals += k
         return float(resample_worlds(cand, log_ex, log_play, k, self.beta,
                                      window > 0 and len(kn.hist_player) > 0, out))
+
+    def _weighs_pile(self, kn: Knowledge) -> bool:
+        """Are this pile game's worlds weighed by the opponents' record
+        (:mod:`~daihinmin.players.mc.pile_worlds`)?"""
+        return (self.pile_history and kn.draws and kn.complete and kn.first >= 0
+                and kn.pile_start > 0 and len(kn.hist_player) > 0)
+
+    def _pile_table(self, kn: Knowledge, fixed: np.ndarray) -> np.ndarray | None:
+        """The opponents' record with its public facts, or None where it does not replay
+        to the pile the view shows (then the worlds stay uniform)."""
+        hands = np.zeros(MAX_PLAYERS, dtype=np.int64)
+        pool = np.empty(64, dtype=np.int64)
+        if not deal_world(kn.me, kn.my_hand, kn.unknown, kn.counts, fixed, hands, pool):
+            return None
+        table, pile = pile_action_table(hands, kn.played, kn.seats, kn.first,
+                                        kn.owner_answers, kn.hist_player, kn.hist_cards,
+                                        kn.hist_info, kn.kept, kn.me, kn.rules_word,
+                                        kn.prev_top, kn.pile_start)
+        return table if pile == kn.pile else None
+
+    def _propose_pile(self, kn: Knowledge, fixed: np.ndarray, table: np.ndarray,
+                      proposals: int, cand: np.ndarray, log_ex: np.ndarray,
+                      log_play: np.ndarray, out: np.ndarray, deadline: Deadline,
+                      until: float) -> float:
+        """:func:`~daihinmin.players.mc.pile_worlds.propose_pile_worlds` in chunks, then
+        the resampling: an opponent still simulated by the playout policy (a guess) is
+        weighed as the sample strategy with ``pile_eps`` of uniform choice."""
+        models, eps = self._pile_models()
+        k, attempts = 0, 0
+        while k < proposals and attempts < proposals * 4:
+            k, attempts = propose_pile_worlds(
+                kn.me, kn.my_hand, kn.unknown, kn.counts, fixed, table, models, eps,
+                self.prm, cand, log_ex, log_play, k, min(k + SAMPLE_CHUNK, proposals),
+                attempts, proposals * 4, self.ws.bufc, self.ws.bufi)
+            if k > 0 and deadline.past(until):
+                break
+        self._work.proposals += k
+        return float(resample_worlds(cand, log_ex, log_play, k, self.beta, True, out))
+
+    def _pile_models(self) -> tuple[np.ndarray, np.ndarray]:
+        """Each player's model and uniform share when a pile game's record weighs worlds:
+        an opponent still simulated by the playout policy (a guess, and one whose choices
+        look at the other hands) is weighed as the sample strategy with ``pile_eps``."""
+        models = self.models.copy()
+        eps = self.world_eps[models]
+        guessed = models == MODEL_POLICY
+        models[guessed] = MODEL_SAMPLE
+        eps[guessed] = self.pile_eps
+        return models, eps
+
+    def _refine_pile(self, kn: Knowledge, fixed: np.ndarray, out: np.ndarray,
+                     deadline: Deadline, until: float) -> None:
+        """:func:`~daihinmin.players.mc.pile_worlds.refine_pile_worlds`,
+        :data:`REFINE_CHUNK` worlds at a time until ``until``."""
+        table = self._pile_table(kn, fixed)
+        if table is None:
+            return
+        models, eps = self._pile_models()
+        for i in range(0, len(out), REFINE_CHUNK):
+            if deadline.past(until):
+                return
+            refine_pile_worlds(out[i:i + REFINE_CHUNK], kn.me, fixed, kn.unknown, table,
+                               models, eps, self.prm, self.pile_refine_steps, self.ws.bufc,
+                               self.ws.bufi)
+            self._work.refined += len(out[i:i + REFINE_CHUNK])
 
     def _refine(self, kn: Knowledge, fixed: np.ndarray, pairs: np.ndarray, out: np.ndarray,
                 deadline: Deadline, until: float) -> None:
@@ -411,6 +528,10 @@ class MCBot(Bot):
         """After a game every starting hand is known: score each opponent's actions under
         every model and switch an opponent to the model that clearly explains it best."""
         kn = knowledge_from_view(view)
+        if kn.draws:
+            if self.pile_history:
+                self._learn_pile_models(kn)
+            return
         if not kn.replays_hands or kn.pile or kn.first < 0 or not len(kn.hist_player):
             return  # (with a pile left, its cards and the last hand cannot be told apart)
         start = kn.played.copy()
@@ -436,6 +557,34 @@ class MCBot(Bot):
                 continue
             self.evidence[q] += chances[q]
             self.models[q] = self._fitting_model(q)
+
+    def _learn_pile_models(self, kn: Knowledge) -> None:
+        """After a draw-pile game the hands stay hidden (the game ends with cards in them
+        and the draws unseen): each opponent's record is scored under every model with the
+        hidden cards averaged out (:func:`~daihinmin.players.mc.pile_worlds.
+        pile_model_evidence`), and an opponent is simulated by the sample strategy or the
+        weakest play once that explains its record clearly better than uniform choice."""
+        if not (kn.complete and kn.first >= 0 and kn.pile_start > 0 and len(kn.hist_player)):
+            return
+        table = self._pile_table(kn, kn.fixed)
+        if table is None:
+            return
+        evidence = pile_model_evidence(kn.me, kn.my_hand, kn.unknown, kn.counts, kn.fixed,
+                                       table, self.prm, self.judge_eps, PILE_JUDGE_PROPOSALS,
+                                       self.ws.bufc, self.ws.bufi)
+        for q in range(len(kn.counts)):
+            if q == kn.me or np.isnan(evidence[q]).all():
+                continue
+            self.pile_evidence[q] += np.nan_to_num(evidence[q], nan=0.0)
+            self.models[q] = self._fitting_pile_model(q)
+
+    def _fitting_pile_model(self, q: int) -> int:
+        """The sample strategy or the weakest play where it explains ``q``'s records of
+        pile games by :data:`MODEL_MARGIN` more than uniform choice does, else the playout
+        policy (a bot no model names is never simulated as one that it is not)."""
+        ev = self.pile_evidence[q]
+        best = MODEL_SAMPLE if ev[MODEL_SAMPLE] >= ev[MODEL_WEAKEST] else MODEL_WEAKEST
+        return best if ev[best] - ev[MODEL_UNIFORM] > MODEL_MARGIN else MODEL_POLICY
 
     def _fitting_model(self, q: int) -> int:
         """The model that explains ``q``'s actions clearly better than the playout policy,

@@ -160,6 +160,7 @@ class Knowledge:
     draws: bool = False  # cards reach hands from the pile (draw_on_pass with a pile)
     #: per history entry, 1 for a pass after which the passer drew and kept the turn
     kept: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    pile_start: int = 0  # cards the deal left in the pile (0: no pile)
 
     @property
     def replays_hands(self) -> bool:
@@ -266,6 +267,17 @@ def has_pile(rules: RuleSet) -> bool:
     return 0 < rules.hand_size * rules.players < deck_size(rules)
 
 
+def dealt_pile(rules: RuleSet, players: int) -> int:
+    """Cards a deal of ``players`` hands at ``rules`` leaves in the draw pile (0: none).
+
+    >>> from daihinmin.rules.ruleset import THIRTEENTH_FLOOR, UECDA
+    >>> dealt_pile(THIRTEENTH_FLOOR, 4), dealt_pile(UECDA, 5)
+    (26, 0)
+    """
+    left = deck_size(rules) - rules.hand_size * players
+    return left if rules.hand_size and left > 0 else 0
+
+
 def kept_turns(view: GameView) -> np.ndarray:
     """Per history entry: 1 for a pass after which the passer drew and kept the turn
     (draw_on_pass: it could answer the field).  The history shows it: the passer acts
@@ -352,7 +364,7 @@ def knowledge_from_view(view: GameView, lowest_returners: Collection[int] = ()) 
                      np.array(view.seats, dtype=np.int64), first, rules.owner_answers,
                      np.array(players, dtype=np.int64), np.array(cards, dtype=np.int64),
                      np.array(infos, dtype=np.int64), complete, word, prev_top, leader, pile,
-                     draws, kept_turns(view))
+                     draws, kept_turns(view), dealt_pile(rules, len(view.counts)))
 
 
 def exchange_knowledge(view: GameView, lower: int, count: int) -> Knowledge:

@@ -5,10 +5,12 @@ from __future__ import annotations
 import random
 
 import numpy as np
+from daihinmin.contract.engine_views import ExchangeFacts, engine_view
 from daihinmin.contract.view import GameView, Observed
 from daihinmin.rules.match import MatchState
-from daihinmin.rules.ruleset import UECDA
+from daihinmin.rules.ruleset import THIRTEENTH_FLOOR, UECDA
 from daihinmin.values.cards import CardSet
+from daihinmin.values.moves import PASS
 
 from .bits import JOKER_BIT
 from .endgame import SolverScratch, solve_two
@@ -41,6 +43,28 @@ def _view_after(steps: int, seed: int) -> GameView:
                     exchange_given=CardSet(0))
 
 
+def _pile_view(seed: int) -> GameView | None:
+    """A thirteenth_floor view after a few moves and at least one draw, of a player with a
+    choice (None if the game went otherwise): the pile sampler's workload."""
+    match = MatchState(THIRTEENTH_FLOOR, seed=seed, games=1)
+    setup = match.setup_game()
+    game = setup.start()
+    rng = random.Random(seed)
+    history: list[Observed] = []
+    drew = False
+    while not game.over and len(history) < 12:
+        view = engine_view(game, game.turn, setup, history, ExchangeFacts())
+        if drew and len(view.legal_moves()) > 1 and game.pending is None:
+            return view
+        legal = game.legal_moves()
+        move = PASS if PASS in legal and rng.random() < 0.5 else rng.choice(legal)
+        drew |= move.is_pass
+        was_empty = game.field is None
+        r = game.step(move)
+        history.append(Observed(r.player, move if r.judgement.accepted else PASS, was_empty))
+    return None
+
+
 def run_warm_up() -> None:
     from .bot import MCBot
 
@@ -57,6 +81,15 @@ def run_warm_up() -> None:
             bot.play(view)
             break
     bot.models[:] = MODEL_POLICY
+    # a draw-pile game: its worlds are weighed by the opponents' record (pile_worlds)
+    piles = MCBot(time_ms=0, playouts=24, worlds=4, proposals=8, warm=False, seed=0,
+                  pile_history=True, pile_refine_steps=2)
+    for seed in range(8):
+        pile = _pile_view(seed)
+        if pile is not None:
+            piles.play(pile)
+            piles.on_game_end(pile, None)  # a pile game's record judged (pile_model_evidence)
+            break
     deal = _view_after(0, seed=9)
     upper = GameView(player=0, hand=deal.hand, field=None, turn_player=-1, revolution=False,
                      eleven_back=False, lock=False, counts=(11, 11, 11, 10, 10),

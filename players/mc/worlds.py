@@ -446,6 +446,25 @@ def _nth_bit(mask: int, k: int) -> int:
 
 
 @njit(cache=True)
+def random_card(mask: int) -> int:
+    """One set bit of ``mask`` (non-empty), each as likely, as a mask."""
+    return _nth_bit(mask, np.random.randint(0, popcount(mask)))
+
+
+@njit(cache=True)
+def swap_cards(free1: int, free2: int) -> tuple[int, int]:
+    """A card of each of two sets for a swap, each card as likely; ``(0, 0)`` when either
+    is empty, or both are jokers (a joker for a joker changes nothing)."""
+    if free1 == 0 or free2 == 0:
+        return int64(0), int64(0)
+    c1 = random_card(free1)
+    c2 = random_card(free2)
+    if c1 & JOKER_BITS and c2 & JOKER_BITS:
+        return int64(0), int64(0)
+    return c1, c2
+
+
+@njit(cache=True)
 def _log_exchange(hands: np.ndarray, played: np.ndarray, pairs: np.ndarray) -> float:
     w = exchange_weight(hands, played, pairs)
     return np.log(w) if w > 0.0 else -np.inf
@@ -569,12 +588,9 @@ def refine_worlds(worlds: np.ndarray, me: int, fixed: np.ndarray, played: np.nda
             q1, q2 = opponents[a], opponents[b]
             free1 = hands[q1] & ~fixed[q1]
             free2 = hands[q2] & ~fixed[q2]
-            if free1 == 0 or free2 == 0:
+            c1, c2 = swap_cards(free1, free2)
+            if c1 == 0:
                 continue
-            c1 = _nth_bit(free1, np.random.randint(0, popcount(free1)))
-            c2 = _nth_bit(free2, np.random.randint(0, popcount(free2)))
-            if c1 & JOKER_BITS and c2 & JOKER_BITS:
-                continue  # a joker for a joker changes nothing
             h1, h2 = hands[q1], hands[q2]
             hands[q1] = add_cards(take_cards(h1, c1), c2)  # jokers by count
             hands[q2] = add_cards(take_cards(h2, c2), c1)
