@@ -480,3 +480,43 @@ def test_exchange_weights_count_the_ways_exchange_made_the_hands(n: int, text: s
             if w:
                 ratios.add(ways[(u, lo)] / w)
         assert len(ratios) == 1, (lowest, ratios)
+
+
+@pytest.mark.parametrize("preset", ["original", "web", "app"])
+def test_the_action_table_scores_with_the_tables_rules(preset: str) -> None:
+    """The local likelihood (each opponent scored from the public action table) equals
+    replaying the whole game at presets with rules of their own: the table keeps each
+    action's rules word and 11-back, which the models' legal moves depend on."""
+    from daihinmin.players.mc.models import MODEL_SAMPLE
+    from daihinmin.players.mc.state import add_cards
+    from daihinmin.rules.ruleset import PRESETS
+    from test_mc_sim_pile import pile_views
+
+    rules = PRESETS[preset]
+    eps = np.array([0.3, 0.05, 0.0, 0.05])
+    buf_c, buf_i = np.zeros(BUFFER, dtype=np.int64), np.zeros(BUFFER, dtype=np.int64)
+    st = np.zeros(STATE_SIZE, dtype=np.int64)
+    compared = 0
+    for seed in range(4):
+        for view, game in pile_views(rules, seed, 80)[6::3]:
+            kn = knowledge_from_view(view)
+            world = np.zeros(MAX_PLAYERS, dtype=np.int64)
+            world[:len(game.hands)] = [hand_mask(h) for h in game.hands]
+            table = action_table(world, kn.played, kn.seats, kn.first, kn.owner_answers,
+                                 kn.hist_player, kn.hist_cards, kn.hist_info, kn.me,
+                                 kn.rules_word, kn.prev_top)
+            if not kn.replays_hands or len(table) != sum(p != kn.me for p in kn.hist_player):
+                continue  # (a 7-pass or 10-discard moved cards off the record)
+            for model in (MODEL_SAMPLE, MODEL_WEAKEST):
+                models = np.full(MAX_PLAYERS, model, dtype=np.int64)
+                full = play_log_likelihood(
+                    world, kn.played, kn.seats, kn.first, kn.owner_answers, kn.hist_player,
+                    kn.hist_cards, kn.hist_info, kn.me, models, DEFAULT_PARAMS, eps,
+                    len(kn.hist_player), buf_c, buf_i, kn.rules_word, kn.prev_top)
+                local = sum(player_log_chance(q, add_cards(int(world[q]), int(kn.played[q])),
+                                              model, eps[model], table, DEFAULT_PARAMS, st,
+                                              buf_c, buf_i)
+                            for q in range(len(game.hands)) if q != kn.me)
+                assert local == pytest.approx(full), (preset, seed, model)
+                compared += 1
+    assert compared > 20

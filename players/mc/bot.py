@@ -74,6 +74,7 @@ from .state import (
 from .table_policy import table_policy
 from .weights import load_weights
 from .worlds import (
+    ACTION_COLUMNS,
     MODE_NEITHER,
     deal_world,
     lowest_return_weight,
@@ -431,7 +432,7 @@ class MCBot(Bot):
                 return self._propose_pile(kn, fixed, table, proposals, cand, log_ex, log_play,
                                           out, deadline, until)
         window = self.window if kn.replays_hands else 0
-        k, attempts, listed, table = 0, 0, False, np.zeros((0, 6), dtype=np.int64)
+        k, attempts, listed, table = 0, 0, False, np.zeros((0, ACTION_COLUMNS), dtype=np.int64)
         while k < proposals and attempts < proposals * 4:
             k, attempts, listed, table = propose_worlds(
                 kn.me, kn.my_hand, kn.unknown, kn.counts, fixed, kn.played, pairs, kn.seats,

@@ -50,11 +50,13 @@ from .bits import (
 )
 from .models import MODEL_POLICY, move_chance
 from .state import (
+    ELEVEN,
     FIELD_INFO,
     HAND,
     LOCK,
     MAX_PLAYERS,
     REV,
+    RULES,
     STATE_SIZE,
     TURN,
     add_cards,
@@ -73,6 +75,7 @@ MODE_NEITHER, MODE_UPPER, MODE_LOWER = 0, 1, 2
 #: ``Bot`` default, :func:`~daihinmin.players.util.weakest_cards`)
 MODE_NEITHER_LOWEST = 3
 JOKER_KEY = 1000
+ACTION_COLUMNS = 8  # of an action_table row
 NO_CARD = -1
 
 
@@ -338,8 +341,8 @@ def sample_worlds(me: int, my_hand: int, unknown: int, counts: np.ndarray, fixed
                                 first, owner_answers, hist_player, hist_cards, hist_info,
                                 models, prm, eps, window, cand, log_ex, log_play, 0,
                                 proposals, 0, proposals * 4, False,
-                                np.zeros((0, 6), dtype=np.int64), bufc, bufi, rules_word,
-                                prev_top)
+                                np.zeros((0, ACTION_COLUMNS), dtype=np.int64), bufc, bufi,
+                                rules_word, prev_top)
     return resample_worlds(cand, log_ex, log_play, k, beta,
                            window > 0 and hist_player.shape[0] > 0, out)
 
@@ -476,7 +479,8 @@ def action_table(hands: np.ndarray, played: np.ndarray, seats: np.ndarray, first
                  hist_info: np.ndarray,
                  me: int, rules_word: int = 0, prev_top: int = -1) -> np.ndarray:
     """The opponents' actions with the public facts each was taken on, one row each:
-    (player, cards, field info, revolution, lock, cards the player had played before).
+    (player, cards, field info, revolution, lock, cards the player had played before, the
+    rules word, the 11-back).
 
     The public course of the game does not depend on who holds the hidden cards, so one
     world (``hands``) replays it for all.  Rows stop where the history does not replay.
@@ -485,7 +489,7 @@ def action_table(hands: np.ndarray, played: np.ndarray, seats: np.ndarray, first
     for q in range(MAX_PLAYERS):
         start[q] = add_cards(hands[q], played[q])
     st = new_state(start, seats, first, owner_answers, rules_word, prev_top)
-    rows = np.zeros((hist_player.shape[0], 6), dtype=np.int64)
+    rows = np.zeros((hist_player.shape[0], ACTION_COLUMNS), dtype=np.int64)
     before = np.zeros(MAX_PLAYERS, dtype=np.int64)
     k = 0
     for t in range(hist_player.shape[0]):
@@ -500,6 +504,8 @@ def action_table(hands: np.ndarray, played: np.ndarray, seats: np.ndarray, first
             rows[k, 3] = st[REV]
             rows[k, 4] = st[LOCK]
             rows[k, 5] = before[p]
+            rows[k, 6] = st[RULES]
+            rows[k, 7] = st[ELEVEN]
             k += 1
         before[p] = add_cards(before[p], cards)
         if hist_info[t] == 0:
@@ -524,6 +530,8 @@ def player_log_chance(p: int, start_hand: int, model: int, eps: float, table: np
         st[FIELD_INFO] = table[j, 2]
         st[REV] = table[j, 3]
         st[LOCK] = table[j, 4]
+        st[RULES] = table[j, 6]  # (the rules and an 11-back: the models' legal moves)
+        st[ELEVEN] = table[j, 7]
         total += np.log(move_chance(model, st, p, prm, table[j, 1], eps, bufc, bufi))
     return total
 
