@@ -231,8 +231,7 @@ class MCBot(Bot):
         self.pile_evidence = np.zeros((MAX_PLAYERS, N_MODELS))
         # per player: how far its plays keep to the weakest-first order (models.order_z)
         self.order = np.zeros((MAX_PLAYERS, 2))
-        self.models = np.full(MAX_PLAYERS, max(self.opponent_model, MODEL_POLICY),
-                              dtype=np.int64)
+        self.models = np.full(MAX_PLAYERS, self._unlearned_model(), dtype=np.int64)
         # log-evidence, per upper class, that it returns its weakest cards in the exchange
         # rather than any cards; above MODEL_MARGIN the sampler relies on it
         self.return_evidence = np.zeros(MAX_PLAYERS)
@@ -252,6 +251,11 @@ class MCBot(Bot):
         self._unsupported_told: set[RuleSet] = set()
         if warm:
             warm_up()
+
+    def _unlearned_model(self) -> int:
+        """Every opponent's model before anything is learned: the playout policy, or the
+        research option ``opponent_model``."""
+        return MODEL_POLICY if self.opponent_model < 0 else self.opponent_model
 
     # --- research hook -----------------------------------------------------------------
     def reveal(self, hands: Sequence[CardSet] | None, partial: bool = False) -> None:
@@ -273,7 +277,7 @@ class MCBot(Bot):
     def on_match_start(self, player: int) -> None:
         self.evidence[:] = 0.0
         self.order[:] = 0.0
-        self.models[:] = MODEL_POLICY if self.opponent_model < 0 else self.opponent_model
+        self.models[:] = self._unlearned_model()
         self.return_evidence[:] = 0.0
         self.pile_evidence[:] = 0.0
 
@@ -565,7 +569,7 @@ class MCBot(Bot):
         hidden cards averaged out (:func:`~daihinmin.players.mc.pile_worlds.
         pile_model_evidence`), and an opponent is simulated by the sample strategy or the
         weakest play once that explains its record clearly better than uniform choice."""
-        if not (kn.complete and kn.first >= 0 and kn.pile_start > 0 and len(kn.hist_player)):
+        if not self._weighs_pile(kn):
             return
         table = self._pile_table(kn, kn.fixed)
         if table is None:
