@@ -125,8 +125,11 @@ ALLOWED: dict[str, set[str]] = {
     "web": {"values", "rules", "contract", "protocol", "players", "server", "driver"},
     "tournament": {"values", "rules", "contract", "protocol", "players", "client", "server",
                    "web", "driver", "local"},
+    # the research environments: above the players and in-process games, below the tools
+    "env": {"values", "rules", "contract", "protocol", "players", "server", "web", "driver",
+            "local"},
     "tools": {"values", "rules", "contract", "protocol", "players", "client", "server", "web",
-              "driver", "local", "tournament"},
+              "driver", "local", "tournament", "env"},
 }
 
 

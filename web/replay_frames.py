@@ -29,7 +29,9 @@ class LogFramesError(ValueError):
     """The log cannot be read or disagrees with the engine."""
 
 
-def _table(game: GameState) -> dict[str, Any]:
+def table_frame(game: GameState) -> dict[str, Any]:
+    """The table part of a frame (hands face up, field, passes, places, flags), as the replay
+    page shows it; the research environment's ``render()`` shows its games with it too."""
     return {"hands": [list(h) for h in game.hands], "turn_player": game.turn,
             "field": None if game.field is None else {"text": move_text(game.field).plain,
                                                       "cards": list(game.field.hand_cards())},
@@ -52,13 +54,13 @@ def _game_frames(match: MatchState, record: GameRecord, names: list[str]
     def show(game: GameState, replayed: ReplayedTurn | None) -> None:
         if replayed is None:
             shown.append({"turn": 0, "text": "after the deal and exchange",
-                          "exchange": exchange, **_table(game)})
+                          "exchange": exchange, **table_frame(game)})
             return
         turn, step = replayed.record, replayed.step
         text = f"{names[turn.player]}: {move_text(step.move).plain}" + (
             f" [{turn.by}]" if turn.by else "")
         shown.append({"turn": len(shown), "player": turn.player, "text": text,
-                      "notes": event_notes(step.events, names), **_table(game)})
+                      "notes": event_notes(step.events, names), **table_frame(game)})
 
     result = replay_game(match, record, show).result
     assert result is not None
@@ -107,4 +109,5 @@ def frames_script(data: dict[str, Any]) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
 
 
-__all__ = ["LogFramesError", "frames", "frames_from_file", "frames_from_text", "frames_script"]
+__all__ = ["LogFramesError", "frames", "frames_from_file", "frames_from_text", "frames_script",
+           "table_frame"]
