@@ -416,7 +416,7 @@ def test_mc_searches_and_plays_legally_at_the_floor_play_rules() -> None:
 def test_bench_and_strength_read_rule_overrides(capsys: pytest.CaptureFixture[str]) -> None:
     """``bench mc --rule`` and ``mc_strength --rule`` apply overrides to the preset: a bad
     one, or rules mc does not simulate, is a usage error (exit 2) before any game."""
-    from daihinmin.tools import mc_strength
+    from daihinmin.research import mc_strength
     from daihinmin.tools.cli import main
 
     assert main(["bench", "mc", "--rules", "thirteenth_floor", "--rule", "sequence_min=6"]) == 2

@@ -33,7 +33,7 @@ from .schedule import MatchSpec
 
 if TYPE_CHECKING:
     from daihinmin.rules.ruleset import RuleSet
-    from daihinmin.web.publish import TableWatcher
+    from daihinmin.watch.publish import TableWatcher
 
     from .publish import Views
 

@@ -152,7 +152,7 @@ class MCBot(Bot):
       score; ``policy={"first": 0, "place": 0}`` values the score);
     - ``learned_self``: play my own later moves in playouts by the learned policy
       (:mod:`~daihinmin.players.mc.learned`) instead of the heuristic one; ``weights_file``:
-      its weights from a JSON file written by ``python -m daihinmin.tools.mc_fit --out``;
+      its weights from a JSON file written by ``python -m daihinmin.research.mc_fit --out``;
     - ``pile_history`` (off by default: measured, it does not place mc better; docs/
       LEVELS.md): at draw-pile tables weigh the worlds by the opponents' record
       (:mod:`~daihinmin.players.mc.pile_worlds`: the hands each action came from are

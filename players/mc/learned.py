@@ -10,7 +10,7 @@ The weights are fitted to the search's own decisions (:mod:`~daihinmin.players.m
 the playouts then play the searching player's future moves more like the search would.
 It is opt-in (``MCBot(learned_self=True)``): against four ``default`` bots it has not beaten
 the heuristic policy (-0.01 to -0.04 points per game, 95% CI about +-0.03, in paired runs of
-800 positions with ``python -m daihinmin.tools.duplicate``); fit it to other opponents.
+800 positions with ``python -m daihinmin.research.duplicate``); fit it to other opponents.
 """
 
 from __future__ import annotations
