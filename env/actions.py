@@ -15,7 +15,7 @@ One table per rule set (:func:`action_table`), the same for every seat and every
 >>> from daihinmin.values.cards import card
 >>> table = action_table(UECDA)
 >>> table.size, table.plays, table.index(Move.parse("S3")), table.move(1)
-(2662, 2605, 1, Move.parse('S3'))
+(2661, 2605, 1, Move.parse('S3'))
 >>> table.index(PASS), table.pick_index(card("JK")) == table.first_pick + 52
 (0, True)
 >>> table.describe(table.done)
@@ -25,7 +25,6 @@ One table per rule set (:func:`action_table`), the same for every seat and every
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
 
 from daihinmin.rules.movegen import all_plays
 from daihinmin.rules.ruleset import RuleSet
@@ -78,6 +77,9 @@ class ActionTable:
     def size(self) -> int:
         return self.done + 1
 
+    def __deepcopy__(self, memo: dict[int, object]) -> ActionTable:
+        return self  # (immutable: a copied environment shares its table)
+
     def index(self, move: Move) -> int:
         """The action of ``move`` (KeyError: a move the rules cannot make)."""
         return self._index[move]
@@ -107,11 +109,23 @@ class ActionTable:
         return str(self.move(action))
 
 
-@cache
+# The rules that shape the plays (what rules.movegen reads): the table depends on nothing else.
+_PLAY_RULES = ("jokers", "group_max", "sequences", "sequence_min", "sequence_edge_jokers",
+               "double_stairs", "joker_pair_clears", "sandstorm", "ambulance")
+
+
+_PLAYS: dict[tuple[object, ...], tuple[tuple[Move, ...], dict[Move, int]]] = {}
+
+
 def action_table(rules: RuleSet) -> ActionTable:
-    """The action table of ``rules`` (built once per rule set and process)."""
-    moves = (PASS, *all_plays(full_deck(rules), rules))
-    return ActionTable(rules, moves, {m: i for i, m in enumerate(moves)})
+    """The action table of ``rules`` (its plays listed once per process for each set of play
+    rules: the same for every table size)."""
+    key = tuple(getattr(rules, name) for name in _PLAY_RULES)
+    known = _PLAYS.get(key)
+    if known is None:
+        moves = (PASS, *all_plays(full_deck(rules), rules))
+        known = _PLAYS[key] = (moves, {m: i for i, m in enumerate(moves)})
+    return ActionTable(rules, *known)
 
 
 __all__ = ["CARD_BITS", "CARD_SLOTS", "ActionTable", "IllegalActionError", "action_table",

@@ -44,6 +44,7 @@ from daihinmin.rules.choices import ChoiceKind
 from daihinmin.rules.match import MatchState
 from daihinmin.rules.ruleset import RuleSet, Scoring, ruleset_from
 from daihinmin.values.cards import CardSet
+from daihinmin.values.moves import Move
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
@@ -256,7 +257,33 @@ class DaihinminEnv(AECEnv):  # type: ignore[misc]  # (pettingzoo has no type inf
         hand = self._view(request.player).hand
         return done or picked >= min(request.choice.count, len(hand))
 
+    def answer_actions(self, answer: Move | CardSet) -> list[int]:
+        """The actions that give ``answer`` to the open request: a move's action, or one
+        pick per card (cards not yet picked, in card order; ``done`` after them when a choice
+        takes fewer cards than it allows).  With :meth:`view`, this lets a bot
+        (:class:`~daihinmin.contract.view.Bot`) act in the environment."""
+        request, table = self.request, self.table
+        if request is None:
+            raise IllegalActionError("nothing is asked: the match is over")
+        if isinstance(request, MoveRequest):
+            if not isinstance(answer, Move):
+                raise IllegalActionError(f"a move is asked, not cards ({answer})")
+            return [table.index(answer)]
+        if not isinstance(answer, CardSet):
+            raise IllegalActionError(f"cards are asked, not a move ({answer})")
+        todo = CardSet(answer.mask & ~self.picked)
+        actions = [table.pick_index(c) for c in todo]
+        if isinstance(request, ChoiceRequest):
+            hand = self._view(request.player).hand
+            if (self.picked | todo.mask).bit_count() < min(request.choice.count, len(hand)):
+                actions.append(table.done)
+        return actions
+
     # --- what an agent sees -------------------------------------------------------------------
+    def view(self, agent: str) -> GameView:
+        """``agent``'s bot view now (the facts its observation is made of)."""
+        return self._view(self._player[agent])
+
     def _view(self, player: int) -> GameView:
         request = self.request
         if request is not None and request.player == player:

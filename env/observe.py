@@ -37,7 +37,7 @@ part                      size  meaning
 >>> from daihinmin.rules.ruleset import UECDA
 >>> layout = ObservationLayout.of(UECDA)
 >>> layout.size, layout.parts["count"]
-(587, slice(552, 557, None))
+(507, slice(472, 477, None))
 """
 
 from __future__ import annotations
