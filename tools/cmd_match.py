@@ -8,6 +8,7 @@ hangs or misbehaves is handed to the stand-in and the match finishes; the standi
 each seat's status, and the exit code is 3 when a stand-in played (docs/RESULTS.md).
 ``--resume LOG`` continues a stopped match with the lineup of its log.
 ``--jobs N`` plays N tables at once, one result (:mod:`daihinmin.tools.match_tables`).
+``--engine numba`` plays bundled bots on the Numba simulator (:mod:`.match_numba`).
 """
 
 from __future__ import annotations
@@ -71,6 +72,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         "exchange); table 1 plays --seed, table k a seed derived from it; "
                         "one log per table, LOG.t<k>.jsonl; the standings add up every "
                         "table.  Not with --resume (resume each table's log) or --publish")
+    p.add_argument("--engine", choices=["tcp", "numba"], default="tcp",
+                   help="tcp (default): every player a process over loopback TCP; numba: "
+                        "bundled bots with an exact Numba model (default) on the Numba "
+                        "simulator, the same games at its speed, no log "
+                        "(docs/RESEARCH.md)")
     add_match_options(p)
     p.set_defaults(func=match_command)
 
@@ -162,6 +168,10 @@ def check_bot_names(bots: list[str]) -> None:
 
 
 def match_command(args: argparse.Namespace) -> int:
+    if args.engine == "numba":
+        from .match_numba import numba_match_command
+
+        return numba_match_command(args)
     import trio
     from daihinmin.driver.record import GameRecord
     from daihinmin.records.errors import MatchLogError, RecordsError
