@@ -30,11 +30,20 @@ from dataclasses import dataclass
 
 import numpy as np
 from daihinmin.players.mc.bits import C3_BIT, D3_BIT, JOKER_BITS, popcount
-from daihinmin.players.mc.models import MODEL_SAMPLE, _weakest_of, pass_option
+from daihinmin.players.mc.models import (
+    MODEL_POLICY,
+    MODEL_SAMPLE,
+    MODEL_UNIFORM,
+    MODEL_WEAKEST,
+    _weakest_of,
+    pass_option,
+    uniform_choice,
+    weakest_choice,
+)
 from daihinmin.players.mc.movegen import generate
 from daihinmin.players.mc.moves import MAX_MOVES
 from daihinmin.players.mc.observe import simulator_gaps
-from daihinmin.players.mc.rollout import weakest_cards
+from daihinmin.players.mc.rollout import choose, weakest_cards
 from daihinmin.players.mc.rulebits import LEAD_HOLDS_CLUB3, NO_REVOLUTION, rules_word
 from daihinmin.players.mc.sample_model import sample_move
 from daihinmin.players.mc.state import (
@@ -204,10 +213,41 @@ def default_choice(st: np.ndarray, p: int, read_rev: int, bufc: np.ndarray,
 
 
 @njit(cache=True)
+def model_move(model: int, st: np.ndarray, p: int, read_rev: int, policy: np.ndarray,
+               bufc: np.ndarray, bufi: np.ndarray) -> int:
+    """The move of ``p`` (to move) by a model: an index into the buffers, or -1 to pass.
+    ``read_rev``: the order the sample client read the field in (``default``)."""
+    if model == MODEL_SAMPLE:
+        return default_choice(st, p, read_rev, bufc, bufi)
+    if model == MODEL_WEAKEST:
+        return weakest_choice(st, p, bufc, bufi)
+    if model == MODEL_UNIFORM:
+        return uniform_choice(st, p, bufc, bufi)
+    return choose(st, p, policy, bufc, bufi)  # MODEL_POLICY: the playout policy
+
+
+@njit(cache=True)
+def read_order(st: np.ndarray, last_revolted: bool) -> int:
+    """The order the sample client reads the field in: before a revolution's turn table it
+    still has the old one (players.default_bot.order_when_field_was_read)."""
+    revolution = st[REV] ^ st[ELEVEN]
+    return 1 - revolution if last_revolted else revolution
+
+
+@njit(cache=True)
+def revolted_field(st: np.ndarray, cards: int, info: int) -> bool:
+    """After the play ``(cards, info)``: is it on the field, and a revolution's shape?"""
+    return (revolts(cards, info, st[RULES] & ~NO_REVOLUTION) and st[FIELD_INFO] == info
+            and st[FIELD_CARDS] == cards)
+
+
+@njit(cache=True)
 def _start(prm: np.ndarray, carry: np.ndarray, mt: np.ndarray, game: int,
-           hands: np.ndarray, deck: np.ndarray) -> np.ndarray:
+           hands: np.ndarray, deck: np.ndarray, facts: np.ndarray) -> np.ndarray:
     """The game's deal, exchange and first leader (rules.match.MatchState.setup_game,
-    GameSetup.start); its start state."""
+    GameSetup.start); its start state.  ``facts`` gets each player's side of the exchange
+    (``contract.engine_views.exchange_facts``): ``[2p]`` the cards it gave, ``[2p + 1]``
+    those it saw come back (a lower class sees its return; an upper never sees its gift)."""
     n = prm[_N]
     period = prm[_SEAT_PERIOD]
     if period > 0 and (game - 1) % period == 0:
@@ -232,17 +272,22 @@ def _start(prm: np.ndarray, carry: np.ndarray, mt: np.ndarray, game: int,
         hands[carry[_SEATS + (start + i) % n]] |= np.int64(1) << np.int64(deck[i])
     for p in range(n):
         hands[p] = add_cards(0, hands[p])  # (jokers canonical: bit 60 first)
+    facts[:] = 0
     if not fresh and prm[_EXCHANGE]:
         k = _PAIRS
         while prm[k] >= 0 and k < _PARAMS - 2:  # the lower classes give their strongest
             upper, lower = _with_class(carry, n, prm[k]), _with_class(carry, n, prm[k + 1])
-            _move(hands, lower, upper, _strongest(hands[lower], prm[k + 2],
-                                                  prm[_SKIP_JOKERS] != 0))
+            given = _strongest(hands[lower], prm[k + 2], prm[_SKIP_JOKERS] != 0)
+            _move(hands, lower, upper, given)
+            facts[2 * lower] |= given
             k += 3
         k = _PAIRS
         while prm[k] >= 0 and k < _PARAMS - 2:  # the upper classes return their weakest
             upper, lower = _with_class(carry, n, prm[k]), _with_class(carry, n, prm[k + 1])
-            _move(hands, upper, lower, weakest_cards(hands[upper], prm[k + 2], 0))
+            returned = weakest_cards(hands[upper], prm[k + 2], 0)
+            _move(hands, upper, lower, returned)
+            facts[2 * upper] |= returned
+            facts[2 * lower + 1] |= returned
             k += 3
     word = prm[_WORD]
     if fresh:
@@ -291,11 +336,13 @@ def play_games(prm: np.ndarray, models: np.ndarray, seeds: np.ndarray, first_gam
     mt = pyrandom.new_generator()
     hands = np.zeros(MAX_PLAYERS, dtype=np.int64)
     deck = np.zeros(54, dtype=np.int64)
+    facts = np.zeros(2 * MAX_PLAYERS, dtype=np.int64)
     bufc = np.zeros(MAX_MOVES, dtype=np.int64)
     bufi = np.zeros(MAX_MOVES, dtype=np.int64)
+    policy = np.zeros(1)  # (no model here reads the playout policy's parameters)
     for g in range(seeds.shape[0]):
         pyrandom.seed(mt, seeds[g])
-        st = _start(prm, carry, mt, first_game + g, hands, deck)
+        st = _start(prm, carry, mt, first_game + g, hands, deck, facts)
         last_revolted = False
         count = 0
         while st[OVER] == 0:
@@ -303,9 +350,8 @@ def play_games(prm: np.ndarray, models: np.ndarray, seeds: np.ndarray, first_gam
                 turns[g] = UNSUPPORTED_CHOICE
                 return g
             p = st[TURN]
-            revolution = st[REV] ^ st[ELEVEN]
-            read_rev = 1 - revolution if last_revolted else revolution
-            i = default_choice(st, p, read_rev, bufc, bufi)  # (MODELS: the sample client)
+            i = model_move(models[p], st, p, read_order(st, last_revolted), policy, bufc,
+                           bufi)
             count += 1
             if i < 0:
                 apply_pass(st)
@@ -313,9 +359,7 @@ def play_games(prm: np.ndarray, models: np.ndarray, seeds: np.ndarray, first_gam
             else:
                 cards, info = bufc[i], bufi[i]
                 apply_play(st, cards, info)
-                # the client reads the field before the revolution's turn table
-                last_revolted = (revolts(cards, info, st[RULES] & ~NO_REVOLUTION)
-                                 and st[FIELD_INFO] == info and st[FIELD_CARDS] == cards)
+                last_revolted = revolted_field(st, cards, info)
         _finish(st, mt, n)
         for p in range(n):
             place = place_of(st, p)
@@ -376,5 +420,7 @@ def play_numba_match(rules: RuleSet, seed: int, games: int, bots: Sequence[str],
     return NumbaMatchResult(places, turns, points, points.sum(axis=0))
 
 
-__all__ = ["MODELS", "NumbaMatchError", "NumbaMatchResult", "check_numba_match",
-           "default_choice", "game_seeds", "numba_gaps", "play_games", "play_numba_match"]
+__all__ = ["MODELS", "MODEL_POLICY", "MODEL_SAMPLE", "MODEL_UNIFORM", "MODEL_WEAKEST",
+           "NumbaMatchError", "NumbaMatchResult", "check_numba_match", "default_choice",
+           "game_seeds", "model_move", "numba_gaps", "play_games", "play_numba_match",
+           "read_order", "revolted_field"]
