@@ -7,26 +7,45 @@
 * :class:`~daihinmin.env.single.SingleAgentEnv`: a Gymnasium environment where one seat is
   the agent and the others are bundled bots.
 
-They need the ``env`` extra (``pip install "daihinmin[env]"``: pettingzoo, gymnasium).
-See ``docs/RESEARCH.md``.
+* :class:`~daihinmin.env.batched.BatchedEnv`: N games a step on the Numba simulator;
+  :func:`~daihinmin.env.fastmatch.play_numba_match`: whole matches of bundled bots there.
+
+The first two need the ``env`` extra (``pip install "daihinmin[env]"``: pettingzoo,
+gymnasium), imported when first used; the Numba ones do not.  See ``docs/RESEARCH.md``.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .aec import DaihinminEnv
-from .single import SingleAgentEnv
+if TYPE_CHECKING:
+    from .aec import DaihinminEnv
+    from .single import SingleAgentEnv
 
-raw_env = DaihinminEnv
 ILLEGAL_REWARD = -1.0
+
+
+def __getattr__(name: str) -> Any:
+    """``DaihinminEnv``, ``raw_env`` and ``SingleAgentEnv``, imported on first use (they
+    need pettingzoo and gymnasium)."""
+    if name in ("DaihinminEnv", "raw_env"):
+        from .aec import DaihinminEnv
+
+        return DaihinminEnv
+    if name == "SingleAgentEnv":
+        from .single import SingleAgentEnv
+
+        return SingleAgentEnv
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def env(illegal_reward: float = ILLEGAL_REWARD, **kwargs: Any) -> Any:
     """The wrapped AEC environment (``kwargs`` as :class:`DaihinminEnv`'s)."""
     from pettingzoo.utils import wrappers
 
-    wrapped: Any = wrappers.TerminateIllegalWrapper(raw_env(**kwargs),
+    from .aec import DaihinminEnv
+
+    wrapped: Any = wrappers.TerminateIllegalWrapper(DaihinminEnv(**kwargs),
                                                     illegal_reward=illegal_reward)
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
     return wrappers.OrderEnforcingWrapper(wrapped)

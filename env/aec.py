@@ -42,7 +42,7 @@ from daihinmin.local.runner import BotTable
 from daihinmin.players.registry import make_bot
 from daihinmin.rules.choices import ChoiceKind
 from daihinmin.rules.match import MatchState
-from daihinmin.rules.ruleset import RuleSet, Scoring, ruleset_from
+from daihinmin.rules.ruleset import RuleSet, Scoring
 from daihinmin.values.cards import CardSet
 from daihinmin.values.moves import Move
 from gymnasium import spaces
@@ -51,24 +51,11 @@ from pettingzoo import AECEnv
 from .actions import CARD_BITS, IllegalActionError, action_table
 from .observe import Decision, ObservationLayout, PlayedCards, encode
 from .render import FrameLog, text_frame
+from .tables import resolve_rules
 
 AGENT_PREFIX = "player_"
 REWARDS = ("game", "match")
 Observation = dict[str, npt.NDArray[Any]]
-
-
-def resolve_rules(rules: str | RuleSet = "uecda", players: int | None = None,
-                  rule_overrides: Sequence[str] = ()) -> RuleSet:
-    """A rule set from a preset name (or a rule set), a table size and ``KEY=VALUE``
-    overrides (:class:`~daihinmin.rules.ruleset.RuleConfigError` when they are not valid)."""
-    if isinstance(rules, RuleSet):
-        if rule_overrides:
-            raise ValueError("rule overrides go with a preset name, not a RuleSet")
-        return (rules if players is None else rules.with_rules(players=players)).validate()
-    overrides = list(rule_overrides)
-    if players is not None:
-        overrides.append(f"players={players}")
-    return ruleset_from(rules, overrides)
 
 
 def agent_name(player: int) -> str:

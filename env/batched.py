@@ -71,7 +71,6 @@ from numba import njit
 
 from . import pyrandom
 from .actions import IllegalActionError, action_table
-from .aec import resolve_rules
 from .fastmatch import (
     _CARRY,
     _CLASSES,
@@ -91,6 +90,7 @@ from .fastmatch import (
     revolted_field,
 )
 from .observe import ObservationLayout
+from .tables import resolve_rules
 
 #: The opponents' models by bot name.
 OPPONENTS: dict[str, int] = {"default": MODEL_SAMPLE, "weakest": MODEL_WEAKEST,
@@ -302,13 +302,11 @@ def expert_moves(model: int, states: np.ndarray, me: int, aux: np.ndarray,
 
 
 class BatchedEnv:
-    """``batch`` games at once on the Numba simulator (see the module docstring).
+    """``batch`` games at once on the Numba simulator (see the module docstring)::
 
-    >>> env = BatchedEnv("uecda", batch=4, opponents="weakest", seed=1)
-    >>> obs, masks = env.reset()
-    >>> obs.shape[0], masks.shape == (4, env.action_size)
-    (4, True)
-    >>> obs, masks, rewards, dones = env.step(env.expert_actions("default"))
+        env = BatchedEnv("uecda", batch=1024, opponents="weakest", seed=1)
+        obs, masks = env.reset()  # (1024, 507) float32, (1024, 2661) int8
+        obs, masks, rewards, dones = env.step(env.expert_actions("default"))
     """
 
     def __init__(self, rules: str | RuleSet = "uecda", batch: int = 1024, seat: int = 0,
@@ -443,4 +441,21 @@ class BatchedEnv:
                 "action_size": self.action_size}
 
 
-__all__ = ["OPPONENTS", "PART_ORDER", "BatchedEnv", "encode", "expert_moves", "run_batch"]
+
+
+
+def warm_up() -> None:
+    """Compile (or load from the cache) the Numba code of the batched environment and of
+    the Numba matches, with a few games of each."""
+    from daihinmin.rules.ruleset import UECDA
+
+    from .fastmatch import play_numba_match
+
+    play_numba_match(UECDA, 1, 2, ["default"] * 5)
+    env = BatchedEnv(UECDA, batch=2, opponents="random", seed=1)
+    env.reset()
+    env.step(env.expert_actions("default"))
+
+
+__all__ = ["OPPONENTS", "PART_ORDER", "BatchedEnv", "encode", "expert_moves", "run_batch",
+           "warm_up"]

@@ -7,16 +7,9 @@ generator: CPython's Mersenne Twister (MT19937), seeded from an integer as CPyth
 (``init_by_array`` over the integer's 32-bit words), and ``randrange``/``shuffle`` as
 CPython makes them from ``getrandbits`` (rejection sampling on ``bit_length`` bits).
 
-A generator is one ``uint32`` array of :data:`STATE_SIZE`: the 624 words, then the index.
-
->>> import random
->>> mt = new_generator()
->>> seed(mt, np.uint64(2**40 + 7))
->>> deck = np.arange(10, dtype=np.int64)
->>> shuffle(mt, deck, 10)
->>> expected = list(range(10)); random.Random(2**40 + 7).shuffle(expected)
->>> deck.tolist() == expected
-True
+A generator is one ``int64`` array of :data:`STATE_SIZE`: the 624 words, then the index.
+``shuffle(mt, deck, 10)`` after ``seed(mt, np.uint64(s))`` leaves ``deck`` as
+``random.Random(s).shuffle`` would (tests/test_env_fastmatch.py).
 """
 
 from __future__ import annotations

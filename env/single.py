@@ -28,7 +28,8 @@ from daihinmin.contract.view import Bot
 from daihinmin.rules.ruleset import RuleSet
 
 from .actions import IllegalActionError
-from .aec import DaihinminEnv, Observation, agent_name, resolve_rules
+from .aec import DaihinminEnv, Observation, agent_name
+from .tables import resolve_rules
 
 ILLEGAL_REWARD = -1.0
 

@@ -44,6 +44,9 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
 COMPILE_LOCK = "DAIHINMIN_TEST_MC_COMPILE_LOCK"  # set by the xdist controller for its workers
+# The background compile: mc's Numba code, then the research environments' (which call it).
+WARM_UP = ("from daihinmin.players.mc.bot import warm_up; warm_up(); "
+           "from daihinmin.env.batched import warm_up; warm_up()")
 _compile: subprocess.Popen[bytes] | None = None
 
 
@@ -64,7 +67,7 @@ def _start_compile() -> None:
     log = open(lock + ".log", "wb")  # noqa: SIM115 (the child writes it; closed below)
     try:
         _compile = subprocess.Popen(
-            [sys.executable, "-c", "from daihinmin.players.mc.bot import warm_up; warm_up()"],
+            [sys.executable, "-c", WARM_UP],
             pass_fds=(fd,), stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
     finally:
         os.close(fd)  # the lock stays held by the child until it exits
@@ -99,3 +102,12 @@ def mc_compiled() -> None:
     from daihinmin.players.mc.bot import warm_up  # Numba loads only for the mc tests
 
     warm_up()  # loads what the background compile cached (or compiles, if it failed)
+
+
+@pytest.fixture(scope="session")
+def env_compiled(mc_compiled: None) -> None:
+    """The research environments' Numba functions (daihinmin.env: the Numba matches, the
+    batched environment), compiled or loaded once per session, after mc's."""
+    from daihinmin.env.batched import warm_up
+
+    warm_up()

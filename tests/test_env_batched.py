@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from daihinmin.driver.game import ExchangeRequest, MoveRequest
+from daihinmin.driver.record import GameRecord
 from daihinmin.env.actions import IllegalActionError
 from daihinmin.env.aec import DaihinminEnv
 from daihinmin.env.observe import Decision
@@ -13,7 +14,7 @@ from daihinmin.local.runner import play_local_match
 from daihinmin.players.registry import make_bot
 from daihinmin.rules.ruleset import ruleset_from
 
-pytestmark = pytest.mark.usefixtures("mc_compiled")  # conftest.py: compiled once a session
+pytestmark = pytest.mark.usefixtures("env_compiled")  # conftest.py: compiled once a session
 
 
 def aec_decisions(rules_name: str, overrides: list[str], seat: int, seed: int, games: int
@@ -80,13 +81,13 @@ def test_games_and_rewards_are_the_engines() -> None:
     rewards = np.zeros(batch)
     while (env.games_played() < games).any():
         _, _, r, done = env.step(env.expert_actions("default"))
-        for b in np.flatnonzero(done):
-            if len(places[b]) < games:
-                places[b].append(env.carry[b, 6:11].tolist())  # (the finished game's places)
-                rewards[b] += r[b]
+        for slot in np.flatnonzero(done):
+            if len(places[slot]) < games:  # (the carry holds the finished game's places)
+                places[slot].append(env.carry[slot, 6:11].tolist())
+                rewards[slot] += r[slot]
     rules = ruleset_from("uecda")
     for b in range(batch):
-        records = []
+        records: list[GameRecord] = []
         play_local_match(rules, env.match_seed(b), games,
                          [make_bot("default") for _ in range(5)], on_game=records.append)
         assert places[b] == [list(r.places) for r in records]

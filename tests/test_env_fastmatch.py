@@ -36,7 +36,7 @@ def test_the_numba_generator_draws_as_cpythons_random(seed: int, bounds: list[in
     assert pyrandom.next_uint32(mt) == reference.getrandbits(32)
 
 
-pytestmark_mc = pytest.mark.usefixtures("mc_compiled")  # conftest.py: compiled once a session
+pytestmark_mc = pytest.mark.usefixtures("env_compiled")  # conftest.py: compiled once a session
 
 
 def engine_games(rules: RuleSet, seed: int, games: int) -> list[GameRecord]:

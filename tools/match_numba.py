@@ -17,8 +17,9 @@ import time
 from typing import Any
 
 # Options of ``match`` that the Numba engine has no use for: (attribute, flag, unset value).
-_TCP_ONLY = (("cmd", "--cmd", []), ("resume", "--resume", None), ("log", "--log", None),
-             ("publish", "--publish", None), ("jobs", "--jobs", 1))
+_TCP_ONLY: tuple[tuple[str, str, object], ...] = (
+    ("cmd", "--cmd", []), ("resume", "--resume", None), ("log", "--log", None),
+    ("publish", "--publish", None), ("jobs", "--jobs", 1))
 
 
 def refuse_tcp_options(args: argparse.Namespace) -> None:
