@@ -120,3 +120,16 @@ def test_match_engine_numba_on_the_command_line(capsys: pytest.CaptureFixture[st
     assert "no Numba model" in capsys.readouterr().err
     assert main(["match", "--engine", "numba", "--jobs", "2", "--games", "3"]) == 2
     assert "--jobs" in capsys.readouterr().err
+
+
+@pytestmark_mc
+def test_bench_env_measures_and_checks_against_the_engine(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from daihinmin.tools.cli import main
+
+    assert main(["bench", "env", "--json", "--aec-steps", "200", "--batch", "8",
+                 "--batched-steps", "5", "--games", "40", "--check", "20"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["aec"]["steps"] >= 200 and data["batched"]["steps"] == 40
+    assert data["match"]["identical_to_engine"] == data["match"]["checked_games"] == 20
+    assert len(data["load_average"]) == 3
