@@ -18,7 +18,7 @@ import random
 import numpy as np
 import pytest
 from daihinmin.local.runner import play_local_match
-from daihinmin.players.mc import state as S
+from daihinmin.players.mc import plays
 from daihinmin.players.mc.control import THREATS_SIZE, is_one_play, threats, unbeatable
 from daihinmin.players.mc.convert import decode_move, encode_move, hand_mask, state_from_game
 from daihinmin.players.mc.endgame import UNKNOWN, SolverScratch, solve_two
@@ -340,7 +340,7 @@ def test_unbeatable_matches_the_engine_with_stairs(toggle: str, data: st.DataObj
                       field=move, owner=0, revolution=rev != turned,
                       eleven_back=eleven).legal_plays()
             for q in range(1, n) if hands[q])
-        clears = eight_cuts(move, rules) or S.clears_at_once(cards, info, rules_word(rules))
+        clears = eight_cuts(move, rules) or plays.clears_at_once(cards, info, rules_word(rules))
         got = unbeatable(t, cards, info, int(rev) ^ int(turned) ^ int(eleven))
         if rules.forbidden_finish is ForbiddenFinish.OFF:
             assert got == (clears or not answers), str(move)
