@@ -118,14 +118,14 @@ def raised_in(source: str) -> Iterator[tuple[str, str]]:
             yield node.exc.func.id, words
 
 
-READERS = [shapes, (codec, "read_card_cells"), (codec, "decode_exchange_table"),
+READERS: list[object] = [shapes, (codec, "read_card_cells"), (codec, "decode_exchange_table"),
            (codec, "check_ownership"), (extension, "read_choice_answer"),
            (table, "from_hex20140"), (table.Table, "from_bytes")]
 
 
 def test_every_error_a_table_reader_raises_says_its_side() -> None:
     for reader in READERS:
-        source = inspect.getsource(reader if not isinstance(reader, tuple)
+        source = inspect.getsource(reader if not isinstance(reader, tuple)  # type: ignore[arg-type]
                                    else getattr(*reader))
         for name, _ in raised_in(source):
             if name == "UnsupportedVersionError":

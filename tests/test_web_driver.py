@@ -92,8 +92,8 @@ class Failing(Bot):
 def test_a_cpu_that_raises_loses_the_answer_and_the_log_says_so() -> None:
     """As in the in-process runner: a pass answered 8 (the exchange: the rules' pick), with
     the error and fault CRASHED, never a plain pass of its own."""
-    seats: list[Seat] = [CpuSeat(Failing())] + [CpuSeat(make_bot("random", seed=p))
-                                                for p in range(1, 5)]
+    seats: list[Seat] = [CpuSeat(Failing())]
+    seats += [CpuSeat(make_bot("random", seed=p)) for p in range(1, 5)]
     log = parse_lines(play_logged(table_rules({"preset": "uecda"}), 3, seats, seed=5)
                       .splitlines(keepends=True))
     crashed = [t for g in log.games for t in g.turns if t.fault == "CRASHED"]

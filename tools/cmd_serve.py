@@ -237,7 +237,6 @@ def interrupted(exc: BaseException) -> bool:
 def start_standings(config: ServerConfig, labels: list[str] | None = None) -> Standings:
     """Standings to build up game by game (names are filled in as players are seated); a
     resumed match starts from its logged games (gathered when the log was read)."""
-    from daihinmin.rules.scoring import lower_is_better
     from daihinmin.server.matchlog import PlayerInfo
     from daihinmin.server.standings import Standings
 
@@ -249,7 +248,7 @@ def start_standings(config: ServerConfig, labels: list[str] | None = None) -> St
         return standings
     return Standings([PlayerInfo(i, labels[i] if labels else f"player{i}", 0)
                       for i in range(n)], labels,
-                     lower_is_better=lower_is_better(config.rules))
+                     rules=config.rules)
 
 
 def finish_standings(standings: Standings, outcome: MatchOutcome) -> Standings:
