@@ -192,6 +192,21 @@ def test_original_exchange_pairs_by_player_count() -> None:
     assert ORIGINAL.with_rules(players=3).exchange_pairs() == [(0, 2, 2)]
 
 
+def test_original_hands_jokers_over_as_the_strongest_cards() -> None:
+    """The memo's rule: the 2 strongest cards, jokers first; the exemption is its variant."""
+    assert not ORIGINAL.joker_exchange_exempt
+    given = 0
+    for seed in range(6):
+        match = MatchState(ORIGINAL.with_rules(players=4), seed=seed, games=2)
+        play_out(match, random.Random(seed))
+        setup = match.setup_game()
+        for t in setup.transfers:
+            if t.automatic:
+                given += t.cards.jokers
+                assert t.cards.jokers == min(setup.dealt[t.giver].jokers, len(t.cards))
+    assert given > 0
+
+
 def test_original_joker_exchange_exempt_keeps_the_jokers() -> None:
     rules = ruleset_from("original", ["players=4", "joker_exchange_exempt=yes"])
     for seed in range(6):
