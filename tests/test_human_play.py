@@ -26,7 +26,7 @@ from daihinmin.tools.cmd_play import bot_kinds
 from rich.console import Console
 from seating import seat_bots
 
-MOVE_PROMPT = re.compile(r"Your move \[1-(\d+)(, p = pass)?")
+MOVE_PROMPT = re.compile(r"Your move \[(?:1-)?(\d+)(, p = pass)?")
 
 
 class ScriptedPerson:
