@@ -636,6 +636,14 @@ def test_bad_input_gets_a_clear_answer_and_the_game_goes_on(server: tuple[str, P
 
 
 RAW_KEY = re.compile(r"^[a-z0-9_]+$")
+# Each rule of the menu as the page shows it (the closed "More rules" too: textContent).
+MENU_RULES = """
+return [...document.querySelectorAll("#menu .rule")].map((rule) => ({
+  label: rule.querySelector(".rule-name").textContent,
+  key: rule.querySelector(".rule-key").textContent,
+  explain: rule.querySelector(".rule-explain").textContent,
+  options: [...rule.querySelectorAll("option")].map((o) => [o.textContent, o.value])}));
+"""
 
 
 @pytest.mark.parametrize("sized", list(SIZES), indirect=True)
@@ -650,30 +658,29 @@ def test_menu_names_every_rule_in_words(server: tuple[str, Path], browser: WebDr
         "const done = arguments[arguments.length - 1]; api('/api/presets').then(done);")
     for option in browser.find_elements(By.CSS_SELECTOR, "#preset option"):
         assert not RAW_KEY.match(option.text), option.text
+    seen: set[str] = set()
     for name, preset in presets.items():
         browser.execute_script("const p = document.getElementById('preset');"
                                "p.value = arguments[0]; p.dispatchEvent(new Event('change'));",
                                name)
         assert "Sets:" in browser.find_element(By.ID, "preset-about").text
-        rules = browser.find_elements(By.CSS_SELECTOR, "#menu .rule")
+        rules = browser.execute_script(MENU_RULES)
         assert len(rules) == len(preset["toggles"]) > 30
+        keys = {t["key"] for t in preset["toggles"]}
         for rule in rules:
-            def text(css: str, rule: Any = rule) -> str:
-                return str(rule.find_element(By.CSS_SELECTOR, css).get_attribute("textContent"))
-            label, key = text(".rule-name"), text(".rule-key")
-            assert key in {t["key"] for t in preset["toggles"]}
+            label, key = rule["label"], rule["key"]
+            assert key in keys
             assert label != key and "_" not in label and not RAW_KEY.match(label), label
-            assert len(text(".rule-explain")) > 15
-            for option in rule.find_elements(By.TAG_NAME, "option"):
-                words = str(option.get_attribute("textContent"))
-                assert "_" not in words and words != option.get_attribute("value"), words
-        legends = [str(e.get_attribute("textContent")) for e in
-                   browser.find_elements(By.CSS_SELECTOR, "#menu .rule-group legend")]
+            assert len(rule["explain"]) > 15, rule
+            for words, value in rule["options"]:
+                assert "_" not in words and words != value, words
+        legends = browser.execute_script(
+            "return [...document.querySelectorAll('#menu .rule-group legend')]"
+            ".map((e) => e.textContent)")
         assert "Special cards" in legends and "Finishing" in legends
-    labels = {str(e.get_attribute("textContent")) for e in
-              browser.find_elements(By.CSS_SELECTOR, "#menu .rule-name")}
+        seen.update(rule["label"] for rule in rules)
     for japanese in ("8切り", "都落ち", "イレブンバック", "スペ3返し", "縛り"):
-        assert any(japanese in label for label in labels), japanese
+        assert any(japanese in label for label in seen), japanese
     browser.execute_script("const p = document.getElementById('preset');"
                            "p.value = 'web'; p.dispatchEvent(new Event('change'));")
     shot(browser, f"{sized}-menu")

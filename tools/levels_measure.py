@@ -14,6 +14,7 @@ from daihinmin.driver.record import GameRecord
 from daihinmin.local.runner import play_local_match
 from daihinmin.players.registry import make_bot, names
 from daihinmin.rules.ruleset import PRESETS, RuleSet, preset
+from daihinmin.tools.help_text import PlainHelp
 
 
 def seat_mean_place(rules: RuleSet, bot: str, field: str, games: int,
@@ -35,7 +36,7 @@ def seat_mean_place(rules: RuleSet, bot: str, field: str, games: int,
 
 def main(argv: list[str] | None = None, prog: str = "daihinmin levels") -> int:
     p = argparse.ArgumentParser(prog=prog, description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+                                formatter_class=PlainHelp)
     p.add_argument("preset", choices=sorted(PRESETS), help="rule preset")
     p.add_argument("bot", choices=names(), help="the bot in seat 0")
     p.add_argument("field", choices=names(), help="the bot in every other seat")
