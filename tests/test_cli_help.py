@@ -80,3 +80,20 @@ def test_every_research_tool_help_is_plain_and_complete(name: str,
                                                         ) -> None:
     parser = research_parsers(name, monkeypatch)
     assert problems(f"daihinmin {name}", parser) == []
+
+
+def test_serve_on_a_busy_port_names_the_address() -> None:
+    """A real listening socket holds the port; serve says where it cannot listen."""
+    import socket
+    import subprocess
+    import sys
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        done = subprocess.run([sys.executable, "-m", "daihinmin.tools", "serve", "--port",
+                               str(port), "--no-log"], capture_output=True, text=True,
+                              timeout=120)
+    assert done.returncode == 1
+    assert f"cannot listen on 127.0.0.1:{port}" in done.stderr and "Errno" not in done.stderr

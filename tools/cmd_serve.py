@@ -205,6 +205,7 @@ def report_errors(exc: BaseException, prog: str) -> int:
     """Print each error of a failed match: exit code 1, 2 for a match that cannot start
     (e.g. a log that cannot be resumed), or 130 when interrupted (Ctrl-C)."""
     from daihinmin.server.errors import (
+        ListenError,
         MatchLogError,
         ResumeLogError,
         ServerConfigError,
@@ -217,7 +218,8 @@ def report_errors(exc: BaseException, prog: str) -> int:
     if interrupted(exc):
         return INTERRUPTED  # the standings so far and the resume hint are already printed
     for kind, code in ((OutputRefusedError, OUTPUT_REFUSED),
-                       ((ResumeLogError, MatchLogError), BAD_INPUT), (ServerConfigError, USAGE)):
+                       ((ResumeLogError, MatchLogError), BAD_INPUT), (ServerConfigError, USAGE),
+                       (ListenError, FAILED)):
         if all(isinstance(err, kind) for err in errors):
             for err in errors:
                 print(f"{prog}: {err}", file=sys.stderr)
