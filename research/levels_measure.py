@@ -13,8 +13,8 @@ import sys
 from daihinmin.driver.record import GameRecord
 from daihinmin.local.runner import play_local_match
 from daihinmin.players.registry import make_bot, names
+from daihinmin.records.help_text import PlainHelp
 from daihinmin.rules.ruleset import PRESETS, RuleSet, preset
-from daihinmin.tools.help_text import PlainHelp
 
 
 def seat_mean_place(rules: RuleSet, bot: str, field: str, games: int,
@@ -53,4 +53,4 @@ def main(argv: list[str] | None = None, prog: str = "daihinmin levels") -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(prog="python -m daihinmin.tools.levels_measure"))
+    sys.exit(main(prog="python -m daihinmin.research.levels_measure"))

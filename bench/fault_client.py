@@ -47,7 +47,7 @@ from daihinmin.client.sync_runner import connect, recv_exactly
 from daihinmin.players.registry import make_bot
 from daihinmin.protocol.codec import build_exchange, build_move, build_profile
 from daihinmin.protocol.table import TABLE_BYTES
-from daihinmin.tools.help_text import PlainHelp
+from daihinmin.records.help_text import PlainHelp
 from daihinmin.values.cards import EMPTY, CardSet
 from daihinmin.values.moves import Move
 
