@@ -12,7 +12,7 @@ presets come from (8切り, 都落ち, イレブンバック, ...).
 >>> [g for g, _ in GROUPS][:3]
 ['common', 'special', 'finishing']
 >>> preset_sets(PRESETS["web"])[:3]
-['Revolution', '8-cut', 'Lock']
+['Revolution', 'Joker revolution', '8-cut']
 """
 
 from __future__ import annotations

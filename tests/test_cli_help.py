@@ -16,7 +16,7 @@ from daihinmin.tools.cmd_research import RESEARCH_TOOLS
 
 RST = re.compile(r"``|:(?:mod|func|class|meth|attr|data|ref|doc):`|^\s*={4,}\s*$|^\.\. ",
                  re.MULTILINE)
-NO_DEFAULT = (None, False, argparse.SUPPRESS, [])
+NO_DEFAULT: tuple[object, ...] = (None, False, argparse.SUPPRESS, [])
 
 
 def parsers(parser: argparse.ArgumentParser, prog: str = "daihinmin"
@@ -37,7 +37,7 @@ def research_parsers(name: str, monkeypatch: pytest.MonkeyPatch) -> argparse.Arg
 
     def spy(self: argparse.ArgumentParser, *args: object, **kwargs: object) -> object:
         made.append(self)
-        return real(self, *args, **kwargs)  # type: ignore[arg-type]
+        return real(self, *args, **kwargs)
 
     monkeypatch.setattr(argparse.ArgumentParser, "parse_known_args", spy)
     with contextlib.redirect_stdout(io.StringIO()), pytest.raises(SystemExit):
