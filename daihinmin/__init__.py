@@ -13,6 +13,8 @@ The sub-packages, bottom to top (each imports only those below it):
 - ``watch``: live snapshots of a table and their publisher.
 - ``tournament``: schedules, the results store, ratings, reports.
 - ``web``: the browser app.
+- ``env``: reinforcement-learning environments (PettingZoo, Gymnasium, a batched one on the
+  Numba simulator) and matches of bundled bots on that simulator.
 - ``bench`` and ``research``: measurements and experiments.
 - ``tools``: the ``daihinmin`` command line.
 

@@ -20,14 +20,17 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .aec import DaihinminEnv
+    from .batched import BatchedEnv
+    from .fastmatch import play_numba_match
     from .single import SingleAgentEnv
 
 ILLEGAL_REWARD = -1.0
 
 
 def __getattr__(name: str) -> Any:
-    """``DaihinminEnv``, ``raw_env`` and ``SingleAgentEnv``, imported on first use (they
-    need pettingzoo and gymnasium)."""
+    """The classes, imported on first use (``DaihinminEnv``, ``raw_env`` and
+    ``SingleAgentEnv`` need pettingzoo and gymnasium; the Numba ones compile on first
+    call)."""
     if name in ("DaihinminEnv", "raw_env"):
         from .aec import DaihinminEnv
 
@@ -36,6 +39,14 @@ def __getattr__(name: str) -> Any:
         from .single import SingleAgentEnv
 
         return SingleAgentEnv
+    if name == "BatchedEnv":
+        from .batched import BatchedEnv
+
+        return BatchedEnv
+    if name == "play_numba_match":
+        from .fastmatch import play_numba_match
+
+        return play_numba_match
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -51,4 +62,5 @@ def env(illegal_reward: float = ILLEGAL_REWARD, **kwargs: Any) -> Any:
     return wrappers.OrderEnforcingWrapper(wrapped)
 
 
-__all__ = ["ILLEGAL_REWARD", "DaihinminEnv", "SingleAgentEnv", "env", "raw_env"]
+__all__ = ["ILLEGAL_REWARD", "BatchedEnv", "DaihinminEnv", "SingleAgentEnv", "env",
+           "play_numba_match", "raw_env"]

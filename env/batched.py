@@ -39,16 +39,15 @@ from daihinmin.players.mc.moves import (
     joker_row_of,
     kind_of,
 )
+from daihinmin.players.mc.plays import GEKI, LOCKED
 from daihinmin.players.mc.rollout import DEFAULT_PARAMS
 from daihinmin.players.mc.rulebits import LEAD_HOLDS_CLUB3
 from daihinmin.players.mc.state import (
     ELEVEN,
     FIELD_CARDS,
     FIELD_INFO,
-    GEKI,
     HAND,
     LOCK,
-    LOCKED,
     MAX_PLAYERS,
     N_SEATS,
     OVER,

@@ -43,6 +43,7 @@ from daihinmin.players.mc.models import (
 from daihinmin.players.mc.movegen import generate
 from daihinmin.players.mc.moves import MAX_MOVES
 from daihinmin.players.mc.observe import simulator_gaps
+from daihinmin.players.mc.plays import revolts
 from daihinmin.players.mc.rollout import choose, weakest_cards
 from daihinmin.players.mc.rulebits import LEAD_HOLDS_CLUB3, NO_REVOLUTION, rules_word
 from daihinmin.players.mc.sample_model import sample_move
@@ -67,7 +68,6 @@ from daihinmin.players.mc.state import (
     choice_pending,
     new_state,
     place_of,
-    revolts,
     take_cards,
 )
 from daihinmin.rules.ruleset import (

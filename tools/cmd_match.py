@@ -171,7 +171,7 @@ def match_command(args: argparse.Namespace) -> int:
     if args.engine == "numba":
         from .match_numba import numba_match_command
 
-        return numba_match_command(args)
+        return numba_match_command(args, DEFAULT_TABLE, check_bot_names)
     import trio
     from daihinmin.driver.record import GameRecord
     from daihinmin.records.errors import MatchLogError, RecordsError

@@ -14,6 +14,7 @@ import json
 import random
 import sys
 import time
+from collections.abc import Callable, Sequence
 from typing import Any
 
 # Options of ``match`` that the Numba engine has no use for: (attribute, flag, unset value).
@@ -66,7 +67,9 @@ def print_summary(data: dict[str, Any]) -> None:
     Console().print(table)
 
 
-def numba_match_command(args: argparse.Namespace) -> int:
+def numba_match_command(args: argparse.Namespace, default_table: Sequence[str],
+                        check_bot_names: Callable[[list[str]], None]) -> int:
+    """``match --engine numba`` (``default_table``: the lineup when no bot is named)."""
     from daihinmin.records.exit_codes import USAGE
     from daihinmin.rules.ruleset import RuleConfigError, ruleset_from
 
@@ -76,10 +79,8 @@ def numba_match_command(args: argparse.Namespace) -> int:
     try:
         refuse_tcp_options(args)
         rules = ruleset_from(args.rules or "uecda", args.rule)
-        from .cmd_match import DEFAULT_TABLE, check_bot_names
-
         check_bot_names(args.bots)
-        bots = list(args.bots) or [DEFAULT_TABLE[i % len(DEFAULT_TABLE)]
+        bots = list(args.bots) or [default_table[i % len(default_table)]
                                    for i in range(rules.players)]
         games = DEFAULT_GAMES if args.games is None else args.games
         if games < 1:
