@@ -113,3 +113,19 @@ def test_opponent_models_play_and_illegal_actions_are_refused() -> None:
         env.step(illegal)
     with pytest.raises(ValueError, match="no Numba model"):
         BatchedEnv("uecda", opponents="greedy")
+
+
+def test_the_training_example_runs_and_reports_its_comparison() -> None:
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[2] / "examples" / "train_batched.py"
+    out = subprocess.run([sys.executable, str(script), "--steps", "40", "--batch", "16",
+                          "--eval-matches", "8", "--eval-games", "2"],
+                         capture_output=True, text=True, timeout=600, check=True)
+    data = json.loads(out.stdout)
+    low, high = data["difference_ci95"]
+    assert low <= data["difference"] <= high
+    assert data["eval_matches"] == 8 and 0 < data["weakest_points_per_game"] <= 5

@@ -53,6 +53,7 @@ def engine_games(rules: RuleSet, seed: int, games: int) -> list[GameRecord]:
     ("uecda", ("players=6", "points=6,5,4,3,2,1", "owner_answers=no"), 40),
     ("web", (), 60),  # 11-back, miyako-ochi, the last place leads, two jokers
     ("web", ("players=3",), 40),
+    ("uecda", ("exchange=no", "seat_change_period=3"), 30),
 ])
 def test_numba_matches_are_the_engines_game_for_game(preset: str, overrides: tuple[str, ...],
                                                      games: int) -> None:
