@@ -329,7 +329,7 @@ class BatchedEnv:
         if batch < 1:
             raise ValueError(f"batch must be 1 or more, got {batch}")
         self.batch, self.seat, self.seed = batch, seat, seed
-        self.opponents = others
+        self.opponents = list(others)
         self.models = np.array([AGENT if p == seat else OPPONENTS[others.pop(0)]
                                 for p in range(n)], dtype=np.int64)
         self.prm = _params(self.rules)
