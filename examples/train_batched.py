@@ -7,9 +7,10 @@ empties the hand: about eighty numbers.  It plays seat 0 against four ``weakest`
 (``--opponents random`` for random ones) in ``--batch`` games at once; after each game its
 moves are reinforced by the points it got (less a running mean).  It starts close to
 ``weakest``, so that its games are worth learning from at once.  Then it is evaluated,
-greedily, against the same bots on fresh seeds, and so is ``weakest`` itself in seat 0 on
-the same seeds: the difference of the mean points per game, with its 95% confidence interval
-over the matches, says whether it learned to beat ``weakest``.
+greedily, against the same bots on fresh seeds, and so are ``weakest`` itself and the
+untrained start in seat 0 on the same seeds: the difference of the mean points per game
+from ``weakest``'s, with its 95% confidence interval over the matches, says whether it
+learned to beat ``weakest``.
 
     python examples/train_batched.py --steps 3000 --eval-games 40
 
@@ -172,12 +173,15 @@ def main() -> None:
     pol = train(args)
     trained = time.perf_counter() - started
     learned, weakest = evaluate(args, pol), evaluate(args, None)
+    args_start = argparse.Namespace(**{**vars(args), "steps": 0})
+    start = evaluate(args, train(args_start))  # the untrained start, for comparison
     diff = learned - weakest
     half = 1.96 * diff.std(ddof=1) / math.sqrt(len(diff))
     print(json.dumps({
         "rules": args.rules, "opponents": args.opponents, "train_steps": args.steps,
         "batch": args.batch, "train_seconds": round(trained, 1),
         "eval_matches": args.eval_matches, "eval_games_each": args.eval_games,
+        "start_points_per_game": round(float(start.mean()), 4),
         "learned_points_per_game": round(float(learned.mean()), 4),
         "weakest_points_per_game": round(float(weakest.mean()), 4),
         "difference": round(float(diff.mean()), 4),
