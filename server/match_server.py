@@ -27,7 +27,6 @@ Every task belongs to a nursery; connections and the log are closed whatever hap
 
 from __future__ import annotations
 
-import datetime
 import ipaddress
 import logging
 import math
@@ -47,10 +46,10 @@ from daihinmin.records.matchlog import (
     PlayerInfo,
     ResumeRecord,
     drop_torn_tail,
+    utc_now,
 )
 from daihinmin.rules.game import GameState
 from daihinmin.rules.match import GameSetup, MatchState
-from daihinmin.rules.ruleset import ruleset_to_dict
 
 from .config import ServerConfig
 from .connection import (
@@ -287,13 +286,10 @@ class MatchServer:
         c = self.config
         if writer is None or c.log_path is None:
             return
-        now = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
         if point is None:
-            writer.write_header(MatchHeader(
-                rules=ruleset_to_dict(c.rules), seed=c.seed, games=c.games,
-                players=list(self.players), started=now,
-                write_mode=str(c.write_mode), policy=c.policy(),
-                lineup=[dict(p) for p in c.lineup] or None))
+            writer.write_header(MatchHeader.starting_now(
+                c.rules, c.seed, c.games, list(self.players), write_mode=str(c.write_mode),
+                policy=c.policy(), lineup=[dict(p) for p in c.lineup] or None))
             return
         dropped = drop_torn_tail(c.log_path)
         if dropped:
@@ -303,7 +299,8 @@ class MatchServer:
         if [p.name for p in self.players] != named:
             log.warning("resuming with players %s; the match was played by %s",
                         [p.name for p in self.players], named)
-        writer.write_resume(ResumeRecord(point.games_done, list(self.players), now, c.policy()))
+        writer.write_resume(ResumeRecord(point.games_done, list(self.players), utc_now(),
+                                         c.policy()))
 
     # --- seating --------------------------------------------------------------------------
     async def _seat_players(self, listeners: list[trio.SocketListener],

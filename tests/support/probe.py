@@ -330,10 +330,10 @@ def probe_match(config: ServerConfig, *, first_seed: int = 0, fault_rate: float 
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python tests/probe.py --port P``: play one checked player, exit 0 if clean."""
+    """``python tests/support/probe.py --port P``: play one checked player, exit 0 if clean."""
     import argparse
 
-    parser = argparse.ArgumentParser(prog="python tests/probe.py")
+    parser = argparse.ArgumentParser(prog="python tests/support/probe.py")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--name", default="probe")

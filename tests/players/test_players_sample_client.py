@@ -34,7 +34,7 @@ from daihinmin.values.moves import PASS, Move, move_from_cells, move_to_cells
 
 def _transcript_module() -> ModuleType:
     # the kifu parser lives with the transcript replay test (tests are not a package)
-    path = Path(__file__).with_name("test_transcript.py")
+    path = Path(__file__).parents[1] / "protocol" / "test_transcript.py"
     spec = importlib.util.spec_from_file_location("transcript_replay", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

@@ -22,7 +22,7 @@ from daihinmin.records.matchlog import read_match_log
 from daihinmin.records.replay import verify_log
 from daihinmin.tools.cli import main
 from daihinmin.tools.match_tables import table_log_path, table_seed
-from test_match_runner import processes_with
+from processes import processes_with
 
 
 @pytest.fixture(scope="module")

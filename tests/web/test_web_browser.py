@@ -32,6 +32,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import WebDriverWait
+from vectors import SUPPORT
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
@@ -807,7 +808,7 @@ def test_spectator_follows_a_live_match(server: tuple[str, Path], browser: WebDr
     """``daihinmin match --publish`` shows its table in the web app as it plays: the
     spectator page gets turn after turn, the standings at the end, and no hand."""
     base, _logs = server
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent)}
+    env = {**os.environ, "PYTHONPATH": str(SUPPORT)}
     match = subprocess.Popen(
         [sys.executable, "-m", "daihinmin.tools", "match", *["web_slow_bot:SlowBot"] * 5,
          "--games", "1", "--seed", "8", "--log", str(tmp_path / "m.jsonl"), "--publish", base],
@@ -865,7 +866,7 @@ def test_spectator_follows_a_live_tournament(server: tuple[str, Path], browser: 
     standings; the spectator follows a table turn by turn and the standings at the end are
     the tournament's own report; no hand reaches the page."""
     base, _logs = server
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent)}
+    env = {**os.environ, "PYTHONPATH": str(SUPPORT)}
     slow = (f"{sys.executable} -m daihinmin.tools.botproc web_slow_bot:SlowBot -q "
             "--host {host} --port {port}")
     run = subprocess.Popen(

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-DATA = Path(__file__).resolve().parent / "data"
+SUPPORT = Path(__file__).resolve().parent  # these helper modules (a child process's PYTHONPATH)
+DATA = SUPPORT.parent / "data"
 TRANSCRIPT = DATA / "transcript_example.txt"
 
 

@@ -1,37 +1,37 @@
-"""``ClientProtocol.feed``'s fast paths (another player's turn under 20070) show a bot exactly
-what the handlers show, and a client reads a burst of many tables from one write.
-
-A real session is recorded first: the project's server over loopback TCP with five
-clients, one of them keeping every read as it came off the socket.  It is then played
-again, in process, through ``feed`` (the fast paths) and through ``receive`` one message at
-a time (the handlers alone, the reference): the same view at every call of the bot, the
-same observations, replies and record.  Last, a plain socket server sends the same bytes
-to a ``run_bot`` client as a server that holds a waiting player's tables would: one write
-per wait for that player's answer, many tables each.
-"""
+"""Bots that record what the client library shows them, to compare its fast and plain paths."""
 
 from __future__ import annotations
 
-import socket
-import threading
-from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
 import trio
-from daihinmin.client import Bot, ClientProtocol, GameView, Observed, run_bot, run_bot_async
+from daihinmin.client import Bot, ClientProtocol, GameView, Observed, run_bot_async
 from daihinmin.client.protocol import Step
 from daihinmin.client.trio_runner import run_protocol_async
 from daihinmin.players.default_bot import DefaultBot
-from daihinmin.protocol.table import INT_BYTES, TABLE_BYTES
 from daihinmin.rules.ruleset import UECDA
 from daihinmin.values.cards import CardSet
 from daihinmin.values.moves import Move
 
 pytestmark = pytest.mark.timeout(120)
-GAMES = 12
-SEED = 19
+
 IO_TIMEOUT = 30.0
+
+
+
+def messages(reads: list[bytes]) -> list[bytes]:
+    """The session cut into its messages (by the protocol's own order)."""
+    proto = ClientProtocol(DefaultBot())
+    proto.initiate()
+    data, pos, out = b"".join(reads), 0, []
+    while not proto.done:
+        size = proto.expecting.size
+        out.append(data[pos:pos + size])
+        proto.receive(data[pos:pos + size])
+        pos += size
+    assert pos == len(data)
+    return out
 
 
 class Witness(DefaultBot):
@@ -86,11 +86,6 @@ class Recording(ClientProtocol):
         return super().feed(data)
 
 
-@dataclass
-class Session:
-    reads: list[bytes] = field(default_factory=list)  # as they came off the socket
-
-
 def play_seat_zero(proto: ClientProtocol, games: int, seed: int, **config: Any) -> None:
     """A real server's seeded match over loopback: ``proto`` joins first (seat 0, over its
     own socket), four ``default`` bots after it; ``config``: more ``ServerConfig`` fields."""
@@ -119,35 +114,6 @@ def play_seat_zero(proto: ClientProtocol, games: int, seed: int, **config: Any) 
     trio.run(main)
 
 
-@pytest.fixture(scope="module")
-def session() -> Session:
-    proto = Recording(DefaultBot())
-    play_seat_zero(proto, GAMES, SEED)
-    return Session(reads=proto.reads)
-
-
-def messages(reads: list[bytes]) -> list[bytes]:
-    """The session cut into its messages (by the protocol's own order)."""
-    proto = ClientProtocol(DefaultBot())
-    proto.initiate()
-    data, pos, out = b"".join(reads), 0, []
-    while not proto.done:
-        size = proto.expecting.size
-        out.append(data[pos:pos + size])
-        proto.receive(data[pos:pos + size])
-        pos += size
-    assert pos == len(data)
-    return out
-
-
-@pytest.mark.parametrize("witness", [Witness, QuietWitness])
-def test_feed_shows_the_bot_what_the_handlers_show(session: Session,
-                                                   witness: type[Witness]) -> None:
-    fast, slow = witness(), witness()
-    by_feed, by_message = ClientProtocol(fast), ClientProtocol(slow)
-    assert_read_alike(session.reads, by_feed, by_message, fast, slow, GAMES)
-
-
 def assert_read_alike(reads: list[bytes], by_feed: ClientProtocol, by_message: ClientProtocol,
                       fast: Witness | QuietWitness, slow: Witness | QuietWitness,
                       games: int) -> None:
@@ -164,57 +130,3 @@ def assert_read_alike(reads: list[bytes], by_feed: ClientProtocol, by_message: C
         assert a == b
     assert by_feed.record == by_message.record
     assert by_feed.received == by_message.received
-
-
-def bursts(reads: list[bytes]) -> list[tuple[bytes, int]]:
-    """The session as a server holding a player's tables writes it: one write for each
-    wait for this player's answer (and at each game's end), with the answer's size."""
-    proto = ClientProtocol(DefaultBot())
-    proto.initiate()
-    out, held = [], b""
-    for msg in messages(reads):
-        step = proto.step
-        held += msg
-        replies = proto.feed(msg)
-        over = step is Step.END_FLAG and msg != bytes(INT_BYTES)
-        if replies or over or step is Step.PLAYER_NUMBER:
-            out.append((held, sum(map(len, replies))))
-            held = b""
-    assert not held
-    return out
-
-
-def test_a_client_reads_many_tables_from_one_write(session: Session) -> None:
-    plan = bursts(session.reads)
-    expected = [len(b) // TABLE_BYTES for b, _ in plan]
-    assert max(expected) >= 8  # some writes do carry many tables
-    reference = ClientProtocol(DefaultBot())
-    reference.initiate()
-    answers = [reference.feed(b) for b, _ in plan]
-    listener = socket.create_server(("127.0.0.1", 0))
-    listener.settimeout(IO_TIMEOUT)
-    got: list[bytes] = []
-    failure: list[BaseException] = []
-
-    def serve() -> None:
-        try:
-            conn, _ = listener.accept()
-            with conn:
-                conn.settimeout(IO_TIMEOUT)
-                conn.recv(TABLE_BYTES, socket.MSG_WAITALL)  # the profile
-                for data, answer in plan:
-                    conn.sendall(data)
-                    if answer:
-                        got.append(conn.recv(answer, socket.MSG_WAITALL))
-        except BaseException as exc:  # reported by the test below
-            failure.append(exc)
-
-    server = threading.Thread(target=serve, daemon=True)
-    server.start()
-    record = run_bot(DefaultBot(), "127.0.0.1", listener.getsockname()[1],
-                     read_timeout=IO_TIMEOUT)
-    server.join(IO_TIMEOUT)
-    listener.close()
-    assert not failure
-    assert got == [b"".join(a) for a in answers if a]
-    assert record == reference.record and record.games == GAMES

@@ -1,8 +1,8 @@
 """Input hardening of the server: the connection buffer, seating under abuse, hostile names.
 
 The connection buffer is tested over in-memory streams; seating over real TCP on 127.0.0.1
-(ephemeral ports) against in-process default bots, probe clients (``tests/probe.py``) and raw
-sockets that misbehave.  Deadline tests run on Trio's mock clock (``autojump_clock``): the
+(ephemeral ports) against in-process default bots, probe clients (``tests/support/probe.py``)
+and raw sockets that misbehave.  Deadline tests run on Trio's mock clock (``autojump_clock``): the
 deadlines are realistic and pass at once, and the time they took is checked exactly.
 """
 

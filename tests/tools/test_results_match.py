@@ -24,7 +24,7 @@ from daihinmin.records.matchlog import read_match_log
 pytestmark = pytest.mark.timeout(120)
 
 CLI = [sys.executable, "-m", "daihinmin.tools"]
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 CRASHER = (f"{sys.executable} -m daihinmin.bench.fault_client crash --at 3 "
            "--host {host} --port {port}")
 

@@ -31,7 +31,7 @@ from daihinmin.rules.movegen import all_plays
 from daihinmin.rules.ruleset import UECDA
 from daihinmin.values.cards import JOKER, JOKER2, CardSet
 from daihinmin.values.moves import PASS, move_to_cells
-from test_client_fast_paths import (  # the same bots, cut and match
+from witness import (  # the same bots as the fast paths' test, cut and match
     QuietWitness,
     Witness,
     assert_read_alike,

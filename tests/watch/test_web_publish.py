@@ -14,6 +14,7 @@ from daihinmin.rules.ruleset import PRESETS
 from daihinmin.tournament.live import LiveTally
 from daihinmin.tournament.publish import STANDINGS_ROWS, Views, standings_json
 from daihinmin.web.feeds import KEEP_ENDED, Feed, forget_ended
+from vectors import SUPPORT
 
 
 def test_a_worker_relays_only_the_snapshots_that_changed() -> None:
@@ -119,7 +120,7 @@ def test_an_in_process_tournament_publishes_each_turn_and_the_standings(tmp_path
         found = re.search(r"(http://127\.0\.0\.1:\d+)/", web.stdout.readline())
         assert found, web.stderr
         url = found.group(1)
-        env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent)}
+        env = {**os.environ, "PYTHONPATH": str(SUPPORT)}
         run = subprocess.Popen([sys.executable, "-m", "daihinmin.tools", "tournament",
                                 str(config), "--db", str(tmp_path / "t.sqlite"), "--json",
                                 "--publish", url],

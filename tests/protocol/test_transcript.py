@@ -18,7 +18,7 @@ the correct behaviour, ``UECDA_PROTOCOL.md`` §3 quirk and §5 quirk):
   them never answers.  The engine asks that player; the replay answers for them with a pass
   (the only thing the kifu lets us assume) and then expects the same leader as tndhms.
 
-The session is recorded data kept in the repository (``tests/vectors.py`` finds it).
+The session is recorded data kept in the repository (``tests/support/vectors.py`` finds it).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """``daihinmin match``: every player a separate OS process over loopback TCP.
 
 External players join with ``--cmd``; here the checking probe client
-(``tests/probe.py``, run as a script) plays, so each process also checks the server.
+(``tests/support/probe.py``, run as a script) plays, so each process also checks the server.
 """
 
 from __future__ import annotations
@@ -21,8 +21,9 @@ from daihinmin.records.matchlog import read_match_log
 from daihinmin.records.replay import verify_log
 from daihinmin.tools.cli import main
 from daihinmin.tools.cmd_match import DEFAULT_TABLE, lineup_of, player_specs
+from processes import processes_with
 
-PROBE = Path(__file__).with_name("probe.py")
+PROBE = Path(__file__).parents[1] / "support" / "probe.py"
 
 
 def probe_cmd(i: int, marker: str) -> str:
@@ -126,21 +127,6 @@ def test_default_table_of_bundled_bot_processes_plays_a_verifiable_match(
     assert log.header.write_mode == "deferred"  # bundled bots only
     assert all(len(g.transfers) == 4 for g in log.games[1:])  # exchanges from game 2 on
     assert children_with("daihinmin.tools") == []
-
-
-def processes_with(marker: str) -> int:
-    """How many player processes anywhere mention ``marker`` (a leaked child is re-parented).
-    A command line with ``--cmd`` is the runner's, or a fork of it not yet turned into a
-    player (it names them all): not counted, or a fork in flight could pass for a player."""
-    count = 0
-    for entry in os.listdir("/proc"):
-        try:
-            line = Path(f"/proc/{entry}/cmdline").read_bytes() if entry.isdigit() else b""
-        except OSError:
-            continue
-        if marker.encode() in line and b"--cmd" not in line:
-            count += 1
-    return count
 
 
 @pytest.mark.parametrize(("signum", "code", "message"), [

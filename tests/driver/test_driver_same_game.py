@@ -24,7 +24,7 @@ from daihinmin.server.config import ServerConfig
 from daihinmin.values.cards import CardSet
 from daihinmin.values.moves import Move
 from rich.console import Console
-from test_human_play import ScriptedPerson, play_on_server
+from scripted_person import ScriptedPerson, play_on_server
 
 RULES = ruleset_from("app", ["seven_pass=yes", "ten_discard=yes", "players=3"])
 SEED, GAMES = 11, 3

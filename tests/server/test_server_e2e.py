@@ -1,6 +1,6 @@
 """The server end to end over real loopback TCP, against independent blocking-socket probes.
 
-Each probe (``tests/probe.py``) checks every message the server sends (sizes, row 7,
+Each probe (``tests/support/probe.py``) checks every message the server sends (sizes, row 7,
 flags, hands, the 9/8 answers the rules give) and records what it saw; the tests compare
 those records with the server's match log and re-simulate the log with the engine.
 """
@@ -256,7 +256,7 @@ def test_a_player_leaving_mid_match_is_handed_to_the_fallback_and_the_match_ends
 def test_every_rules_preset_plays_over_20070_or_refuses_20070(name: str, tmp_path: Path) -> None:
     """Presets 20070 tables can carry play with 20070 probes and verify; the others answer a
     20070 profile with REFUSED (20260) and close it (they play over protocol 20260:
-    tests/test_presets_tcp.py, tests/test_extension_server.py)."""
+    tests/server/test_presets_tcp.py, tests/server/test_extension_server.py)."""
     rules = PRESETS[name]
     config = ServerConfig(rules=rules, games=4, seed=5, port=0, log_path=tmp_path / "p.jsonl",
                           fault_limit=0)
