@@ -9,11 +9,13 @@ from pathlib import Path
 from typing import IO, Any
 
 from daihinmin.local.terminal_text import markup_safe, terminal_safe
+from daihinmin.values.words import counted
 from rich import box
 from rich.cells import cell_len
 from rich.console import Console
 from rich.table import Table
 
+from .plan_text import plan_text
 from .run import RunSummary
 from .stats import TournamentStats
 from .store import MatchLogRow, ParticipantFaults, TournamentStore
@@ -65,6 +67,7 @@ def summary_dict(stats: TournamentStats, store: TournamentStore,
         "games": stats.games,
         "games_planned": store.total_games(),
         "games_asked": cfg.games if cfg else None,
+        "games_exact": cfg.games_exact if cfg else None,
         "planned_note": planned_note(store),
         "lower_is_better": stats.lower_is_better,
         "stand_in_policy": STAND_IN_POLICY,
@@ -92,21 +95,11 @@ STAND_IN_POLICY = ("a match in which a stand-in played for a participant (it cou
 
 
 def planned_note(store: TournamentStore) -> str:
-    """Why the plan has the games it has: whole rounds (every table of a round plays every
-    rotation), so the games asked are rounded up."""
+    """What the tournament in ``store`` plays and why (whole rounds, or the last one cut
+    short), in one line."""
     cfg = store.stored_config()
     planned = store.total_games()
-    row = store.con.execute("SELECT COUNT(*), COALESCE(MAX(games), 0), COUNT(DISTINCT"
-                            " table_no), COUNT(DISTINCT rotation) FROM matches WHERE"
-                            " deal_set = 0").fetchone()
-    matches, per_match, tables, rotations = (int(x) for x in row)
-    per_round = matches * per_match
-    asked = cfg.games if cfg else planned
-    text = (f"{planned:,} games planned in whole rounds of {per_round:,} ({tables} table(s)"
-            f" x {rotations} rotation(s) x {per_match} games)")
-    if asked != planned:
-        text += f"; {asked:,} were asked, rounded up to whole rounds"
-    return text
+    return f"{counted(planned, 'game')} planned" if cfg is None else plan_text(cfg, planned)
 
 
 def logs_note(logs: list[MatchLogRow]) -> str | None:
