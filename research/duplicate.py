@@ -40,6 +40,7 @@ from daihinmin.local.parallel import run_parallel
 from daihinmin.players.registry import parse_options
 from daihinmin.records.exit_codes import OUTPUT_REFUSED
 from daihinmin.records.help_text import PlainHelp
+from daihinmin.values.words import counted
 
 # (player, options, opponent, seed, positions, my classes, warm-up games, log path prefix,
 #  the warm-up match's log)
@@ -149,6 +150,35 @@ def paired_summary(a: list[int], b: list[int]) -> dict[str, Any]:  # JSON
             "differ": round(sum(1 for x in d if x) / len(d), 3)}
 
 
+def side_label(name: str, options: dict[str, object]) -> str:
+    """A side as the result names it: its bot and the options it was given.
+
+    >>> side_label("mc", {"playouts": 3000, "learned_self": True})
+    'mc (learned_self=yes, playouts=3000)'
+    >>> side_label("default", {})
+    'default'
+    """
+    if not options:
+        return name
+    shown = {k: ("yes" if v else "no") if isinstance(v, bool) else v for k, v in options.items()}
+    return f"{name} ({', '.join(f'{k}={v}' for k, v in sorted(shown.items()))})"
+
+
+def result_text(summary: dict[str, Any], opponent: str) -> list[str]:
+    """The result in words: which bot is A and which B, their means and places, B - A."""
+    lo, hi = summary["diff_ci95"]
+    lines = [f"{counted(summary['positions'], 'position')}, each played by A and by B "
+             f"against 4 x {opponent}:"]
+    for side in ("a", "b"):
+        places = " ".join(str(n) for n in summary[f"places_{side}"])
+        lines.append(f"  {side.upper()} = {summary[side]['label']}: mean "
+                     f"{summary[f'mean_{side}']} points; places 1st..5th: {places}")
+    lines.append(f"  B - A = {summary['diff']:+} points a position (95% CI {lo:+}..{hi:+}); "
+                 f"A and B differ in {summary['differ']:.0%} of positions; "
+                 f"{summary['wall_s']} s")
+    return lines
+
+
 def _classes(text: str) -> list[int | None]:
     out: list[int | None] = []
     for part in text.split(","):
@@ -230,17 +260,15 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     summary["places_a"] = [sum(1 for r in a.values() if r.place == q) for q in range(5)]
     summary["places_b"] = [sum(1 for r in b.values() if r.place == q) for q in range(5)]
     summary["wall_s"] = round(time.perf_counter() - start, 1)
+    for side, (name, opts) in zip(("a", "b"), configs, strict=True):
+        summary[side] = {"bot": name, "options": opts, "label": side_label(name, opts)}
+    summary["opponent"] = args.opponent
     if args.log_dir is not None:
         summary["warm_up_logs"] = warm_logs  # unscored: none of their games count
     if args.json:
         print(json.dumps(summary))
     else:
-        lo, hi = summary["diff_ci95"]
-        print(f"{summary['positions']} positions vs 4x {args.opponent}: A {summary['mean_a']} "
-              f"(places {summary['places_a']}), B {summary['mean_b']} (places "
-              f"{summary['places_b']}); B - A = {summary['diff']:+} (95% CI {lo:+}..{hi:+}), "
-              f"the two differ in {summary['differ']:.0%} of positions; "
-              f"{summary['wall_s']} s")
+        print("\n".join(result_text(summary, args.opponent)))
         if warm_logs:
             print(f"logs in {args.log_dir}: a-K/b-K.jsonl per position; the unscored warm-up "
                   f"games in {', '.join(Path(w).name for w in warm_logs)}")
