@@ -39,7 +39,6 @@ from typing import Any
 from daihinmin.local.parallel import run_parallel
 from daihinmin.players.registry import parse_options
 from daihinmin.records.exit_codes import OUTPUT_REFUSED
-from daihinmin.records.help_text import PlainHelp
 from daihinmin.values.words import counted
 
 # (player, options, opponent, seed, positions, my classes, warm-up games, log path prefix,
@@ -192,9 +191,13 @@ def _classes(text: str) -> list[int | None]:
     return out
 
 
-def main(argv: list[str] | None = None, prog: str | None = None) -> int:
+def main(argv: list[str] | None = None, prog: str | None = None,
+         formatter: type[argparse.HelpFormatter] = argparse.RawDescriptionHelpFormatter
+         ) -> int:
+    """Run the tool on ``argv``; ``daihinmin`` passes its ``prog`` and its help
+    ``formatter`` (how the command line shows help: plain text, defaults said)."""
     p = argparse.ArgumentParser(prog=prog, description=__doc__,
-                                formatter_class=PlainHelp)
+                                formatter_class=formatter)
     p.add_argument("--a", default="mc", help="registered player A")
     p.add_argument("--b", default="mc", help="registered player B")
     p.add_argument("--a-opt", action="append", default=[], metavar="KEY=VALUE",

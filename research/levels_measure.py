@@ -13,7 +13,6 @@ import sys
 from daihinmin.driver.record import GameRecord
 from daihinmin.local.runner import play_local_match
 from daihinmin.players.registry import make_bot, names
-from daihinmin.records.help_text import PlainHelp
 from daihinmin.rules.ruleset import PRESETS, RuleSet, preset
 
 
@@ -34,9 +33,13 @@ def seat_mean_place(rules: RuleSet, bot: str, field: str, games: int,
     return statistics.fmean(places), half
 
 
-def main(argv: list[str] | None = None, prog: str = "daihinmin levels") -> int:
+def main(argv: list[str] | None = None, prog: str = "daihinmin levels",
+         formatter: type[argparse.HelpFormatter] = argparse.RawDescriptionHelpFormatter
+         ) -> int:
+    """Run the tool on ``argv``; ``daihinmin`` passes its ``prog`` and its help
+    ``formatter`` (how the command line shows help: plain text, defaults said)."""
     p = argparse.ArgumentParser(prog=prog, description=__doc__,
-                                formatter_class=PlainHelp)
+                                formatter_class=formatter)
     p.add_argument("preset", choices=sorted(PRESETS), help="rule preset")
     p.add_argument("bot", choices=names(), help="the bot in seat 0")
     p.add_argument("field", choices=names(), help="the bot in every other seat")

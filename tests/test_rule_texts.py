@@ -8,8 +8,14 @@ import re
 from dataclasses import fields
 from pathlib import Path
 
-from daihinmin.rules.rule_texts import GROUPS, PRESET_TEXTS, TEXTS, markdown_table, \
-    preset_sets, rules_in_words
+from daihinmin.rules.rule_texts import (
+    GROUPS,
+    PRESET_TEXTS,
+    TEXTS,
+    markdown_table,
+    preset_sets,
+    rules_in_words,
+)
 from daihinmin.rules.ruleset import PRESETS, WEB, RuleSet
 from daihinmin.web.settings import presets_json
 
