@@ -64,6 +64,7 @@ def play_command(args: argparse.Namespace) -> int:
     from daihinmin.players.prepare import prepare_kinds
     from daihinmin.players.registry import UnknownBotError, make_bot
     from daihinmin.rules.ruleset import RuleConfigError, ruleset_from
+    from daihinmin.values.words import counted
     from rich.console import Console
 
     console = Console(highlight=False)
@@ -102,7 +103,7 @@ def play_command(args: argparse.Namespace) -> int:
     if level is not None and level.note:
         console.print(f"[yellow]{level.note}[/]")
     console.print(f"[bold]daihinmin play[/]: rules {rules.name}, {rules.players} players, "
-                  f"{args.games} game(s), seed {seed}. Type ? for help, q to quit.")
+                  f"{counted(args.games, 'game')}, seed {seed}. Type ? for help, q to quit.")
     session = PlaySession(rules, seed, args.games, seats, args.seat, delay=args.delay)
     try:
         session.run()

@@ -196,7 +196,7 @@ def print_report(console: Console, stats: TournamentStats, store: TournamentStor
         if f.replaced_matches:
             name = markup_safe(stats.participants[i].name, newlines=False)
             console.print(f"[red]{name}[/red]: a stand-in "
-                          f"played for it in {f.replaced_matches} match attempt(s) "
+                          f"played for it in {counted(f.replaced_matches, 'match attempt')} "
                           f"({markup_safe(f.text())}); those matches failed and none of their"
                           " games count", highlight=False)
     print_places(console, stats)
@@ -216,8 +216,8 @@ def print_report(console: Console, stats: TournamentStats, store: TournamentStor
     if run is not None and run.games:
         cpu = run.cpu_per_game or 0.0
         console.print(f"This run: {run.games:,} games in {run.wall_seconds:.1f} s = "
-                      f"{run.games_per_second:.1f} games/s on {run.jobs} worker(s), "
-                      f"{run.tables} table(s) at once; CPU {1000 * cpu:.1f} ms/game")
+                      f"{run.games_per_second:.1f} games/s on {counted(run.jobs, 'worker')}, "
+                      f"{counted(run.tables, 'table')} at once; CPU {1000 * cpu:.1f} ms/game")
 
 
 def print_places(console: Console, stats: TournamentStats) -> None:

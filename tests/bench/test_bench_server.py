@@ -35,3 +35,7 @@ def test_stand_ins_asked_for_are_said_so_never_crashes(tmp_path: Path,
     assert [s.status for s in seats] == [SeatStatus.REQUESTED] * 5
     assert all(s.faults == {} and s.stand_in == "fallback" for s in seats)
     assert "asked for" in seats[0].detail
+    assert main(["replay", str(log)]) == 0
+    shown = capsys.readouterr().out.split("standings:")[1]
+    assert shown.count("mean place -") == 5  # no own game: no place (never "0.00")
+    assert shown.count("REQUESTED, fallback from game 1") == 5
