@@ -10,8 +10,6 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.timeout(300)
-
 TINY = '''
 from numba import njit
 
@@ -54,6 +52,7 @@ def python(code: str, *args: str, cache: Path) -> list[str]:
     return done.stdout.split()
 
 
+@pytest.mark.timeout(300)
 def test_is_cached_asks_numbas_index_of_these_sources(tmp_path: Path) -> None:
     (tmp_path / "tiny.py").write_text(TINY)
     cache = tmp_path / "cache"
@@ -64,6 +63,7 @@ def test_is_cached_asks_numbas_index_of_these_sources(tmp_path: Path) -> None:
     assert python(PROBE, str(tmp_path), "look", cache=cache) == ["False", "False"]
 
 
+@pytest.mark.timeout(300)
 def test_a_start_after_a_warm_up_needs_no_compile_and_a_gap_is_one(tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     assert python(START, "warm", cache=cache) == ["True", "False"]  # none yet, then warm
@@ -74,3 +74,17 @@ def test_a_start_after_a_warm_up_needs_no_compile_and_a_gap_is_one(tmp_path: Pat
     assert python(START, "look", cache=cache) == ["True"]
     manifest.unlink()
     assert python(START, "look", cache=cache) == ["True"]
+
+
+@pytest.mark.usefixtures("mc_compiled")  # conftest.py: compiled (and listed) once a session;
+# its generous timeout too
+def test_a_start_after_the_warm_up_announces_no_compile() -> None:
+    code = ("from daihinmin.players.prepare import prepare_kinds\n"
+            "from daihinmin.players.registry import prepare_notice\n"
+            "print(prepare_notice('mc'))\n"
+            "prepare_kinds(['mc'], 'daihinmin play')\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["None"]  # the real cache of this checkout: it loads
+    assert "compiling" not in done.stderr, done.stderr
