@@ -46,8 +46,9 @@ from daihinmin.values.moves import Cell
 
 from .connection import PlayerConnection
 from .errors import PlayerDisconnectedError, PlayerTimeoutError
+from .move_reading import describe, table_fault
 from .outbox import Outbox
-from .requests import GameRequests, describe, table_fault
+from .requests import GameRequests
 from .seats import SeatTable
 from .tables import turn_state
 

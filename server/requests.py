@@ -17,28 +17,17 @@ import trio
 from daihinmin.driver.faults import SeatStatus
 from daihinmin.driver.game import GameDriver, TurnDone
 from daihinmin.protocol.codec import decode_exchange_table
-from daihinmin.protocol.errors import TABLE_ERRORS, BadCellValueError, MoveTableError, ProtocolError
+from daihinmin.protocol.errors import TABLE_ERRORS, ProtocolError
 from daihinmin.protocol.table import PROTOCOL_20260, Table
 from daihinmin.rules.game import GameState, StepResult
 from daihinmin.values.cards import CardSet
 from daihinmin.values.moves import Cell, Move
-from daihinmin.values.shapes import move_from_cells
 
 from .connection import PlayerConnection
 from .errors import PlayerDisconnectedError, PlayerTimeoutError
+from .move_reading import describe, read_move_cells, table_fault
 from .seats import Seat, SeatTable
 from .stand_in import StandIn, deal_view, exchange_facts
-
-
-def table_fault(exc: Exception) -> SeatStatus:
-    """MALFORMED for bytes that are no table; ILLEGAL for a table that is no valid move."""
-    if isinstance(exc, BadCellValueError) or not isinstance(exc, MoveTableError):
-        return SeatStatus.MALFORMED
-    return SeatStatus.ILLEGAL
-
-
-def describe(exc: BaseException) -> str:
-    return f"{type(exc).__name__}: {exc}"
 
 
 @dataclass(slots=True)
@@ -89,12 +78,9 @@ def read_move_table(version: int, raw: bytes, max_jokers: int) -> MoveReading:
     except ProtocolError as exc:
         return None, None, describe(exc), SeatStatus.MALFORMED
     cells = table.nonzero()
-    try:
-        # 20260 also reads the joker pair and double stairs (docs/PROTOCOL_EXTENSION.md).
-        extended = version == PROTOCOL_20260
-        return move_from_cells(cells, max_jokers, extended=extended), cells, None, None
-    except TABLE_ERRORS as exc:
-        return None, cells, describe(exc), table_fault(exc)
+    # 20260 also reads the joker pair and double stairs (docs/PROTOCOL_EXTENSION.md).
+    move, error, fault = read_move_cells(cells, max_jokers, version == PROTOCOL_20260)
+    return move, cells, error, fault
 
 
 def read_exchange(conn: PlayerConnection, raw: bytes, hand: CardSet, count: int
@@ -224,4 +210,4 @@ def _ms(since: float) -> float:
 
 
 __all__ = ["ExchangeReply", "GameRequests", "MoveReading", "MoveReply", "read_exchange",
-           "read_move", "read_move_table", "table_fault"]
+           "read_move", "read_move_table"]
