@@ -1,4 +1,4 @@
-"""Errors of the match server, its players and its match log."""
+"""Errors of the match server and its players (the match log's: ``daihinmin.records``)."""
 
 from __future__ import annotations
 
@@ -35,24 +35,6 @@ class PlayerDisconnectedError(PlayerConnectionError):
 
 class PlayerTimeoutError(PlayerConnectionError):
     """The player did not send a message before its deadline."""
-
-
-class MatchLogError(ServerError):
-    """A match log file cannot be read: bad JSON, unknown schema, or missing records."""
-
-
-class KifuError(ServerError):
-    """A kifu (the reference server's game record) cannot be read, or disagrees with the
-    rules; the message names the line (exit code 4)."""
-
-    def __init__(self, message: str, line: int = 0) -> None:
-        super().__init__(message)
-        self.line = line
-
-
-class KifuRulesError(ServerError):
-    """The rules cannot be written in a kifu, or a kifu asks for rules the engine has no
-    match for (exit code 2)."""
 
 
 class MatchInterruptedError(ServerError):

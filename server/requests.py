@@ -19,13 +19,13 @@ from daihinmin.driver.game import GameDriver, TurnDone
 from daihinmin.protocol.codec import decode_exchange_table
 from daihinmin.protocol.errors import TABLE_ERRORS, ProtocolError
 from daihinmin.protocol.table import PROTOCOL_20260, Table
+from daihinmin.records.move_reading import describe, read_move_cells, table_fault
 from daihinmin.rules.game import GameState, StepResult
 from daihinmin.values.cards import CardSet
 from daihinmin.values.moves import Cell, Move
 
 from .connection import PlayerConnection
 from .errors import PlayerDisconnectedError, PlayerTimeoutError
-from .move_reading import describe, read_move_cells, table_fault
 from .seats import Seat, SeatTable
 from .stand_in import StandIn, deal_view, exchange_facts
 

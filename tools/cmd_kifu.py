@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from daihinmin.local.terminal_text import terminal_safe
 
 if TYPE_CHECKING:
-    from daihinmin.server.matchlog import MatchLog
+    from daihinmin.records.matchlog import MatchLog
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -37,9 +37,9 @@ def say(text: str, err: bool = False) -> None:
 
 
 def import_command(args: argparse.Namespace) -> int:
-    from daihinmin.server.errors import KifuError, KifuRulesError
-    from daihinmin.server.outfile import OutputRefusedError
-    from daihinmin.tools.exit_codes import BAD_INPUT, OUTPUT_REFUSED, USAGE
+    from daihinmin.records.errors import KifuError, KifuRulesError
+    from daihinmin.records.exit_codes import BAD_INPUT, OUTPUT_REFUSED, USAGE
+    from daihinmin.records.outfile import OutputRefusedError
 
     try:
         games, complete, torn = import_kifu(args.kifu, args.log, args.rule)
@@ -64,10 +64,10 @@ def import_kifu(source: Path, target: Path, overrides: list[str]) -> tuple[int, 
     kifu turns out bad): (games, whether the match is complete, whether a cut last game was
     left out)."""
     from daihinmin.driver.record import GameRecord
-    from daihinmin.server.errors import KifuError
-    from daihinmin.server.kifu import KifuReader, text_lines
-    from daihinmin.server.kifu_log import KifuImport
-    from daihinmin.server.matchlog import MatchEnd, MatchHeader, MatchLogWriter
+    from daihinmin.records.errors import KifuError
+    from daihinmin.records.kifu import KifuReader, text_lines
+    from daihinmin.records.kifu_log import KifuImport
+    from daihinmin.records.matchlog import MatchEnd, MatchHeader, MatchLogWriter
 
     try:
         f = source.open("rb")
@@ -104,10 +104,10 @@ def import_kifu(source: Path, target: Path, overrides: list[str]) -> tuple[int, 
 def write_kifu_file(source: Path, log: MatchLog, target: Path) -> int:
     """``replay LOG --kifu FILE``: exit 0, 3 (turns a stand-in played, which the kifu
     cannot mark), 2 (rules a kifu cannot state), 4 or 5."""
-    from daihinmin.server.errors import KifuRulesError, MatchLogError
-    from daihinmin.server.kifu_log import kifu_rules_problem, write_kifu
-    from daihinmin.server.outfile import OutputRefusedError, claim_output
-    from daihinmin.tools.exit_codes import BAD_INPUT, OUTPUT_REFUSED, STAND_IN, USAGE
+    from daihinmin.records.errors import KifuRulesError, MatchLogError
+    from daihinmin.records.exit_codes import BAD_INPUT, OUTPUT_REFUSED, STAND_IN, USAGE
+    from daihinmin.records.kifu_log import kifu_rules_problem, write_kifu
+    from daihinmin.records.outfile import OutputRefusedError, claim_output
 
     problem = kifu_rules_problem(log.header.ruleset())
     if problem is not None:

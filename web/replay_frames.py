@@ -16,17 +16,17 @@ from typing import Any
 
 from daihinmin.driver.record import GameRecord
 from daihinmin.players.human_render import event_notes, move_text
-from daihinmin.rules.game import GameState
-from daihinmin.rules.match import GameResult, MatchState
-from daihinmin.server.errors import MatchLogError
-from daihinmin.server.matchlog import MatchLog, parse_lines, read_match_log
-from daihinmin.server.replay import (
+from daihinmin.records.errors import MatchLogError
+from daihinmin.records.matchlog import MatchLog, parse_lines, read_match_log
+from daihinmin.records.replay import (
     LogMismatchError,
     ReplayedTurn,
     new_match,
     recorded_deals,
     replay_game,
 )
+from daihinmin.rules.game import GameState
+from daihinmin.rules.match import GameResult, MatchState
 
 MAX_LOG_BYTES = 64 * 1024 * 1024
 
