@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import multiprocessing
 import queue
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,7 +39,8 @@ def job_main(task_a: Task, task_b: Task, results: Any) -> None:
     results.put(("end", None))
 
 
-def results_of(jobs: Sequence[tuple[Task, Task]]) -> Iterator[tuple[str, PositionResult]]:
+def results_of(jobs: Sequence[tuple[Task, Task]]
+               ) -> Generator[tuple[str, PositionResult], None, None]:
     """The results of every job as they come: in this process for one job, else one
     process per job (stopped when the caller stops reading)."""
     if len(jobs) == 1:

@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from daihinmin.records.matchlog import read_match_log
@@ -95,6 +96,7 @@ def test_the_clients_play_on_serve(built: dict[str, Path], tmp_path: Path) -> No
          "--seed", "8", "--log", str(log), "--no-fsync"],
         stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
     players: list[subprocess.Popen[bytes]] = []
+    every: list[subprocess.Popen[Any]] = [server]
     try:
         assert server.stderr is not None
         found = None
@@ -110,10 +112,11 @@ def test_the_clients_play_on_serve(built: dict[str, Path], tmp_path: Path) -> No
                       "-q"] for _ in range(3)]
         for command in commands:
             players.append(subprocess.Popen(command, stdout=subprocess.DEVNULL))
+            every.append(players[-1])
         assert server.wait(timeout=300) == 0, server.stderr.read()
         assert [p.wait(timeout=60) for p in players] == [0] * 5
     finally:
-        for proc in (server, *players):
+        for proc in every:
             if proc.poll() is None:
                 proc.kill()
                 proc.wait()

@@ -143,7 +143,7 @@ class Sprt:
             if self.n < 2:
                 return 0.0
             return self.n / 2 * math.log(self._spread(h.d0) / self._spread(h.d1))
-        weights = dict(self.counts)
+        weights: dict[float, float] = dict(self.counts)
         for edge in (-self.bound, self.bound):
             weights[edge] = weights.get(edge, 0) + EDGE_WEIGHT
         total = sum(weights.values())
