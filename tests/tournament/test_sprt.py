@@ -25,7 +25,7 @@ from daihinmin.tournament.sprt import (
 RUNS = 1000
 SETTINGS = [  # (hypotheses, model, games per observation)
     (SprtHypotheses(0.0, 0.5), "multinomial", 1),  # duplicate: one position's difference
-    (SprtHypotheses(0.0, 0.2, 0.05, 0.1), "normal", 10),  # tournament: a deal set's mean
+    (SprtHypotheses(0.0, 0.2), "normal", 10),  # tournament: a deal set's mean
 ]
 
 
