@@ -32,6 +32,7 @@ True
 from __future__ import annotations
 
 import contextlib
+import datetime
 import json
 import math
 import os
@@ -48,13 +49,18 @@ from daihinmin.driver.record import (
     GameRecord,
     TurnRecord,
 )
-from daihinmin.rules.ruleset import RuleSet, ruleset_from_dict
+from daihinmin.rules.ruleset import RuleSet, ruleset_from_dict, ruleset_to_dict
 
 from . import logcheck
 from .errors import MatchLogError
 
 SCHEMA = "daihinmin.matchlog/2"
 READABLE_SCHEMAS = ("daihinmin.matchlog/1", SCHEMA)
+
+def utc_now() -> str:
+    """The time a log's header or resume line says it started: UTC, to the second."""
+    return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+
 
 @dataclass
 class PlayerInfo:
@@ -99,6 +105,13 @@ class MatchHeader:
     # The header lines of the kifu a log was read from that it has no field for (the host
     # name, the window settings, ...), kept so that writing the kifu again gives them back.
     kifu: dict[str, str] | None = None
+
+    @classmethod
+    def starting_now(cls, rules: RuleSet, seed: int, games: int, players: list[PlayerInfo],
+                     **fields: Any) -> MatchHeader:
+        """The header of a match that starts now, its rules as the log stores them: every
+        writer of a log (the server, the in-process runner, the browser) builds it here."""
+        return cls(ruleset_to_dict(rules), seed, games, players, utc_now(), **fields)
 
     def ruleset(self) -> RuleSet:
         return ruleset_from_dict(self.rules).validate()

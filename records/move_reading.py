@@ -2,22 +2,15 @@
 
 The server reads its players' tables so (:mod:`daihinmin.server.requests`), and the kifu
 reader the tables a kifu lists (:mod:`daihinmin.records.kifu_log`): cells that form no move
-are played as a pass answered 8, with the reason and the kind of fault for the record.
+are played as a pass answered 8, with the reason and the kind of fault for the record
+(:func:`~daihinmin.driver.faults.table_fault`).
 """
 
 from __future__ import annotations
 
-from daihinmin.driver.faults import SeatStatus
-from daihinmin.protocol.errors import TABLE_ERRORS, MoveTableError
-from daihinmin.values.errors import BadCellValueError
+from daihinmin.driver.faults import SeatStatus, table_fault
+from daihinmin.protocol.errors import TABLE_ERRORS
 from daihinmin.values.moves import Cell, Move, move_from_cells
-
-
-def table_fault(exc: Exception) -> SeatStatus:
-    """MALFORMED for bytes that are no table; ILLEGAL for a table that is no valid move."""
-    if isinstance(exc, BadCellValueError) or not isinstance(exc, MoveTableError):
-        return SeatStatus.MALFORMED
-    return SeatStatus.ILLEGAL
 
 
 def describe(exc: BaseException) -> str:
@@ -33,4 +26,4 @@ def read_move_cells(cells: dict[Cell, int], max_jokers: int, extended: bool = Fa
         return None, describe(exc), table_fault(exc)
 
 
-__all__ = ["describe", "read_move_cells", "table_fault"]
+__all__ = ["describe", "read_move_cells"]
