@@ -52,6 +52,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                       help="override one rule of --rules (repeatable)")
     what.add_argument("--no-duplicate", action="store_true",
                       help="no seat rotations of the same deals")
+    test = p.add_argument_group(
+        "sequential test (two participants)",
+        "play until the answer is known at the error rates asked, at most --games "
+        "(docs/SPRT.md): H0 says the second participant scores D0 points per game more than "
+        "the first, H1 says D1 (D0 < D1)")
+    test.add_argument("--sprt", nargs=2, type=float, metavar=("D0", "D1"),
+                      help="the two hypotheses, mean points per game of the second "
+                           "participant minus the first")
+    test.add_argument("--alpha", type=float, default=0.05,
+                      help="the chance of accepting H1 when H0 holds (default 0.05)")
+    test.add_argument("--beta", type=float, default=0.05,
+                      help="the chance of accepting H0 when H1 holds (default 0.05)")
     how = p.add_argument_group("how to run")
     how.add_argument("--db", help=f"results database (default: CONFIG.sqlite or {DEFAULT_DB})")
     how.add_argument("--resume", action="store_true", help="continue the tournament in --db")
@@ -111,6 +123,8 @@ def config_from_args(args: argparse.Namespace) -> TournamentConfig | None:
     cfg = replace(cfg, **{k: v for k, v in changes.items() if v is not None})
     if args.rule:
         cfg = replace(cfg, rule=tuple(args.rule))
+    if args.sprt is not None:
+        cfg = replace(cfg, sprt=(args.sprt[0], args.sprt[1], args.alpha, args.beta))
     if args.no_duplicate:
         cfg = replace(cfg, duplicate=False)
     if args.in_process:
@@ -268,12 +282,23 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             print(f"daihinmin tournament: cannot write {args.report_html}: {exc}",
                   file=sys.stderr)
             code = code or OUTPUT_REFUSED
+    sprt_lines: list[str] = []
+    if run_cfg.sprt is not None:
+        from daihinmin.tournament.sprt_run import SprtMonitor
+
+        monitor = SprtMonitor(store, run_cfg)
+        report["sprt"] = monitor.report()
+        sprt_lines = monitor.lines(store.participant_names())
     if args.json:
         print(json.dumps(report))
     else:
         print_report(Console(), stats, store, summary)
+        for line in sprt_lines:
+            print(terminal_safe(line))
     failed = store.counts().get("failed", 0)
     unfinished = sum(n for state, n in store.counts().items() if state != "done")
+    if report.get("sprt", {}).get("verdict") is not None:
+        unfinished = failed  # decided: the matches left unplayed were not needed
     if failed and code == OK:
         print(f"daihinmin tournament: {failed} match(es) failed and keep no games (the "
               "report says why); --resume retries them", file=sys.stderr)

@@ -92,6 +92,9 @@ class TournamentConfig:
     tables: int = 0  # TCP: tables played at once (over all workers); 0 = 2 per worker
     match_timeout: float = 600.0  # TCP: seconds one match may take before it is failed
     log_dir: str | None = None  # each match's log goes here (.match_logs)
+    # Two participants: stop when a sequential test decides (d0, d1, alpha, beta: the mean
+    # points per game of the second minus the first under H0 and H1, the error rates).
+    sprt: tuple[float, float, float, float] | None = None
 
     def ruleset(self) -> RuleSet:
         try:
@@ -109,6 +112,8 @@ class TournamentConfig:
         d["participant"] = [participant_to_dict(p) for p in self.participants]
         del d["participants"]
         d["rule"] = list(self.rule)
+        if self.sprt is not None:
+            d["sprt"] = list(self.sprt)
         return {k: v for k, v in d.items() if v is not None}
 
     def with_run_options(self, **changes: Any) -> TournamentConfig:
@@ -236,6 +241,8 @@ def _config_from_dict(d: Mapping[str, Any]) -> TournamentConfig:
     if "rule" in d:
         rule = d["rule"]
         d["rule"] = tuple([rule] if isinstance(rule, str) else rule)
+    if "sprt" in d:
+        d["sprt"] = sprt_setting(d["sprt"])
     parts = unique_names([participant_from_dict(p) for p in raw_parts])
     try:
         cfg = TournamentConfig(participants=parts, **d)
@@ -342,4 +349,29 @@ def validate(cfg: TournamentConfig) -> TournamentConfig:
         if ext:
             raise TournamentConfigError(f"external commands need transport tcp: {ext}")
     cfg.ruleset()
+    if cfg.sprt is not None:
+        check_sprt(cfg)
     return cfg
+
+
+def sprt_setting(value: Any) -> tuple[float, float, float, float]:
+    """``[d0, d1]`` or ``[d0, d1, alpha, beta]`` (alpha and beta 0.05 by default)."""
+    if (not isinstance(value, list | tuple) or len(value) not in (2, 4)
+            or not all(type(v) in (int, float) for v in value)):
+        raise TournamentConfigError(f"sprt must be [d0, d1] or [d0, d1, alpha, beta], got "
+                                    f"{value!r:.60}")
+    d0, d1, alpha, beta = (*map(float, value), 0.05, 0.05)[:4]
+    return (d0, d1, alpha, beta)
+
+
+def check_sprt(cfg: TournamentConfig) -> None:
+    from .sprt import SprtError, SprtHypotheses
+
+    assert cfg.sprt is not None
+    if len(cfg.participants) != 2:
+        raise TournamentConfigError("sprt compares two participants; this tournament has "
+                                    f"{len(cfg.participants)}")
+    try:
+        SprtHypotheses(*cfg.sprt).check()
+    except SprtError as exc:
+        raise TournamentConfigError(f"sprt: {exc}") from None
