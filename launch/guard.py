@@ -119,7 +119,7 @@ class Guard:
                 resource.setrlimit(which, (value, value))
         # core files are no use here, and one could be as large as the memory limit
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        for sig in STOP_SIGNALS + (signal.SIGCHLD, signal.SIGPIPE, signal.SIGXFSZ):
+        for sig in (*STOP_SIGNALS, signal.SIGCHLD, signal.SIGPIPE, signal.SIGXFSZ):
             signal.signal(sig, signal.SIG_DFL)
         signal.pthread_sigmask(signal.SIG_SETMASK, ())
 
@@ -145,7 +145,7 @@ class Guard:
                     os.chdir(cwd)
                 self.set_limits()
                 os.execvp(argv[0], argv)
-            except BaseException as exc:  # noqa: BLE001 - reported through stderr
+            except BaseException as exc:
                 os.write(2, f"daihinmin guard: could not start {argv[0]!r}: {exc}\n".encode())
             os._exit(127)
         return pid
@@ -163,7 +163,7 @@ class Guard:
         os.set_blocking(wake_w, False)
         os.set_blocking(wake_r, False)
         signal.set_wakeup_fd(wake_w)
-        for sig in STOP_SIGNALS + (signal.SIGCHLD,):
+        for sig in (*STOP_SIGNALS, signal.SIGCHLD):
             signal.signal(sig, self.on_signal)
         signal.signal(signal.SIGPIPE, signal.SIG_IGN)
         err_r, err_w = os.pipe()
@@ -258,8 +258,10 @@ class Guard:
 
     def over_process_limit(self) -> bool:
         limit = self.limits.get("processes")
+        if not limit:
+            return False
         helpers = int(self.config.get("helpers", 0))  # bwrap and the relay, if sandboxed
-        return bool(limit) and len(descendants(os.getpid())) > limit + helpers
+        return len(descendants(os.getpid())) > limit + helpers
 
     def answer_relay(self) -> None:
         """A request for a connection to the table's server, or the player's exit."""

@@ -102,11 +102,11 @@ def main() -> int:
                         continue
                     except OSError:
                         pass
-                for s in (sock, other):  # one side ended: end both
-                    if s is not None and s in peer:
-                        sel.unregister(s)
-                        peer.pop(s)
-                        s.close()
+                for end in (sock, other):  # one side ended: end both
+                    if end is not None and end in peer:
+                        sel.unregister(end)
+                        peer.pop(end)
+                        end.close()
     ru = resource.getrusage(resource.RUSAGE_CHILDREN)  # the player, reaped above
     # What the player left running: every process of the namespace but its init and this
     # one (they all die with the init when this one exits).
