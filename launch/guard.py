@@ -367,9 +367,9 @@ class Guard:
         if code is None or code == 0 or self.stopped:
             return None
         lim = self.limits
-        if code in (-signal.SIGXCPU, -signal.SIGKILL, 128 + signal.SIGXCPU) and \
-                "cpu_seconds" in lim and cpu >= lim["cpu_seconds"] - 0.05:
-            return "cpu"
+        if "cpu_seconds" in lim and (code in (-signal.SIGXCPU, 128 + signal.SIGXCPU) or (
+                code == -signal.SIGKILL and cpu >= 0.95 * lim["cpu_seconds"])):
+            return "cpu"  # SIGXCPU comes from the soft limit only; SIGKILL at the hard one
         if code in (-signal.SIGXFSZ, 128 + signal.SIGXFSZ) and "file_size_mib" in lim:
             return "file_size"  # (128 + the signal: as a shell reports its child's)
         end = tail[-4096:]

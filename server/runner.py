@@ -160,6 +160,9 @@ async def run_headless_match(config: ServerConfig, specs: list[PlayerSpec], *,
         if scopes[number].cancelled_caught:
             return  # stopped by the launcher
         seating.exited[number] = result
+        if result.left_behind and not result.failed:
+            log.warning("player %d (%s) left %d processes running; they were killed", number,
+                        spec.label, result.left_behind)
         if result.failed and number < seating.seated and not server_done.is_set():
             detail = exit_detail(number, spec, result)
             log.warning("%s", detail)
