@@ -1,7 +1,8 @@
 """The guard: one small process between the launcher and one player, outside any sandbox.
 
-Run as ``python -I -S guard.py CONFIG`` (standard library only, so it starts fast and sees
-nothing of the caller's environment but what ``CONFIG``, a JSON object, says).  It
+Run as ``python -I -S guard.py`` with its config, a JSON object, on stdin (standard library
+only, so it starts fast and sees nothing of the caller's environment but what the config
+says).  It
 
 * makes itself a child subreaper (``PR_SET_CHILD_SUBREAPER``): whatever the player starts,
   even a process that left with ``setsid`` or a double fork, stays its descendant;
@@ -384,7 +385,7 @@ class Guard:
 
 
 def main() -> int:
-    config = json.loads(sys.argv[1])
+    config = json.loads(sys.stdin.buffer.read())  # not in argv: ps shows the player once
     report = Guard(config).run()
     sys.stdout.write(json.dumps(report) + "\n")
     sys.stdout.flush()

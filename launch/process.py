@@ -25,7 +25,6 @@ import os
 import shlex
 import shutil
 import signal
-import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass, field
@@ -164,8 +163,8 @@ async def run_player(spec: PlayerSpec, host: str, port: int,
         config = guard_config(spec, host, port, options, scratch, stderr_file)
         env = {**os.environ, "DAIHINMIN_SCRATCH": str(scratch)}
         result = await trio.run_process(
-            [sys.executable, "-I", "-S", str(GUARD), json.dumps(config)], check=False,
-            stdin=subprocess.DEVNULL, capture_stdout=True, capture_stderr=True,
+            [sys.executable, "-I", "-S", str(GUARD)], check=False,
+            stdin=json.dumps(config).encode(), capture_stdout=True, capture_stderr=True,
             start_new_session=True, deliver_cancel=stop_process_group, env=env,
             task_status=task_status)
     finally:
