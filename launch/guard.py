@@ -145,6 +145,7 @@ class Guard:
                 if cwd:
                     os.chdir(cwd)
                 self.set_limits()
+                prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # the guard killed: the player too
                 os.execvp(argv[0], argv)
             except BaseException as exc:
                 os.write(2, f"daihinmin guard: could not start {argv[0]!r}: {exc}\n".encode())

@@ -206,3 +206,25 @@ def test_sandbox_bwrap_missing_is_one_line(tmp_path: Path) -> None:
                           capture_output=True, text=True, timeout=120,
                           env={**os.environ, "PATH": "/nonexistent"})
     assert done.returncode == 2 and len(done.stderr.splitlines()) == 1
+
+
+def test_tournament_records_the_limit_and_never_reruns_the_database(tmp_path: Path) -> None:
+    """A submission stopped by its memory limit: the reason in the results database; a
+    ``--resume`` from the database alone refuses to start the programs it names."""
+    import sqlite3
+
+    folder = make_submission(tmp_path, "memory", "-")
+    db = tmp_path / "t.sqlite"
+    done = subprocess.run([*CLI, "tournament", "--bot", "default", "--bot", "default",
+                           "--bot", "random", "--bot", "greedy", "--submission", str(folder),
+                           "--games", "1", "--games-per-match", "1", "--no-duplicate",
+                           "--jobs", "1", "--db", str(db), "--limit", "memory=256",
+                           "--json"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1, done.stderr  # the match failed: a stand-in played
+    with sqlite3.connect(db) as con:
+        rows = con.execute("SELECT participant, status, detail FROM seat_faults").fetchall()
+    assert [(r[1], r[2].split(":")[0]) for r in rows] == [("CRASHED", "memory limit 256 MiB")]
+    again = subprocess.run([*CLI, "tournament", "--resume", "--db", str(db)],
+                           capture_output=True, text=True, timeout=120)
+    assert again.returncode == 2 and "never a reason to run one" in again.stderr
+    assert running_with(str(tmp_path)) == []

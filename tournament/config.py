@@ -9,8 +9,9 @@ game count may grow: more deal sets are appended to the schedule).
 ...     {"name": "a", "bot": "random"}, {"bot": "default", "options": {"x": 1}}]})
 >>> [p.name for p in cfg.participants], cfg.format, cfg.transport
 (['a', 'default'], 'round-robin', 'tcp')
->>> parse_bot_arg("mc:playouts=200,fast=yes")
-Participant(name='mc', bot='mc', options={'playouts': 200, 'fast': True}, command=None)
+>>> p = parse_bot_arg("mc:playouts=200,fast=yes")
+>>> p.name, p.bot, p.options, p.external
+('mc', 'mc', {'playouts': 200, 'fast': True}, False)
 """
 
 from __future__ import annotations
