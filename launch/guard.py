@@ -349,7 +349,7 @@ class Guard:
             code = os.waitstatus_to_exitcode(status)
         tail = bytes(self.tail)
         limit = self.limit or self.which_limit(code, cpu, rss, tail)
-        stderr_file = self.config.get("stderr_file")
+        stderr_file = self.config.get("stderr_file") if tail else None  # only if it spoke
         if stderr_file:
             try:
                 fd = os.open(stderr_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
