@@ -80,10 +80,9 @@ def startup_ms(sandbox: str | None, starts: int = STARTS) -> float:
         if sandbox is None:
             subprocess.run(["true"], check=True)
         else:
-            options = LaunchOptions(sandbox=sandbox)
-            # port 0: the relay listens on some port; true never connects
-            result = trio.run(lambda o=options: run_player(
-                PlayerSpec("true", ("true",)), "127.0.0.1", 40999, o))
+            # the relay listens on some free port of its own loopback; true never connects
+            result = trio.run(run_player, PlayerSpec("true", ("true",)), "127.0.0.1", 40999,
+                              LaunchOptions(sandbox=sandbox))
             if result.returncode != 0:
                 raise RuntimeError(f"true under {sandbox}: {result}")
         times.append((time.perf_counter() - began) * 1000)

@@ -66,8 +66,8 @@ def python_paths() -> list[Path]:
     here = Path(__file__).resolve().parent.parent  # the folder holding the packages
     from importlib.util import find_spec
 
-    for name in PACKAGES:
-        spec = find_spec(f"daihinmin.{name}")
+    for name in ("daihinmin", *(f"daihinmin.{p}" for p in PACKAGES)):
+        spec = find_spec(name)
         for location in (spec.submodule_search_locations or []) if spec else []:
             paths.add(Path(location))
     paths.discard(here)  # never the whole checkout: results may live there
