@@ -12,7 +12,8 @@ says).  It
 * keeps the last ``stderr_keep`` bytes of the player's stderr (a flood costs no memory) and
   writes them to ``stderr_file`` at the end;
 * when the player ends, however it ends, or when the guard is told to stop (SIGTERM, SIGINT,
-  SIGHUP, its parent's death), kills every descendant that is left and reaps them;
+  SIGHUP, its parent's death, seen within a second), kills every descendant that is left
+  and reaps them;
 * under ``bwrap``, answers the relay inside the sandbox: each request on the inherited
   ``SOCK_SEQPACKET`` socket gets a fresh TCP connection to the table's server, passed in as a
   file descriptor (``SCM_RIGHTS``), and the relay's last message is the player's wait status;
@@ -24,6 +25,7 @@ says).  It
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import errno
 import json
@@ -154,13 +156,11 @@ class Guard:
 
     # --- the loop -----------------------------------------------------------------------
     def run(self) -> dict[str, Any]:
-        try:
+        with contextlib.suppress(OSError, AttributeError):  # not Linux: the group only
             prctl(PR_SET_CHILD_SUBREAPER, 1)
-            prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
-        except (OSError, AttributeError):
-            pass  # not Linux: the process group is all that is stopped
-        if os.getppid() == 1:  # the launcher was gone before the line above
-            return {"error": "the launcher is gone"}
+        # The launcher's death is seen by polling: PR_SET_PDEATHSIG would fire when the
+        # *thread* that started the guard ends (Trio starts processes from worker threads).
+        launcher = os.getppid()
         wake_r, wake_w = os.pipe()
         os.set_blocking(wake_w, False)
         os.set_blocking(wake_r, False)
@@ -194,6 +194,9 @@ class Guard:
                 break
             if now >= next_count:
                 next_count = now + 1.0
+                if os.getppid() != launcher:
+                    self.stopped = "the launcher is gone"
+                    break
                 if self.over_process_limit():
                     self.limit = "processes"
                     break

@@ -228,3 +228,13 @@ def test_tournament_records_the_limit_and_never_reruns_the_database(tmp_path: Pa
                            capture_output=True, text=True, timeout=120)
     assert again.returncode == 2 and "never a reason to run one" in again.stderr
     assert running_with(str(tmp_path)) == []
+
+
+def test_a_player_outlives_the_thread_that_started_it(tmp_path: Path) -> None:
+    """Trio starts processes from worker threads that end after 10 idle seconds; the guard
+    (and so the player) must not take that for the launcher's death."""
+    from daihinmin.launch.process import run_player
+
+    spec = PlayerSpec("sleeper", ("sh", "-c", "sleep 13; exit 7"))
+    ended = trio.run(run_player, spec, "127.0.0.1", 1, LaunchOptions())
+    assert ended.returncode == 7 and ended.reason is None
