@@ -241,7 +241,8 @@ class TablesRun:
         if kind == "started":
             self.worker_of[msg[1]] = msg[2]
         elif kind == "game":
-            self.combined.add_game(msg[2])
+            # Table 1 plays the match seed: its last game breaks ties of points.
+            self.combined.add_game(msg[2], last=msg[1] == self.tasks[0].table)
             self.per_table[msg[1]].add_game(msg[2])
             self.on_game()
         elif kind == "done":
