@@ -70,14 +70,14 @@ def test_limits_stop_players_and_nothing_is_left(tmp_path: Path) -> None:
     assert (fsize.status, fsize.detail.split(":")[0]) == ("CRASHED", "file size limit 8 MiB")
     assert (tmp_path / "big.bin").stat().st_size <= 8 << 20
     assert fork.status == flood.status == "OK" and fork.stand_in is None
-    for name in ("1000", "1001"):  # the children: gone, whoever reaped them
+    for name in ("7391.5", "7392.5"):  # the children: gone, whoever reaped them
         pid = int((tmp_path / f"{name}.pid").read_text())
         assert not Path(f"/proc/{pid}").exists() or b"sleep" not in Path(
             f"/proc/{pid}/cmdline").read_bytes()
     kept = tmp_path / "m.player4.stderr"  # the flood's last 64 KiB, beside the log
     assert kept.stat().st_size == 64 * 1024 and set(kept.read_bytes()) == {ord("x")}
     assert "MemoryError" in (tmp_path / "m.player0.stderr").read_text()
-    assert running_with(str(ATTACK)) == [] and running_with("sleep 100") == []
+    assert running_with(str(ATTACK)) == [] and running_with("sleep 739") == []
 
 
 def test_a_flood_costs_the_match_no_memory(tmp_path: Path) -> None:

@@ -27,7 +27,7 @@ def attack(mode: str, arg: str) -> None:
         while True:
             pass
     elif mode == "fork":  # a child that sleeps forever, and one that left with setsid
-        for argv in (["sleep", "1000"], ["setsid", "sleep", "1001"]):
+        for argv in (["sleep", "7391.5"], ["setsid", "sleep", "7392.5"]):
             child = subprocess.Popen(argv, stdin=subprocess.DEVNULL)
             with open(os.path.join(arg, f"{argv[-1]}.pid"), "w") as f:
                 f.write(str(child.pid))
