@@ -12,6 +12,7 @@ import sys
 COMMAND_MODULES = [
     "daihinmin.tools.cmd_bench",
     "daihinmin.tools.cmd_bot",
+    "daihinmin.tools.cmd_check_bot",
     "daihinmin.tools.cmd_serve",
     "daihinmin.tools.cmd_match",
     "daihinmin.tools.cmd_replay",
@@ -28,6 +29,7 @@ RESEARCH_MODULE = "daihinmin.tools.cmd_research"
 _COMMANDS = {
     "bench": "daihinmin.tools.cmd_bench",
     "bot": "daihinmin.tools.cmd_bot",
+    "check-bot": "daihinmin.tools.cmd_check_bot",
     "serve": "daihinmin.tools.cmd_serve",
     "match": "daihinmin.tools.cmd_match",
     "replay": "daihinmin.tools.cmd_replay",
