@@ -18,7 +18,7 @@ from daihinmin.records.matchlog import read_match_log
 from daihinmin.records.replay import verify_log
 from daihinmin.tools.cli import main
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CLIENTS = {"c": ("cc", ["main.c", "uecda.c", "plays.c", "bot.c"], ["-std=c99"]),
            "cpp": ("c++", ["uecda.cpp", "plays.cpp", "bot.cpp"], ["-std=c++17"])}
 
