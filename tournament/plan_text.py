@@ -25,6 +25,13 @@ from .schedule import spread, tables_per_round
 
 def plan_text(cfg: TournamentConfig, planned: int) -> str:
     """The games ``cfg`` plays (``planned``: the schedule's total) and why, in one line."""
+    text = _plan_text(cfg, planned)
+    if cfg.sprt is not None:
+        text += "; the sequential test (--sprt) may stop sooner"
+    return text
+
+
+def _plan_text(cfg: TournamentConfig, planned: int) -> str:
     names = [p.name for p in cfg.participants]
     hero = None if cfg.hero is None else names.index(cfg.hero)
     seats = cfg.ruleset().players
