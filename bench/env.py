@@ -30,16 +30,20 @@ def register_bench_env(bench_sub: argparse._SubParsersAction[argparse.ArgumentPa
                                          "steps/s, Numba match games/s")
     p.add_argument("targets", nargs="*", metavar="TARGET",
                    help=f"what to measure: {', '.join(TARGETS)} (default all)")
-    p.add_argument("--rules", default="uecda")
-    p.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE")
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--aec-steps", type=int, default=50_000, metavar="N")
-    p.add_argument("--batch", type=int, default=1024)
+    p.add_argument("--rules", default="uecda", help="rules preset (default uecda)")
+    p.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE",
+                   help="override one rule of --rules (repeatable)")
+    p.add_argument("--seed", type=int, default=1, help="the first seed (default 1)")
+    p.add_argument("--aec-steps", type=int, default=50_000, metavar="N",
+                   help="aec: steps to time (default 50000)")
+    p.add_argument("--batch", type=int, default=1024,
+                   help="batched: games stepped at once (default 1024)")
     p.add_argument("--batched-steps", type=int, default=500, metavar="N",
-                   help="steps of the whole batch")
-    p.add_argument("--games", type=int, default=200_000, help="games of the Numba match")
+                   help="batched: steps of the whole batch (default 500)")
+    p.add_argument("--games", type=int, default=200_000,
+                   help="match: games of the Numba match (default 200000)")
     p.add_argument("--check", type=int, default=1000, metavar="N",
-                   help="games of the Numba match compared with the engine's (0: none)")
+                   help="match: games compared with the engine's (default 1000; 0: none)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=bench_env)
 

@@ -19,7 +19,7 @@ from daihinmin.rules.rule_texts import (
 from daihinmin.rules.ruleset import PRESETS, WEB, RuleSet
 from daihinmin.web.settings import presets_json
 
-DOC = Path(__file__).parent.parent / "docs" / "RULES.md"
+DOC = Path(__file__).parents[2] / "docs" / "RULES.md"
 
 
 def test_every_rule_has_words() -> None:
