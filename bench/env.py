@@ -110,7 +110,7 @@ def bench_batched(rules: str, overrides: list[str], seed: int, batch: int, steps
 
 def bench_match(rules: str, overrides: list[str], seed: int, games: int, check: int
                 ) -> dict[str, Any]:
-    from daihinmin.env.fastmatch import play_numba_match
+    from daihinmin.local.numba_match import play_numba_match
     from daihinmin.local.runner import play_local_match
     from daihinmin.players.registry import make_bot
     from daihinmin.rules.ruleset import ruleset_from

@@ -8,7 +8,7 @@
   the agent and the others are bundled bots.
 
 * :class:`~daihinmin.env.batched.BatchedEnv`: N games a step on the Numba simulator;
-  :func:`~daihinmin.env.fastmatch.play_numba_match`: whole matches of bundled bots there.
+  :func:`~daihinmin.local.numba_match.play_numba_match`: whole matches of bundled bots there.
 
 The first two need the ``env`` extra (``pip install "daihinmin[env]"``: pettingzoo,
 gymnasium), imported when first used; the Numba ones do not.  See ``docs/RESEARCH.md``.
@@ -19,9 +19,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from daihinmin.local.numba_match import play_numba_match
+
     from .aec import DaihinminEnv
     from .batched import BatchedEnv
-    from .fastmatch import play_numba_match
     from .single import SingleAgentEnv
 
 ILLEGAL_REWARD = -1.0
@@ -44,7 +45,7 @@ def __getattr__(name: str) -> Any:
 
         return BatchedEnv
     if name == "play_numba_match":
-        from .fastmatch import play_numba_match
+        from daihinmin.local.numba_match import play_numba_match
 
         return play_numba_match
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

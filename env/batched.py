@@ -12,7 +12,7 @@ indices, so a policy moves between the two unchanged.  Only moves are asked: the
 exchange returns its weakest cards (as ``default`` does), and rules with 7-pass/10-discard
 choices are not played here.  Game ``g`` of slot ``i`` is the engine's game ``g`` of the match
 of seed ``seed + i`` (the deal, the exchange, the bots' moves): with the agent playing as
-``default`` it is the engine's game move for move (tests/test_env_batched.py).
+``default`` it is the engine's game move for move (tests/env/test_env_batched.py).
 
 When a game ends, the slot goes on with the match's next game at once (its classes carry
 into the exchange): the step's ``dones[i]`` is set, ``rewards[i]`` holds the points of the
@@ -26,6 +26,25 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from daihinmin.local import pyrandom
+from daihinmin.local.numba_match import (
+    _CARRY,
+    _CLASSES,
+    _SEATS,
+    MODEL_POLICY,
+    MODEL_SAMPLE,
+    MODEL_UNIFORM,
+    MODEL_WEAKEST,
+    NumbaMatchError,
+    _finish,
+    _params,
+    _start,
+    game_seeds,
+    model_move,
+    numba_gaps,
+    read_order,
+    revolted_field,
+)
 from daihinmin.players.mc.bits import C3_BIT, JOKER_BITS, lowest_bit, popcount
 from daihinmin.players.mc.convert import encode_move
 from daihinmin.players.mc.models import pass_option
@@ -68,26 +87,7 @@ from daihinmin.players.mc.state import (
 from daihinmin.rules.ruleset import RuleSet, Scoring
 from numba import njit
 
-from . import pyrandom
 from .actions import IllegalActionError, action_table
-from .fastmatch import (
-    _CARRY,
-    _CLASSES,
-    _SEATS,
-    MODEL_POLICY,
-    MODEL_SAMPLE,
-    MODEL_UNIFORM,
-    MODEL_WEAKEST,
-    NumbaMatchError,
-    _finish,
-    _params,
-    _start,
-    game_seeds,
-    model_move,
-    numba_gaps,
-    read_order,
-    revolted_field,
-)
 from .observe import ObservationLayout
 from .tables import resolve_rules
 
@@ -446,9 +446,8 @@ class BatchedEnv:
 def warm_up() -> None:
     """Compile (or load from the cache) the Numba code of the batched environment and of
     the Numba matches, with a few games of each."""
+    from daihinmin.local.numba_match import play_numba_match
     from daihinmin.rules.ruleset import UECDA
-
-    from .fastmatch import play_numba_match
 
     play_numba_match(UECDA, 1, 2, ["default"] * 5)
     env = BatchedEnv(UECDA, batch=2, opponents="random", seed=1)

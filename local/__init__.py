@@ -3,7 +3,9 @@
 Modules: ``runner`` (in-process matches between bots, with an optional observer of the
 driver: the research fast path), ``terminal`` (``daihinmin play``: a person against bots in
 the terminal), ``parallel`` (experiment jobs side by side, one process each),
-``terminal_text`` (outside text made safe for a terminal).
+``terminal_text`` (outside text made safe for a terminal), ``numba_match`` (matches of
+bundled bots on the Numba simulator: the engine's games at its speed) with ``pyrandom``
+(CPython's random generator inside Numba code).
 """
 
 from daihinmin.local.runner import BotTable, DriverObserver, play_local_game, play_local_match

@@ -77,6 +77,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     how.add_argument("--resume", action="store_true", help="continue the tournament in --db")
     how.add_argument("--in-process", action="store_true",
                      help="bots as objects in worker processes (no sockets)")
+    how.add_argument("--engine", choices=["rules", "numba"], default="rules",
+                     help="with --in-process: rules (default), the rules engine; numba, the "
+                          "bundled bots' exact Numba models on the simulator (the same "
+                          "games, faster; default bots only, no logs: docs/RESEARCH.md)"),
     how.add_argument("--jobs", type=int, help="worker processes (default: all cores)")
     how.add_argument("--tables", type=int, help="TCP: tables at once (default 2 per worker)")
     how.add_argument("--match-timeout", type=float, help="TCP: seconds per match")
@@ -145,7 +149,12 @@ def config_from_args(args: argparse.Namespace) -> TournamentConfig | None:
     if args.games_exact:
         cfg = replace(cfg, games_exact=True)
     if args.in_process:
-        cfg = replace(cfg, transport="in-process")
+        cfg = replace(cfg, transport="numba" if args.engine == "numba" else "in-process")
+    elif args.engine == "numba":
+        raise TournamentConfigError("--engine numba plays in process: add --in-process")
+    if cfg.transport == "numba" and (args.publish or args.log_dir):
+        raise TournamentConfigError("--engine numba shows no live tables and writes no "
+                                    "match logs (--publish, --log-dir)")
     return validate(with_launch_args(cfg, args))
 
 

@@ -4,7 +4,7 @@ The same games as the engine (the same seed gives the same deals, exchanges, mov
 places as ``daihinmin match`` and ``tournament --in-process``), at the simulator's speed, for
 statistics over many games: no processes, no sockets, no match log.  Only bots whose Numba
 model plays exactly as they do, and rules the simulator plays as the engine does
-(:mod:`daihinmin.env.fastmatch`); anything else is refused (exit code 2).
+(:mod:`daihinmin.local.numba_match`); anything else is refused (exit code 2).
 """
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ def numba_match_command(args: argparse.Namespace, default_table: Sequence[str],
         games = DEFAULT_GAMES if args.games is None else args.games
         if games < 1:
             raise ValueError(f"--games must be 1 or more, got {games}")
-        from daihinmin.env.fastmatch import NumbaMatchError, check_numba_match
+        from daihinmin.local.numba_match import NumbaMatchError, check_numba_match
 
         check_numba_match(rules, bots)
     except (RuleConfigError, ValueError) as exc:
@@ -95,7 +95,7 @@ def numba_match_command(args: argparse.Namespace, default_table: Sequence[str],
         print(f"{prog}: {exc}", file=sys.stderr)
         return USAGE
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-    from daihinmin.env.fastmatch import play_numba_match
+    from daihinmin.local.numba_match import play_numba_match
 
     started = time.perf_counter()
     result = play_numba_match(rules, seed, games, bots)

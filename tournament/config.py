@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from daihinmin.launch.process import LaunchOptions
 
 FORMATS = ("round-robin", "gauntlet")
-TRANSPORTS = ("tcp", "in-process")
+TRANSPORTS = ("tcp", "in-process", "numba")
 SCHEDULES = ("auto", "all", "balanced")
 
 
@@ -368,6 +368,25 @@ def check_sizes(cfg: TournamentConfig) -> None:
                                         "use 'balanced'")
 
 
+def check_numba(cfg: TournamentConfig) -> None:
+    """Transport ``numba``: every participant a bundled bot with an exact Numba model (and no
+    options but a seed), rules the Numba matches play, no match logs."""
+    from daihinmin.local.numba_match import MODELS, numba_gaps
+
+    gaps = numba_gaps(cfg.ruleset())
+    if gaps:
+        raise TournamentConfigError(f"transport numba does not play these rules as the "
+                                    f"engine does: {', '.join(gaps)}")
+    missing = sorted({p.name for p in cfg.participants
+                      if p.bot not in MODELS or set(p.options) - {"seed"}})
+    if missing:
+        raise TournamentConfigError(f"transport numba needs bundled bots with an exact Numba "
+                                    f"model ({', '.join(sorted(MODELS))}) and no options: "
+                                    f"{', '.join(missing)}")
+    if cfg.log_dir is not None:
+        raise TournamentConfigError("transport numba writes no match logs (--log-dir)")
+
+
 def validate(cfg: TournamentConfig) -> TournamentConfig:
     check_types(cfg)
     check_sizes(cfg)
@@ -391,10 +410,12 @@ def validate(cfg: TournamentConfig) -> TournamentConfig:
         raise TournamentConfigError("games and games_per_match must be at least 1")
     if cfg.jobs < 0 or cfg.tables < 0:
         raise TournamentConfigError("jobs and tables must be >= 0")
-    if cfg.transport == "in-process":
+    if cfg.transport in ("in-process", "numba"):
         ext = [p.name for p in cfg.participants if p.external]
         if ext:
             raise TournamentConfigError(f"external commands need transport tcp: {ext}")
+    if cfg.transport == "numba":
+        check_numba(cfg)
     if cfg.sandbox not in (None, "none", "bwrap"):
         raise TournamentConfigError(f"sandbox {cfg.sandbox!r}: none or bwrap")
     cfg.launch_options()  # the limits' names and values

@@ -64,11 +64,29 @@ def make_table_bots(cfg: TournamentConfig, spec: MatchSpec) -> list[Bot]:
     return bots
 
 
+def play_numba(cfg: TournamentConfig, rules: RuleSet, spec: MatchSpec,
+               on_game: GameCallback) -> float:
+    """The match on the Numba simulator (transport ``numba``): the games the engine plays
+    with the same seed and bots, reported alike; the CPU seconds it took."""
+    from daihinmin.local.numba_match import play_numba_match
+
+    cpu = time.process_time()
+    kinds = [str(cfg.participants[i].bot) for i in spec.lineup]
+    result = play_numba_match(rules, spec.seed, spec.games, kinds)
+    for g in range(spec.games):
+        on_game(spec.index, g + 1, tuple(int(p) for p in result.seats[g]),
+                tuple(int(p) for p in result.places[g]),
+                tuple(int(p) for p in result.points[g]), int(result.turns[g]))
+    return time.process_time() - cpu
+
+
 def play_local(cfg: TournamentConfig, rules: RuleSet, spec: MatchSpec,
                on_game: GameCallback, watcher: TableWatcher | None = None,
                on_log: Callable[[Path], None] | None = None) -> float:
     """Play the match; report each game (and every turn to ``watcher``: ``--publish``), and
     the log's path to ``on_log`` before it is written; returns the CPU seconds it took."""
+    if cfg.transport == "numba":
+        return play_numba(cfg, rules, spec, on_game)
     bots = make_table_bots(cfg, spec)
     cpu = time.process_time()
 

@@ -37,7 +37,7 @@ def worker_main(worker: int, cfg: TournamentConfig, tasks: Any, results: Any,
     # report); the server's warnings on stderr would only scroll the live view away.
     logging.getLogger("daihinmin.server").setLevel(logging.ERROR)
     try:
-        if cfg.transport == "in-process":
+        if cfg.transport in ("in-process", "numba"):
             local_loop(cfg, tasks, results, worker, show_hands)
         else:
             import trio

@@ -21,6 +21,7 @@ from .stats import TournamentStats
 from .store import MatchLogRow, ParticipantFaults, TournamentStore
 
 TRANSPORT_LABELS = {"in-process": "in-process (bots as objects, same engine; no sockets)",
+                    "numba": "numba (bundled bots' Numba models: the engine's games, faster)",
                     "tcp": "TCP (real server and bot processes)"}
 
 

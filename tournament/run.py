@@ -75,7 +75,7 @@ class RunSummary:
 def plan_concurrency(cfg: TournamentConfig, pending: int) -> tuple[int, list[int]]:
     """(worker processes, table slots per worker) for this run."""
     jobs = cfg.jobs or os.cpu_count() or 1
-    if cfg.transport == "in-process":
+    if cfg.transport in ("in-process", "numba"):
         jobs = max(1, min(jobs, pending))
         return jobs, [1] * jobs
     tables = cfg.tables or DEFAULT_TABLES_PER_WORKER * jobs

@@ -9,7 +9,7 @@ CPython makes them from ``getrandbits`` (rejection sampling on ``bit_length`` bi
 
 A generator is one ``int64`` array of :data:`STATE_SIZE`: the 624 words, then the index.
 ``shuffle(mt, deck, 10)`` after ``seed(mt, np.uint64(s))`` leaves ``deck`` as
-``random.Random(s).shuffle`` would (tests/test_env_fastmatch.py).
+``random.Random(s).shuffle`` would (tests/local/test_numba_match.py).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Matches on the Numba simulator (daihinmin.env.fastmatch, ``match --engine numba``): the
+"""Matches on the Numba simulator (daihinmin.local.numba_match, ``match --engine numba``): the
 engine's games, game for game; CPython's random inside Numba; what is refused."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import random
 import numpy as np
 import pytest
 from daihinmin.driver.record import GameRecord
-from daihinmin.env import pyrandom
+from daihinmin.local import pyrandom
 from daihinmin.local.runner import play_local_match
 from daihinmin.players.registry import make_bot
 from daihinmin.rules.game import GameState
@@ -57,7 +57,7 @@ def engine_games(rules: RuleSet, seed: int, games: int) -> list[GameRecord]:
 ])
 def test_numba_matches_are_the_engines_game_for_game(preset: str, overrides: tuple[str, ...],
                                                      games: int) -> None:
-    from daihinmin.env.fastmatch import play_numba_match
+    from daihinmin.local.numba_match import play_numba_match
 
     rules = ruleset_from(preset, list(overrides))
     records = engine_games(rules, 7, games)
@@ -72,7 +72,7 @@ def test_numba_matches_are_the_engines_game_for_game(preset: str, overrides: tup
 def test_the_pass_limit_places_come_from_the_games_generator() -> None:
     """Twenty passes in a row end the game with the rest placed at random: the engine's
     generator decides, and the Numba one is the same generator."""
-    from daihinmin.env.fastmatch import _finish
+    from daihinmin.local.numba_match import _finish
     from daihinmin.players.mc import state as S
     from daihinmin.players.mc.convert import state_from_game
 
@@ -94,7 +94,7 @@ def test_the_pass_limit_places_come_from_the_games_generator() -> None:
 
 @pytestmark_mc
 def test_what_the_numba_engine_cannot_play_exactly_is_refused() -> None:
-    from daihinmin.env.fastmatch import NumbaMatchError, play_numba_match
+    from daihinmin.local.numba_match import NumbaMatchError, play_numba_match
 
     for rules, bots, why in [
         (UECDA, ["default", "random", "default", "default", "default"], "random"),

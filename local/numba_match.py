@@ -8,7 +8,7 @@ the random places after the pass limit are the engine's; the exchange (the lower
 strongest cards, the upper classes' weakest returned) and the first leader follow
 :mod:`daihinmin.rules.match`; the play is the simulator's (equal to the engine's:
 ``tests/test_mc_sim*.py``), each seat moved by its bot's Numba model.  The tests check the
-results against the engine game for game.
+results against the engine game for game (tests/local/test_numba_match.py).
 
 Bots with a model that plays exactly as the bot: :data:`MODELS` (``default``: the UECda sample
 client, including its reading of the field in the order before a revolution).  Rules: what
@@ -328,10 +328,12 @@ def _finish(st: np.ndarray, mt: np.ndarray, n: int) -> None:
 
 @njit(cache=True)
 def play_games(prm: np.ndarray, models: np.ndarray, seeds: np.ndarray, first_game: int,
-               carry: np.ndarray, places: np.ndarray, turns: np.ndarray) -> int:
-    """Play the games of ``seeds`` (game ``first_game`` on), writing each game's places and
-    turn count; ``carry`` holds the seats and classes between calls.  Returns how many games
-    were played (fewer when one asked a choice: :data:`UNSUPPORTED_CHOICE` in its turns)."""
+               carry: np.ndarray, places: np.ndarray, turns: np.ndarray,
+               seats: np.ndarray) -> int:
+    """Play the games of ``seeds`` (game ``first_game`` on), writing each game's places, turn
+    count and seats (the player in each seat); ``carry`` holds the seats and classes between
+    calls.  Returns how many games were played (fewer when one asked a choice:
+    :data:`UNSUPPORTED_CHOICE` in its turns)."""
     n = prm[_N]
     mt = pyrandom.new_generator()
     hands = np.zeros(MAX_PLAYERS, dtype=np.int64)
@@ -343,6 +345,8 @@ def play_games(prm: np.ndarray, models: np.ndarray, seeds: np.ndarray, first_gam
     for g in range(seeds.shape[0]):
         pyrandom.seed(mt, seeds[g])
         st = _start(prm, carry, mt, first_game + g, hands, deck, facts)
+        for i in range(n):
+            seats[g, i] = carry[_SEATS + i]
         last_revolted = False
         count = 0
         while st[OVER] == 0:
@@ -375,6 +379,7 @@ class NumbaMatchResult:
 
     places: np.ndarray  # games x players
     turns: np.ndarray  # games
+    seats: np.ndarray  # games x players: the player in each seat
     points: np.ndarray  # games x players: each game's points
     totals: np.ndarray  # players: the match's points
 
@@ -405,19 +410,20 @@ def play_numba_match(rules: RuleSet, seed: int, games: int, bots: Sequence[str],
     carry[_SEATS:_SEATS + n] = np.arange(n)
     places = np.zeros((games, n), dtype=np.int8)
     turns = np.zeros(games, dtype=np.int32)
+    seats = np.zeros((games, n), dtype=np.int8)
     done = 0
     while done < games:
         count = min(chunk, games - done)
         seeds = game_seeds(seed, done + 1, count)
         played = play_games(prm, models, seeds, done + 1, carry, places[done:done + count],
-                            turns[done:done + count])
+                            turns[done:done + count], seats[done:done + count])
         if played < count:
             raise NumbaMatchError(f"game {done + played + 1} asked a choice the Numba "
                                   f"engine does not model")
         done += count
     table = np.array([rules.points_for_place(place) for place in range(n)], dtype=np.int64)
     points = table[places]
-    return NumbaMatchResult(places, turns, points, points.sum(axis=0))
+    return NumbaMatchResult(places, turns, seats, points, points.sum(axis=0))
 
 
 __all__ = ["MODELS", "MODEL_POLICY", "MODEL_SAMPLE", "MODEL_UNIFORM", "MODEL_WEAKEST",
