@@ -71,6 +71,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         "exchange); table 1 plays --seed, table k a seed derived from it; "
                         "one log per table, LOG.t<k>.jsonl; the standings add up every "
                         "table.  Not with --resume (resume each table's log) or --publish")
+    p.add_argument("--trust-commands", action="store_true",
+                   help="with --resume and no players given: run the external commands the "
+                        "log's lineup names (a log never starts a program without this)")
     add_match_options(p)
     p.set_defaults(func=match_command)
 
@@ -98,9 +101,12 @@ def describe(entry: tuple[tuple[str, str], ...]) -> str:
 
 
 def resume_lineup(log_path: Path, header: MatchHeader, bots: list[str], commands: list[str],
-                  players: int) -> Lineup:
-    """The lineup of the logged match; one given on the command line must be the same."""
-    from daihinmin.server.errors import ServerConfigError
+                  players: int, trust_commands: bool = False) -> Lineup:
+    """The lineup of the logged match; one given on the command line must be the same.
+
+    A log is data, not a config the user wrote: a command it names is run only when the
+    command line gives it again (and it matches) or says ``--trust-commands``."""
+    from daihinmin.server.errors import ResumeLogError, ServerConfigError
 
     logged = header.lineup
     if logged is None:
@@ -109,7 +115,17 @@ def resume_lineup(log_path: Path, header: MatchHeader, bots: list[str], commands
                                     "(written by serve, or by an older version); name them")
         return lineup_of(bots, commands, players)
     lineup: Lineup = tuple(tuple(sorted(entry.items())) for entry in logged)
+    try:
+        check_bot_names([value for entry in lineup for kind, value in entry if kind == "bot"])
+    except ValueError as exc:
+        raise ResumeLogError(f"{log_path}: the logged lineup names an {exc}") from None
     if not bots and not commands:
+        logged_commands = header.lineup_programs()
+        if logged_commands and not trust_commands:
+            raise UntrustedCommandError(
+                f"{log_path} names programs to run ({'; '.join(logged_commands)}); a log "
+                "does not start programs on its own: give the players again (BOT ... --cmd "
+                "COMMAND ...) or pass --trust-commands to run the logged ones")
         return lineup
     given = lineup_of(bots, commands, players)
     diffs = [f"player {i}: the log has {describe(a)}, the command line {describe(b)}"
@@ -118,6 +134,11 @@ def resume_lineup(log_path: Path, header: MatchHeader, bots: list[str], commands
         raise ServerConfigError("--resume goes on with the logged lineup; " + "; ".join(diffs)
                                 + " (give no players to use the log's)")
     return lineup
+
+
+class UntrustedCommandError(ValueError):
+    """A log or database names a command to run and the command line did not allow it
+    (exit code 2: the command line must say so)."""
 
 
 def player_specs(lineup: Lineup, rules: RuleSet | None = None, seed: int | None = None
@@ -158,7 +179,8 @@ def check_bot_names(bots: list[str]) -> None:
     known = names()
     unknown = [b for b in bots if b not in known and ":" not in b]
     if unknown:
-        raise ValueError(f"unknown bot {', '.join(unknown)}; known: {', '.join(known)}")
+        shown = ", ".join(repr(b)[:40] for b in unknown)
+        raise ValueError(f"unknown bot {shown}; known: {', '.join(known)}")
 
 
 def match_command(args: argparse.Namespace) -> int:
@@ -186,7 +208,8 @@ def match_command(args: argparse.Namespace) -> int:
             refuse_resume_flags(args)
             point = load_resume(args.resume)  # the one reading of the log
             players = point.header.ruleset().players
-            lineup = resume_lineup(args.resume, point.header, args.bots, args.cmd, players)
+            lineup = resume_lineup(args.resume, point.header, args.bots, args.cmd, players,
+                                   args.trust_commands)
         else:
             players = ruleset_from(args.rules or "uecda", args.rule).players
             lineup = lineup_of(args.bots, args.cmd, players)
@@ -203,7 +226,9 @@ def match_command(args: argparse.Namespace) -> int:
         print(f"daihinmin match: {exc}", file=sys.stderr)
         return OUTPUT_REFUSED
     except (RuleConfigError, ServerError, RecordsError, ValueError) as exc:
-        print(f"daihinmin match: {exc}", file=sys.stderr)
+        from daihinmin.local.terminal_text import terminal_safe
+
+        print(terminal_safe(f"daihinmin match: {exc}"), file=sys.stderr)
         return BAD_INPUT if isinstance(exc, (ResumeLogError, MatchLogError)) else USAGE
     try:
         prepare_kinds((entry[0][1] for entry in lineup if entry[0][0] == "bot"),

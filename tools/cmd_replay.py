@@ -209,6 +209,11 @@ def replay_scanned(args: argparse.Namespace, log: MatchLog) -> int:
                          f", resumed {summary.resumes}x" if summary.resumes else ""])
         print(f"verified {args.log}: {summary.games} games, {summary.turns} turns agree with "
               f"the engine ({status}{extra})")
+        programs = log.header.lineup_programs()
+        if programs:
+            print(f"note: the lineup names programs of its own ({'; '.join(programs)}); "
+                  "`match --resume` runs them only with --trust-commands or when they are "
+                  "given again")
         if args.game is None:
             return 0
     if args.game is not None:

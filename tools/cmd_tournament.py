@@ -50,6 +50,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     how = p.add_argument_group("how to run")
     how.add_argument("--db", help=f"results database (default: CONFIG.sqlite or {DEFAULT_DB})")
     how.add_argument("--resume", action="store_true", help="continue the tournament in --db")
+    how.add_argument("--trust-commands", action="store_true",
+                     help="with --resume and no config given: run the external commands "
+                          "the database's stored config names (a database never starts a "
+                          "program without this)")
     how.add_argument("--in-process", action="store_true",
                      help="bots as objects in worker processes (no sockets)")
     how.add_argument("--jobs", type=int, help="worker processes (default: all cores)")
@@ -142,6 +146,13 @@ def open_store(args: argparse.Namespace, cfg: TournamentConfig | None
     if args.resume:
         store = TournamentStore.resume(path, cfg)
         stored = store.stored_config()
+        if cfg is None and stored is not None and stored.programs() \
+                and not args.trust_commands:
+            store.close()
+            raise TournamentConfigError(
+                f"{path} names programs to run ({'; '.join(stored.programs())}); a database "
+                "does not start programs on its own: give the config again (CONFIG.toml or "
+                "--bot/--cmd) or pass --trust-commands to run the stored ones")
         if cfg is None and stored is not None and args.games and args.games > stored.games:
             store.write_tournament(stored.with_run_options(games=args.games))  # more games
     elif cfg is None:

@@ -111,6 +111,12 @@ class TournamentConfig:
         d["rule"] = list(self.rule)
         return {k: v for k, v in d.items() if v is not None}
 
+    def programs(self) -> list[str]:
+        """The participants that run code of their own: external commands and bots given as
+        ``module:factory`` (importing the module runs it)."""
+        return [f"{p.name}: {p.describe()}" for p in self.participants
+                if p.command is not None or ":" in str(p.bot)]
+
     def with_run_options(self, **changes: Any) -> TournamentConfig:
         """Change settings that do not affect results (games, jobs, tables, timeout)."""
         allowed = {"games", "jobs", "tables", "match_timeout", "log_dir"}

@@ -103,8 +103,11 @@ def frames_from_file(path: Path) -> dict[str, Any]:
 
 
 def frames_script(data: dict[str, Any]) -> str:
-    """The frames as a JSON text safe inside a ``<script>`` element."""
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+    """The frames as a JSON text safe inside a ``<script>`` element: every ``<`` (it only
+    occurs inside strings) is written ``\\u003c``, so no name can close the element or open
+    a comment (``<!--``) or a ``<script`` that would swallow the rest of the page."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 __all__ = ["LogFramesError", "frames", "frames_from_file", "frames_from_text", "frames_script"]
