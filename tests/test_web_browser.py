@@ -61,6 +61,9 @@ def new_browser() -> WebDriver:
     return driver
 
 
+PUBLISH: dict[str, str] = {}  # the publish address (with its token) of each web app
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     logs = tmp_path_factory.mktemp("weblogs")
@@ -75,6 +78,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
         line = proc.stdout.readline()
         found = re.search(r"(http://127\.0\.0\.1:\d+)/", line)
         assert found, f"no address in {line!r}; stderr: {errors.read_text()}"
+        publish = re.search(r"--publish '([^']+)'", proc.stdout.readline())
+        assert publish, "no publish address printed"
+        PUBLISH[found.group(1)] = publish.group(1)
         yield found.group(1), logs
     finally:
         proc.terminate()
@@ -635,7 +641,8 @@ def test_spectator_follows_a_live_match(server: tuple[str, Path], browser: WebDr
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent)}
     match = subprocess.Popen(
         [sys.executable, "-m", "daihinmin.tools", "match", *["web_slow_bot:SlowBot"] * 5,
-         "--games", "1", "--seed", "8", "--log", str(tmp_path / "m.jsonl"), "--publish", base],
+         "--games", "1", "--seed", "8", "--log", str(tmp_path / "m.jsonl"), "--publish",
+         PUBLISH[base]],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         follow_live_table(browser, base, "live match")
@@ -697,7 +704,7 @@ def test_spectator_follows_a_live_tournament(server: tuple[str, Path], browser: 
         [sys.executable, "-m", "daihinmin.tools", "tournament", "--cmd", f"slow={slow}",
          "--cmd", f"quick={slow}", "--games", "2", "--games-per-match", "1",
          "--no-duplicate", "--jobs", "1", "--tables", "2", "--db", str(tmp_path / "t.sqlite"),
-         "--json", "--publish", base],
+         "--json", "--publish", PUBLISH[base]],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         follow_live_table(browser, base, "live tournament")

@@ -119,10 +119,12 @@ def test_an_in_process_tournament_publishes_each_turn_and_the_standings(tmp_path
         found = re.search(r"(http://127\.0\.0\.1:\d+)/", web.stdout.readline())
         assert found, web.stderr
         url = found.group(1)
+        publish = re.search(r"--publish '([^']+)'", web.stdout.readline())
+        assert publish, web.stderr
         env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent)}
         run = subprocess.Popen([sys.executable, "-m", "daihinmin.tools", "tournament",
                                 str(config), "--db", str(tmp_path / "t.sqlite"), "--json",
-                                "--publish", url],
+                                "--publish", publish.group(1)],
                                env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                text=True)
 

@@ -11,6 +11,8 @@ Cards are card numbers (jokers 60, 61); the page names them.
 from __future__ import annotations
 
 import json
+import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -65,16 +67,31 @@ def _game_frames(match: MatchState, record: GameRecord, names: list[str]
     return shown, result
 
 
-def frames(log: MatchLog) -> dict[str, Any]:
-    """Every game of ``log`` as frames (raises :class:`LogFramesError` on a mismatch)."""
+@dataclass(frozen=True)
+class FramesBudget:
+    """How much one replay may cost (the web app's uploads): frames and a deadline."""
+
+    max_frames: int
+    deadline: float  # time.monotonic() by which the frames must be built
+
+
+def frames(log: MatchLog, budget: FramesBudget | None = None) -> dict[str, Any]:
+    """Every game of ``log`` as frames (raises :class:`LogFramesError` on a mismatch, or
+    when ``budget`` runs out)."""
     header = log.header
     match = new_match(log)
     known = {i.number: i.name for i in log.players}
     names = [f"p{p} {known.get(p, '?')}" for p in range(match.rules.players)]
     games = []
+    count = 0
     try:
         for record in log.games:
             shown, result = _game_frames(match, record, names)
+            count += len(shown)
+            if budget is not None and (count > budget.max_frames
+                                       or time.monotonic() > budget.deadline):
+                raise LogFramesError(f"the log is too long to replay here (game {record.game}"
+                                     "); `daihinmin replay --html` makes a page of any log")
             games.append({"game": record.game, "frames": shown, "points": list(result.points),
                           "places": [p + 1 for p in result.places],
                           "totals": list(match.points), "stand_in": record.stand_in})
@@ -85,14 +102,14 @@ def frames(log: MatchLog) -> dict[str, Any]:
             "complete": log.end is not None and log.end.status == "complete"}
 
 
-def frames_from_text(text: str) -> dict[str, Any]:
+def frames_from_text(text: str, budget: FramesBudget | None = None) -> dict[str, Any]:
     if len(text) > MAX_LOG_BYTES:
         raise LogFramesError("the log is too large")
     try:
         log = parse_lines(text.splitlines(keepends=True), "uploaded log")
     except MatchLogError as exc:
         raise LogFramesError(str(exc)) from exc
-    return frames(log)
+    return frames(log, budget)
 
 
 def frames_from_file(path: Path) -> dict[str, Any]:
@@ -110,4 +127,5 @@ def frames_script(data: dict[str, Any]) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-__all__ = ["LogFramesError", "frames", "frames_from_file", "frames_from_text", "frames_script"]
+__all__ = ["FramesBudget", "LogFramesError", "frames", "frames_from_file", "frames_from_text",
+           "frames_script"]
