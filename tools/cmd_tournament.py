@@ -75,7 +75,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                           "drawn (an existing FILE is refused before anything is played)")
     out.add_argument("--publish", metavar="URL",
                      help="show every table live, with the standings, in a running "
-                          "`daihinmin web` at URL (like http://127.0.0.1:8080)")
+                          "`daihinmin web` at URL, with the token it printed "
+                          "(http://127.0.0.1:8080/?token=T)")
     out.add_argument("--publish-hands", action="store_true",
                      help="with --publish: let the spectators see every hand")
     p.set_defaults(func=cmd_tournament)
@@ -283,6 +284,9 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     if failed and code == OK:
         print(f"daihinmin tournament: {failed} match(es) failed and keep no games (the "
               "report says why); --resume retries them", file=sys.stderr)
+    if unfinished and not failed and code == OK:
+        print(f"daihinmin tournament: {unfinished} match(es) not played yet (exit code 1); "
+              f"--resume plays them", file=sys.stderr)
     store.close()
     return code or (FAILED if unfinished else OK)
 
