@@ -33,7 +33,14 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .feeds import MAX_FEEDS, MAX_PUBLISHED, Feed, FeedError, forget_ended
-from .guard import BodyTooLargeError, origin_allowed, own_origins, read_body, token_matches
+from .guard import (
+    BodyError,
+    BodyTooLargeError,
+    origin_allowed,
+    own_origins,
+    read_body,
+    token_matches,
+)
 from .limits import PerClient, WebLimits
 from .page_snapshot import snapshot
 from .seats import BadAnswerError, cards_of
@@ -64,6 +71,8 @@ async def read_json(request: Request, limit: int) -> dict[str, Any]:
         body = await read_body(request, limit)
     except BodyTooLargeError:
         raise TableError("the request is too large") from None
+    except BodyError as exc:
+        raise TableError(str(exc)) from None
     try:
         data = json.loads(body or b"{}")
     except (ValueError, RecursionError):
@@ -176,6 +185,8 @@ class WebApp:
             except BodyTooLargeError:
                 return error(f"the log is larger than {self.limits.max_upload} bytes; "
                              "`daihinmin replay --html` makes a page of any log", 413)
+            except BodyError as exc:
+                return error(str(exc))
             async with self.upload_slots:
                 return await trio.to_thread.run_sync(self.replay_json, body)
         finally:

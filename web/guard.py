@@ -14,12 +14,16 @@ from __future__ import annotations
 import ipaddress
 import secrets
 
-from starlette.requests import HTTPConnection, Request
+from starlette.requests import ClientDisconnect, HTTPConnection, Request
 
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 
 
-class BodyTooLargeError(ValueError):
+class BodyError(ValueError):
+    """A request body that cannot be had: too long, or the client went away mid-way."""
+
+
+class BodyTooLargeError(BodyError):
     """A request body longer than allowed (stopped while it was read)."""
 
 
@@ -52,12 +56,16 @@ async def read_body(request: Request, limit: int) -> bytes:
         raise BodyTooLargeError(f"the request is larger than {limit} bytes")
     chunks: list[bytes] = []
     size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise BodyTooLargeError(f"the request is larger than {limit} bytes")
-        chunks.append(chunk)
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                raise BodyTooLargeError(f"the request is larger than {limit} bytes")
+            chunks.append(chunk)
+    except ClientDisconnect:
+        raise BodyError("the client went away before the end of its request") from None
     return b"".join(chunks)
 
 
-__all__ = ["BodyTooLargeError", "origin_allowed", "own_origins", "read_body", "token_matches"]
+__all__ = ["BodyError", "BodyTooLargeError", "origin_allowed", "own_origins", "read_body",
+           "token_matches"]
