@@ -142,7 +142,6 @@ class WebApp:
         if (refused := self.foreign(request)) is not None:
             return refused
         try:
-            self.lobby.check_room(client_of(request))  # before reading or building anything
             data = await read_json(request, self.limits.max_body)
             rules = table_rules(data)
             games = table_games(data)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class WebLimits:
     max_body: int = 64 * 1024  # bytes of a JSON request (every request of a page is small)
-    max_upload: int = 4 * 1024 * 1024  # bytes of a match log sent to /api/replay
+    max_upload: int = 2 * 1024 * 1024  # bytes of a match log sent to /api/replay
     upload_seconds: float = 10.0  # re-simulating one upload; longer: use `replay --html`
     uploads_at_once: int = 2  # uploads re-simulated at once (each client: one at a time)
     max_frames: int = 100_000  # frames of one uploaded replay (each about a kilobyte)
