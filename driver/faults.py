@@ -15,6 +15,9 @@ Every seat has a status: ``OK`` until something goes wrong.  The kinds of fault:
 * ``DISCONNECTED``: the connection closed or broke.  ``CRASHED``: the player's process
   exited abnormally (known to ``daihinmin match``, which runs the processes).
 
+Not a fault: ``REQUESTED``, a seat whose stand-in was asked for from the start (``daihinmin
+bench server --stand-ins``); no fault is counted, and its games are still the stand-in's.
+
 Counted faults (TIMEOUT, MALFORMED, and ILLEGAL if asked) add up per seat over the match;
 at ``fault_limit`` (or at once on DISCONNECTED/CRASHED) the seat is handed to a stand-in
 for the rest of the match and its connection is closed: the ``fallback`` bot (policy
@@ -31,6 +34,8 @@ import enum
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from daihinmin.values.errors import IllegalTableError, MalformedTableError
+
 
 class SeatStatus(enum.StrEnum):
     OK = "OK"
@@ -39,6 +44,7 @@ class SeatStatus(enum.StrEnum):
     MALFORMED = "MALFORMED"
     DISCONNECTED = "DISCONNECTED"
     CRASHED = "CRASHED"
+    REQUESTED = "REQUESTED"  # no fault: a stand-in was asked for in the seat
 
 
 class OnFault(enum.StrEnum):
@@ -48,8 +54,19 @@ class OnFault(enum.StrEnum):
 
 # The most serious first: what a seat's status shows when it met several kinds.
 SEVERITY = (SeatStatus.CRASHED, SeatStatus.DISCONNECTED, SeatStatus.MALFORMED,
-            SeatStatus.TIMEOUT, SeatStatus.ILLEGAL, SeatStatus.OK)
+            SeatStatus.TIMEOUT, SeatStatus.ILLEGAL, SeatStatus.REQUESTED, SeatStatus.OK)
 ENDS_CONNECTION = (SeatStatus.DISCONNECTED, SeatStatus.CRASHED)
+
+
+def table_fault(exc: MalformedTableError | IllegalTableError) -> SeatStatus:
+    """The fault of a table that could not be used, by what was sent: MALFORMED for no table
+    of the protocol, ILLEGAL for a table of 0/1/2 cells the rules reject (each error says
+    which by its base, :mod:`daihinmin.values.errors`)."""
+    if isinstance(exc, MalformedTableError):
+        return SeatStatus.MALFORMED
+    if isinstance(exc, IllegalTableError):
+        return SeatStatus.ILLEGAL
+    raise TypeError(f"{type(exc).__name__} says neither MALFORMED nor ILLEGAL")
 
 
 def more_serious(a: SeatStatus, b: SeatStatus) -> SeatStatus:
@@ -122,4 +139,4 @@ class SeatReport:
 
 
 __all__ = ["ENDS_CONNECTION", "SEVERITY", "OnFault", "SeatEvent", "SeatReport", "SeatStatus",
-           "more_serious"]
+           "more_serious", "table_fault"]

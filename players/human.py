@@ -28,16 +28,18 @@ from daihinmin.protocol.errors import ProtocolError
 from daihinmin.rules.choices import ChoiceKind, PendingChoice
 from daihinmin.rules.events import Event
 from daihinmin.rules.judge import play_verdict
+from daihinmin.rules.rule_texts import rules_in_words
 from daihinmin.rules.ruleset import Scoring
 from daihinmin.rules.scoring import TITLES_JA, class_title
 from daihinmin.values.cards import CardParseError, CardSet
 from daihinmin.values.errors import MoveShapeError
 from daihinmin.values.moves import PASS, Move
+from daihinmin.values.words import counted
 from rich.console import Console, RenderableType
 from rich.rule import Rule
 from rich.text import Text
 
-from .human_render import cards_text, event_notes, move_text, turn_screen
+from .human_render import cards_text, event_notes, move_text, seat_label, turn_screen
 from .util import weakest_cards
 
 QUIT_WORDS = ("q", "quit", "exit")
@@ -128,9 +130,9 @@ def parse_cards(text: str, hand: CardSet, at_most: int, exactly: bool = False) -
     if not cards <= hand or cards.jokers > hand.jokers:
         raise InputError(f"you do not hold {cards_text(cards - hand).plain or 'that'}")
     if exactly and len(cards) != at_most:
-        raise InputError(f"give exactly {at_most} card(s); you named {len(cards)}")
+        raise InputError(f"give exactly {counted(at_most, 'card')}; you named {len(cards)}")
     if len(cards) > at_most:
-        raise InputError(f"at most {at_most} card(s); you named {len(cards)}")
+        raise InputError(f"at most {counted(at_most, 'card')}; you named {len(cards)}")
     return cards
 
 
@@ -160,8 +162,7 @@ class HumanBot(Bot):
         self.console.print(text)
 
     def label(self, player: int) -> str:
-        name = self.names[player] if player < len(self.names) else ""
-        return f"p{player} {name}".rstrip() if player != self.player else f"p{player} (you)"
+        return seat_label(player, self.names, self.player)
 
     def ask(self, prompt: str) -> str:
         try:
@@ -203,12 +204,15 @@ class HumanBot(Bot):
         if not plays:
             self.say(Text("You have no legal play: you pass.", style="yellow"))
             return PASS
-        span = f"1-{len(plays)}" + (", p = pass" if may_pass else "")
+        span = ("1" if len(plays) == 1 else f"1-{len(plays)}") + (", p = pass" if may_pass
+                                                                  else "")
         while True:
             text = self.ask(f"Your move [{span}, ? = help]: ")
             word = text.strip().lower()
             if word in ("?", "help"):
                 self.say(HELP)
+                self.say(Text("The rules of this table:", style="bold"))
+                self.say("\n".join(rules_in_words(view.rules)))
                 continue
             if word in ("h", "hand"):
                 self.say(turn_screen(view, self._names(view), plays, may_pass))
@@ -225,7 +229,8 @@ class HumanBot(Bot):
         default = weakest_cards(view.hand, count)
         self.say(Text("Your cards: ").append_text(cards_text(view.hand)))
         while True:
-            text = self.ask(f"Give back {count} card(s) (Enter = {cards_text(default).plain}): ")
+            text = self.ask(f"Give back {counted(count, 'card')} "
+                            f"(Enter = {cards_text(default).plain}): ")
             if not text.strip():
                 return default
             try:
@@ -236,9 +241,9 @@ class HumanBot(Bot):
     def choose(self, view: GameView, choice: PendingChoice) -> CardSet:
         default = weakest_cards(view.hand, min(choice.count, len(view.hand)), view.reversed)
         if choice.kind is ChoiceKind.GIVE:
-            what = f"Give up to {choice.count} card(s) to {self.label(choice.receiver)}"
+            what = f"Give up to {counted(choice.count, 'card')} to {self.label(choice.receiver)}"
         else:
-            what = f"Discard up to {choice.count} card(s)"
+            what = f"Discard up to {counted(choice.count, 'card')}"
         self.say(Text("Your cards: ").append_text(cards_text(view.hand)))
         while True:
             text = self.ask(f"{what} (Enter = {cards_text(default).plain}, - = none): ")
@@ -275,7 +280,7 @@ class HumanBot(Bot):
 
     def note_events(self, events: Sequence[Event], names: Sequence[str]) -> None:
         """In-process play shows what the engine says happened (richer than the tables)."""
-        for note in event_notes(events, names):
+        for note in event_notes(events, names, self.player):
             self.say(Text(f"   {note}", style="yellow"))
 
     def on_game_end(self, view: GameView, places: tuple[int, ...] | None) -> None:
@@ -284,10 +289,11 @@ class HumanBot(Bot):
             self.say("The places are not known to this client.")
             return
         classes = view.rules.scoring is Scoring.PLACE
+        width = max(len(self.label(p)) for p in range(len(places)))  # titles in one column
         for p in sorted(range(len(places)), key=lambda q: places[q]):
             title = class_title(view.rules, places[p]) if classes else ""
             named = f"   {title} {TITLES_JA.get(title, '')}".rstrip() if title else ""
-            self.say(f"  {places[p] + 1}. {self.label(p)}{named}")
+            self.say(f"  {places[p] + 1}. {self.label(p):<{width}}{named}".rstrip())
 
 
 __all__ = ["HumanBot", "HumanQuit", "InputError", "display_order", "parse_cards", "parse_move"]

@@ -38,7 +38,7 @@ POLICY_TYPES: dict[str, tuple[type, ...]] = {
     "exchange_timeout": (int, float), "time_bank": (int, float), "send_timeout": (int, float),
     "fault_limit": (int,), "illegal_counts": (bool,), "on_fault": (str,), "fallback": (str,)}
 MAX_POLICY_VALUE = 10**9
-LINEUP_KINDS = ("bot", "cmd")
+LINEUP_KINDS = ("bot", "cmd", "submission")
 
 
 class LogFieldError(ValueError):
@@ -116,6 +116,10 @@ def check_header(header: MatchHeader) -> int:
     check_policy(header.policy)
     if header.lineup is not None:
         check_lineup(header.lineup, n)
+    if header.deals not in ("seed", "recorded"):
+        raise LogFieldError(f"deals: {header.deals!r:.40} is not seed or recorded")
+    if header.kifu is not None:
+        check_kifu_lines(header.kifu)
     return n
 
 
@@ -140,19 +144,32 @@ def check_policy(policy: object) -> None:
 
 
 def check_lineup(lineup: object, n: int) -> None:
-    """How each player was started: one ``{"bot": NAME}`` or ``{"cmd": COMMAND}`` per player
-    (whether the bot exists, and whether a command may run, is the command's to decide)."""
+    """How each player was started: one ``{"bot": NAME}``, ``{"cmd": COMMAND}`` or
+    ``{"submission": FOLDER}`` per player (whether the bot exists, and whether a program may
+    run, is the command's to decide)."""
     if not isinstance(lineup, list) or len(lineup) != n:
         raise LogFieldError(f"lineup: not a list of {n} players")
     for number, entry in enumerate(lineup):
         if not isinstance(entry, dict) or len(entry) != 1 or \
                 next(iter(entry)) not in LINEUP_KINDS:
             raise LogFieldError(f"lineup: player {number}: {entry!r:.60} is not "
-                                '{"bot": NAME} or {"cmd": COMMAND}')
+                                '{"bot": NAME}, {"cmd": COMMAND} or {"submission": DIR}')
         value = next(iter(entry.values()))
         check_text(value, f"lineup: player {number}")
         if not value.strip():
             raise LogFieldError(f"lineup: player {number}: an empty name")
+
+
+MAX_KIFU_LINES = 64  # header lines of a kifu kept in a log's header (the reference has 20)
+
+
+def check_kifu_lines(lines: object) -> None:
+    """The kifu header lines a log keeps: at most :data:`MAX_KIFU_LINES` texts by key."""
+    if not isinstance(lines, dict) or len(lines) > MAX_KIFU_LINES:
+        raise LogFieldError(f"kifu: not an object of at most {MAX_KIFU_LINES} texts")
+    for key, value in lines.items():
+        check_text(key, "kifu key")
+        check_text(value, "kifu value")
 
 
 def check_start(start: object, n: int, games: int) -> None:

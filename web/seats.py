@@ -20,6 +20,7 @@ from daihinmin.contract.view import Bot, GameView, Observed
 from daihinmin.rules.choices import PendingChoice, is_valid_choice
 from daihinmin.values.cards import CardSet
 from daihinmin.values.moves import PASS, Move
+from daihinmin.values.words import counted
 
 log = logging.getLogger("daihinmin.web")
 
@@ -39,12 +40,15 @@ class CpuSeat:
     def __init__(self, bot: Bot, delay: float = 0.0) -> None:
         self.bot = bot
         self.delay = delay
+        self.error: str | None = None  # why the last question got no answer (the bot raised)
 
     async def _call(self, what: str, func: Callable[..., T], *args: Any) -> T | None:
+        self.error = None
         try:
             return await trio.to_thread.run_sync(func, *args)
-        except Exception:  # a failing bot loses its answer, as in any local match
+        except Exception as exc:  # a failing bot loses its answer, as in any local match
             log.exception("the %s bot failed to %s", self.bot.name, what)
+            self.error = f"the bot raised {type(exc).__name__}: {exc}"
             return None
 
     async def exchange(self, view: GameView, count: int) -> CardSet | None:
@@ -83,6 +87,8 @@ class Prompt:
 
 class PersonSeat:
     """A person in a browser; ``stand_in`` plays whenever nobody is connected."""
+
+    error: str | None = None  # a person's answers are checked before they are taken
 
     def __init__(self, name: str, stand_in: CpuSeat, changed: Callable[[], None]) -> None:
         self.name = name
@@ -147,11 +153,13 @@ class PersonSeat:
             hand = prompt.view.hand
             if prompt.kind == "exchange":
                 if len(cards) != prompt.count or not _holds(hand, cards):
-                    raise BadAnswerError(f"give exactly {prompt.count} card(s) of your hand")
+                    raise BadAnswerError(
+                        f"give exactly {counted(prompt.count, 'card')} of your hand")
             else:
                 assert prompt.choice is not None
                 if not is_valid_choice(hand, prompt.choice, cards):
-                    raise BadAnswerError(f"choose at most {prompt.count} card(s) of your hand")
+                    raise BadAnswerError(
+                        f"choose at most {counted(prompt.count, 'card')} of your hand")
             self._answer = cards
         self._wake.set()
 

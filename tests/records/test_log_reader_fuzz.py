@@ -27,12 +27,12 @@ from daihinmin.server.config import ServerConfig
 from daihinmin.server.errors import ResumeLogError, ServerConfigError
 from daihinmin.server.resume import config_for_resume, load_resume
 from daihinmin.tools.cli import main
-from daihinmin.tools.cmd_match import UntrustedCommandError, resume_lineup
+from daihinmin.tools.cmd_match import resume_lineup
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from probe import probe_match
 
-DOCUMENTED = (MatchLogError, LogMismatchError, ServerConfigError, UntrustedCommandError)
+DOCUMENTED = (MatchLogError, LogMismatchError, ServerConfigError)
 FUZZ = settings(max_examples=120, deadline=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture])
 

@@ -1,5 +1,5 @@
 """Files you are handed never run code: a match log or a results database that names a
-command (or a ``module:factory`` bot) starts it only when the command line says so.
+command (or a ``module:factory`` bot) starts it only when the command line names it again.
 
 Each case is the real command in its own process: ``match --resume`` of a log whose lineup
 names ``touch MARKER``, ``replay --verify`` of it, and ``tournament --resume`` of a database
@@ -56,22 +56,23 @@ def test_resume_refuses_what_the_log_would_run(stopped_log: list[str], tmp_path:
     before = log.read_bytes()
     done = daihinmin("match", "--resume", log, "--no-fsync", cwd=tmp_path)
     assert done.returncode == 2, done.stderr
-    assert "player 4" in done.stderr and next(iter(entry.values())) in done.stderr
-    assert "--trust-commands" in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    assert next(iter(entry.values())) in done.stderr and "again" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
     assert not marker.exists() and log.read_bytes() == before
     verified = daihinmin("replay", "--verify", log)
     assert verified.returncode == 0 and "player 4" in verified.stdout
-    assert "--trust-commands" in verified.stdout
+    assert "named again" in verified.stdout
     other = daihinmin("match", "--resume", log, *["random"] * 4, "--cmd", "true", cwd=tmp_path)
     assert other.returncode == 2 and "the log has" in other.stderr  # given: must match
 
 
-def test_resume_runs_the_logged_command_when_trusted(stopped_log: list[str],
-                                                     tmp_path: Path) -> None:
+def test_resume_runs_the_logged_command_named_again(stopped_log: list[str],
+                                                    tmp_path: Path) -> None:
     marker = tmp_path / "ran"
-    log = log_naming(stopped_log, tmp_path, {"cmd": f"touch {shlex.quote(str(marker))}"})
-    done = daihinmin("match", "--resume", log, "--no-fsync", "--trust-commands",
-                     "--connect-timeout", "3", cwd=tmp_path)
+    command = f"touch {shlex.quote(str(marker))}"
+    log = log_naming(stopped_log, tmp_path, {"cmd": command})
+    done = daihinmin("match", "--resume", log, *["random"] * 4, "--cmd", command,
+                     "--no-fsync", "--connect-timeout", "3", cwd=tmp_path)
     assert marker.exists(), done.stderr  # it ran, and left: a stand-in played its seat
     assert done.returncode == 3, done.stderr
 
@@ -108,12 +109,8 @@ def test_tournament_resume_refuses_a_stored_command(database: Path, tmp_path: Pa
     con.close()
     done = daihinmin("tournament", "--resume", "--db", path, "--jobs", "1", cwd=tmp_path)
     assert done.returncode == 2, done.stderr
-    assert "greedy: cmd: touch" in done.stderr and "--trust-commands" in done.stderr
+    assert "greedy: cmd: touch" in done.stderr and "again" in done.stderr
     assert not marker.exists()
-    trusted = daihinmin("tournament", "--resume", "--db", path, "--jobs", "1",
-                        "--trust-commands", "--match-timeout", "60", cwd=tmp_path)
-    assert marker.exists(), trusted.stderr
-    assert trusted.returncode == 1  # the command is no player: its matches failed
 
 
 @pytest.mark.parametrize("damage, words", [
