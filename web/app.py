@@ -203,7 +203,7 @@ class WebApp:
             data = frames_from_text(body.decode("utf-8", "replace"), budget)
         except LogFramesError as exc:
             return error(str(exc))
-        return Response(json.dumps(data, ensure_ascii=False).encode("utf-8"),
+        return Response(json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode(),
                         media_type="application/json")
 
     # --- websockets: admission ------------------------------------------------------------
