@@ -21,14 +21,14 @@ import math
 import shlex
 import tomllib
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from daihinmin.rules.ruleset import RuleConfigError, RuleSet, ruleset_from
+from daihinmin.runs.spec import TRANSPORTS, Participant, TableSettings
 
 FORMATS = ("round-robin", "gauntlet")
-TRANSPORTS = ("tcp", "in-process")
 SCHEDULES = ("auto", "all", "balanced")
 
 
@@ -51,26 +51,6 @@ _FIELD_TYPES: dict[str, tuple[type, ...]] = {
     "seed": (int,), "duplicate": (bool,), "transport": (str,), "schedule": (str,),
     "rules": (str,), "bot_seeds": (bool,), "jobs": (int,), "tables": (int,),
     "match_timeout": (int, float)}
-
-
-@dataclass(frozen=True)
-class Participant:
-    """A bundled bot (``bot`` + ``options``) or an external command with ``{host}``/``{port}``."""
-
-    name: str
-    bot: str | None = None
-    options: dict[str, Any] = field(default_factory=dict)
-    command: str | None = None
-
-    @property
-    def external(self) -> bool:
-        return self.command is not None
-
-    def describe(self) -> str:
-        if self.command is not None:
-            return f"cmd: {self.command}"
-        opts = ",".join(f"{k}={v}" for k, v in sorted(self.options.items()))
-        return f"{self.bot}:{opts}" if opts else str(self.bot)
 
 
 @dataclass(frozen=True)
@@ -98,6 +78,10 @@ class TournamentConfig:
             return ruleset_from(self.rules, list(self.rule)).validate()
         except RuleConfigError as exc:
             raise TournamentConfigError(f"rules: {exc}") from exc
+
+    def table_settings(self) -> TableSettings:
+        """How the run plays each match (the run's settings, not the matches' content)."""
+        return TableSettings(self.transport, self.log_dir, self.match_timeout)
 
     def fingerprint(self) -> str:
         """Hash of everything that decides what is played (not the game count or speed)."""

@@ -32,8 +32,9 @@ AUTO_ALL_LIMIT = 30  # up to this many compositions, "auto" plays all of them ev
 
 
 @dataclass(frozen=True, slots=True)
-class MatchSpec:
-    """One match of the schedule (its ``index`` is its id in the results database)."""
+class ScheduledMatch:
+    """One match of the schedule (its ``index`` is its id in the results database);
+    :func:`daihinmin.tournament.run.match_spec` makes the spec a run plays."""
 
     index: int
     deal_set: int
@@ -132,7 +133,7 @@ def rotated(lineup: tuple[int, ...], r: int) -> tuple[int, ...]:
 
 def build_schedule(n_participants: int, table_size: int, games: int, games_per_match: int,
                    seed: int, hero: int | None = None, duplicate: bool = True,
-                   schedule: str = "auto") -> list[MatchSpec]:
+                   schedule: str = "auto") -> list[ScheduledMatch]:
     """Every match, in a fixed order; growing ``games`` only appends matches."""
     picker = None
     if hero is None:
@@ -141,7 +142,7 @@ def build_schedule(n_participants: int, table_size: int, games: int, games_per_m
         picker = BalancedPicker([p for p in range(n_participants) if p != hero],
                                 table_size - 1, seed)
     rotations = table_size if duplicate else 1
-    specs: list[MatchSpec] = []
+    specs: list[ScheduledMatch] = []
     deal_set = 0
     while len(specs) * games_per_match < games:
         comps = round_compositions(n_participants, table_size, hero, schedule, picker)
@@ -149,7 +150,7 @@ def build_schedule(n_participants: int, table_size: int, games: int, games_per_m
             for r in range(rotations):
                 match_seed = (derive_seed(seed, deal_set) if duplicate
                               else derive_seed(seed, deal_set, table))
-                specs.append(MatchSpec(len(specs), deal_set, table, r, match_seed,
+                specs.append(ScheduledMatch(len(specs), deal_set, table, r, match_seed,
                                        games_per_match, rotated(comp, r)))
         deal_set += 1
     return specs

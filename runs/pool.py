@@ -1,4 +1,5 @@
-"""Worker processes on all cores, fed from one task queue (forkserver where available)."""
+"""The local run: worker processes on this machine's cores, fed from one task queue
+(forkserver where available)."""
 
 from __future__ import annotations
 
@@ -25,23 +26,27 @@ def split_slots(total: int, workers: int) -> list[int]:
 class WorkerPool:
     """Starts the workers, hands out tasks in order, relays their messages.
 
-    ``target(worker, cfg, tasks, results, slots, show_hands)`` runs in each worker; by
-    default :func:`worker_main` with a ``TournamentConfig`` and matches as tasks
+    ``target(worker, setup, tasks, results, slots, show_hands)`` runs in each worker; by
+    default :func:`worker_main` with :class:`~.spec.TableSettings` and match specs as tasks
     (``daihinmin match --jobs`` gives its own, one table a task).  It must end with an
     ``("exit", worker, cpu_seconds)`` message."""
 
-    def __init__(self, cfg: Any, slots: Sequence[int], show_hands: bool | None = None,
+    def __init__(self, setup: Any, slots: Sequence[int], show_hands: bool | None = None,
                  target: Callable[..., None] = worker_main, name: str = "tournament") -> None:
-        self.cfg = cfg
+        self.setup = setup
         self.slots = [s for s in slots if s > 0]
         ctx = mp_context()
         self.tasks = ctx.Queue()
         self.results = ctx.Queue()
         self.procs = [ctx.Process(target=target, name=f"{name}-worker-{w}",
-                                  args=(w, cfg, self.tasks, self.results, s, show_hands),
+                                  args=(w, setup, self.tasks, self.results, s, show_hands),
                                   daemon=True)
                       for w, s in enumerate(self.slots)]
         self.exited: set[int] = set()
+
+    @property
+    def tables(self) -> int:
+        return sum(self.slots)
 
     def start(self, specs: Sequence[Any]) -> None:
         for spec in specs:
