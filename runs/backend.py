@@ -12,6 +12,7 @@ daihinmin.runs.backend.BackendError: --address is for --backend ray
 from __future__ import annotations
 
 import argparse
+import importlib.util
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -46,11 +47,10 @@ class Backend:
 
     def check(self) -> None:
         """Ray is there when asked for (one clear line, not an ImportError, if not)."""
-        if self.kind == "ray":
-            try:
-                import ray  # noqa: F401
-            except ImportError:
-                raise BackendError(RAY_MISSING) from None
+        # Not imported here: Ray reads its settings from the environment when imported,
+        # and the run sets them first (.ray_run.connect).
+        if self.kind == "ray" and importlib.util.find_spec("ray") is None:
+            raise BackendError(RAY_MISSING)
 
 
 def add_backend_options(p: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:

@@ -146,6 +146,10 @@ class RayConnectError(RuntimeError):
 def connect(address: str | None) -> None:
     """Join the cluster at ``address``, or start a one-machine cluster on 127.0.0.1."""
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # Ray sends nothing home
+    if address is None or address.rpartition(":")[0] in LOOPBACK_HOSTS:
+        # Ray looks up "its own" address by a route towards a public resolver unless told
+        # that this is a one-machine cluster: loopback, then, and no look-up.
+        os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
     import ray
 
     if ray.is_initialized():
@@ -157,7 +161,24 @@ def connect(address: str | None) -> None:
         raise RayConnectError(f"cannot reach {where}: {first_line(exc)}") from None
 
 
+def _ray_notes_to_stderr() -> None:
+    """Ray prints the cluster's notes to the driver (a worker died, ...) on standard output,
+    which is the command's own (``--json``): they go to standard error instead."""
+    import ray._private.worker as ray_worker
+
+    original = getattr(ray_worker, "print_to_stdstream", None)
+    if original is None or getattr(original, "daihinmin", False):
+        return
+
+    def to_stderr(data: dict[str, Any], ignore_prefix: bool) -> None:
+        original({**data, "is_err": True}, ignore_prefix)
+
+    to_stderr.daihinmin = True  # type: ignore[attr-defined]
+    ray_worker.print_to_stdstream = to_stderr
+
+
 def _init(ray: Any, address: str | None) -> None:
+    _ray_notes_to_stderr()
     opts: dict[str, Any] = {"logging_level": logging.WARNING, "log_to_driver": False}
     if address is None:
         ray.init(_node_ip_address="127.0.0.1", include_dashboard=False, **opts)
