@@ -83,7 +83,7 @@ class LoopbackCluster:
                               timeout=timeout, env=ENV)
 
     def popen(self, argv: Sequence[str], **kwargs: object) -> subprocess.Popen[bytes]:
-        return subprocess.Popen(self.command(argv), env=ENV, **kwargs)  # type: ignore[call-overload, no-any-return]
+        return subprocess.Popen(self.command(argv), env=ENV, **kwargs)  # type: ignore[call-overload]
 
     def sockets(self) -> list[str]:
         """Every TCP and UDP socket of the namespace, as ``ss`` shows them (no header)."""
