@@ -32,3 +32,30 @@ match in process or over TCP), ``views`` (the tables' snapshots for ``--publish`
 ``match_logs`` (log names that are never reused), ``tables`` (``match --jobs``: one match's
 games over several tables), ``parallel`` (experiments' jobs on either backend).
 """
+
+from importlib import import_module
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what __getattr__ gives, for the type checker (a user's too)
+    from daihinmin.runs.backend import Backend, BackendError, Run, open_run
+    from daihinmin.runs.ray_run import RayConnectError, RayJob, RayRun
+    from daihinmin.runs.spec import MatchSpec, Participant, TableSettings
+
+# Each name is imported from its module on first use: the command line names the backend
+# options without importing the tables, and nothing here imports Ray before a run asks.
+_MODULES = {
+    "backend": ("Backend", "BackendError", "Run", "open_run"),
+    "ray_run": ("RayConnectError", "RayJob", "RayRun"),
+    "spec": ("MatchSpec", "Participant", "TableSettings"),
+}
+_WHERE = {name: module for module, names in _MODULES.items() for name in names}
+
+
+def __getattr__(name: str) -> object:
+    if name in _WHERE:
+        return getattr(import_module(f"{__name__}.{_WHERE[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["Backend", "BackendError", "MatchSpec", "Participant", "RayConnectError", "RayJob",
+           "RayRun", "Run", "TableSettings", "open_run"]

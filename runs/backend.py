@@ -17,10 +17,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from .spec import Message
+
 BACKENDS = ("local", "ray")
 RAY_MISSING = "--backend ray needs Ray on this machine: pip install 'daihinmin[ray]'"
 
-Message = tuple[Any, ...]
 
 
 class BackendError(ValueError):
@@ -106,8 +107,7 @@ def open_run(backend: Backend, setup: Any, slots: Sequence[int], show_hands: boo
     :func:`.worker.worker_main`) in one worker process per entry of ``slots`` (that many
     tables each); on Ray ``job`` (a :class:`.ray_run.RayJob`) says how a task is played on a
     node, ``in_flight`` how many at once (0: what the cluster holds)."""
-    from .pool import WorkerPool
-    from .worker import worker_main
+    from .pool import WorkerPool, worker_main
 
     if backend.kind == "ray":
         from .ray_run import RayJob, RayRun

@@ -34,10 +34,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from .backend import Message
 from .match_logs import next_log_path
-from .spec import MatchSpec, TableSettings
-from .worker import describe_error, own_cpu_seconds, worker_main
+from .pool import worker_main
+from .spec import MatchSpec, Message, TableSettings
+from .worker import describe_error, own_cpu_seconds
 
 BATCH_SECONDS = 0.05  # a node gathers its task's messages this long before sending them
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")

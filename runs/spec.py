@@ -22,6 +22,7 @@ from typing import Any
 from daihinmin.rules.ruleset import RuleSet, ruleset_from
 
 TRANSPORTS = ("tcp", "in-process")
+Message = tuple[Any, ...]  # what a worker posts about a task (.worker)
 
 
 @dataclass(frozen=True)
@@ -92,4 +93,4 @@ class TableSettings:
     match_timeout: float = 600.0  # TCP: seconds one match may take before it is failed
 
 
-__all__ = ["TRANSPORTS", "MatchSpec", "Participant", "TableSettings"]
+__all__ = ["TRANSPORTS", "MatchSpec", "Message", "Participant", "TableSettings"]

@@ -72,6 +72,7 @@ from .state import (
     seed_numba,
 )
 from .table_policy import table_policy
+from .warmup import run_warm_up
 from .weights import load_weights
 from .worlds import (
     ACTION_COLUMNS,
@@ -790,9 +791,7 @@ def warm_up() -> None:
     global _WARM
     if _WARM:
         return
-    from .warmup import run_warm_up  # warmup builds MCBots itself
-
-    run_warm_up()
+    run_warm_up(MCBot)
     _WARM = True
 
 

@@ -21,21 +21,10 @@ from numba import njit
 from .bits import JOKER_BIT, JOKER_BITS, nibble, popcount, rank_presence
 from .control import THREATS_SIZE, threats, unbeatable
 from .moves import K_JOKER, K_SEQUENCE, K_STAIRS, kind_of, low_of, size_of, suits_of
+from .plays import cuts, order_flips
 from .rollout import plays_or_forced, role_cards, run_cards, strength
 from .rulebits import AFTER_DRAW, FORBID_ROLE_CARDS
-from .state import (
-    FIELD_INFO,
-    HAND,
-    LOCK,
-    PILE_COUNT,
-    REV,
-    RULES,
-    cuts,
-    draws_ahead,
-    n_active,
-    order_flips,
-    take_cards,
-)
+from .state import FIELD_INFO, HAND, LOCK, PILE_COUNT, REV, RULES, draws_ahead, n_active, take_cards
 from .weights import N_FEATURES
 
 # Feature indices (one row per candidate).
