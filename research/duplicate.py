@@ -36,9 +36,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from daihinmin.local.parallel import run_parallel
 from daihinmin.players.registry import parse_options
 from daihinmin.records.exit_codes import OUTPUT_REFUSED
+from daihinmin.runs.backend import BackendError, add_backend_options, backend_from
+from daihinmin.runs.parallel import map_jobs
 
 # (player, options, opponent, seed, positions, my classes, warm-up games, log path prefix,
 #  the warm-up match's log)
@@ -178,10 +179,18 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
                    help="unscored games each job plays first (0: none)")
     p.add_argument("--jobs", type=int, default=1)
     p.add_argument("--json", action="store_true")
+    add_backend_options(p)
     p.add_argument("--log-dir", metavar="DIR", type=Path,
                    help="write each position's match log into DIR (a-K.jsonl for A, b-K.jsonl "
                         "for B; checked by 'daihinmin replay --verify')")
     args = p.parse_args(argv)
+    try:
+        backend = backend_from(args)
+        if backend.kind == "ray" and args.log_dir is not None:
+            raise BackendError("--log-dir is written where the games are played: not with "
+                               "--backend ray")
+    except BackendError as exc:
+        p.error(str(exc))
     mine_cycle = _classes(args.my_classes)
     positions = list(range(args.positions))
     jobs = max(1, args.jobs)
@@ -218,7 +227,7 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
                               [mine_cycle[k % len(mine_cycle)] for k in part],
                               warm_games, prefix, warm_log))
     start = time.perf_counter()
-    results = run_parallel(run_task, tasks, jobs)
+    results = map_jobs(run_task, tasks, jobs, backend)
     half = len(results) // 2
     a = {r.position: r for part in results[:half] for r in part}
     b = {r.position: r for part in results[half:] for r in part}

@@ -91,8 +91,14 @@ class Run(Protocol):
         """Every task has ended (played, failed or lost) and its messages were handed out."""
         ...
 
-    def crashed(self) -> list[int]:
-        """Local workers that died without a word (their tasks are lost)."""
+    def crashed(self) -> list[tuple[int, int | None]]:
+        """Local workers that died without a word, with their exit codes (their tasks are
+        lost); on Ray a lost task is retried or failed by :meth:`poll` instead."""
+        ...
+
+    def interrupt(self, signum: int) -> None:
+        """Stop the tasks (locally the signal reaches every worker, which stops its tables;
+        on Ray they are cancelled)."""
         ...
 
     def stop(self) -> None: ...

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -100,10 +101,17 @@ class WorkerPool:
                 self.exited.add(msg[1])
         return out
 
-    def crashed(self) -> list[int]:
-        """Workers that died without saying goodbye."""
-        return [w for w, p in enumerate(self.procs)
+    def crashed(self) -> list[tuple[int, int | None]]:
+        """Workers that died without saying goodbye, with their exit codes."""
+        return [(w, p.exitcode) for w, p in enumerate(self.procs)
                 if w not in self.exited and p.exitcode is not None]
+
+    def interrupt(self, signum: int) -> None:
+        """Pass a stop on to every worker (each stops its tables and says so)."""
+        for p in self.procs:
+            if p.is_alive() and p.pid is not None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(p.pid, signum)
 
     @property
     def finished(self) -> bool:

@@ -320,8 +320,11 @@ class RayRun:
     def finished(self) -> bool:
         return not self.running and (not self.waiting or self.stopped)
 
-    def crashed(self) -> list[int]:
+    def crashed(self) -> list[tuple[int, int | None]]:
         return []  # a lost task is retried or failed by poll()
+
+    def interrupt(self, signum: int) -> None:
+        self.stop()
 
     def stop(self) -> None:
         import ray

@@ -19,7 +19,8 @@ import signal
 import sys
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from daihinmin.driver.faults import SeatReport, more_serious
@@ -32,7 +33,7 @@ from daihinmin.server.match_server import MatchOutcome
 if TYPE_CHECKING:
     from daihinmin.driver.record import GameRecord
 
-    from .pool import WorkerPool
+    from .backend import Run
 
 STOP_GRACE_SECONDS = 10.0  # a table stopping its players: runner.EXIT_GRACE + SIGKILL's wait
 
@@ -52,6 +53,51 @@ class TablesSetup:
 
     connect_timeout: float
     verbose: bool
+    own_group: bool = True  # a local worker leads its own process group (Ctrl-C: the parent)
+    python: str = sys.executable  # the driver's: a bundled player's program, moved on a node
+
+
+# --- a table on a Ray node (.ray_run.RayJob) ------------------------------------------------
+
+
+def table_on_node(setup: TablesSetup, task: TableTask, folder: str
+                  ) -> tuple[TablesSetup, TableTask]:
+    """The table as a Ray node plays it: its log in the node's private folder (sent back at
+    the end), bundled players started by this node's Python, the worker's group left alone."""
+    log_path = task.config.log_path
+    config = task.config if log_path is None else replace(
+        task.config, log_path=Path(folder) / log_path.name)
+    specs = tuple(PlayerSpec(s.label, (sys.executable, *s.argv[1:]))
+                  if s.argv and s.argv[0] == setup.python else s for s in task.specs)
+    return replace(setup, own_group=False), replace(task, config=config, specs=specs)
+
+
+def table_destinations(setup: TablesSetup, task: TableTask) -> dict[str, str]:
+    """Where a table's log goes on the driver: where ``--log`` said."""
+    path = task.config.log_path
+    return {} if path is None else {path.name: str(path)}
+
+
+def no_log_dir(setup: TablesSetup) -> None:
+    return None
+
+
+def table_key(task: TableTask) -> int:
+    return task.table
+
+
+def lost_table(task: TableTask, why: str) -> tuple[Any, ...]:
+    from daihinmin.records.exit_codes import FAILED
+
+    return ("failed", task.table, FAILED, f"daihinmin match: table {task.table}: {why}")
+
+
+def tables_job() -> Any:
+    """A ``match --jobs`` table as a Ray task (played once: a lost table fails the match)."""
+    from .ray_run import RayJob
+
+    return RayJob(target=table_worker, on_node=table_on_node, destinations=table_destinations,
+                  log_dir_of=no_log_dir, key=table_key, lost=lost_table, attempts=1)
 
 
 def failure_lines(exc: BaseException, prog: str) -> tuple[int, list[str]]:
@@ -83,7 +129,8 @@ def table_worker(worker: int, setup: TablesSetup, tasks: Any, results: Any, slot
     ``("failed", table, exit_code, message)`` or ``("stopped", table)``; then ``exit``."""
     from .worker import next_task, own_cpu_seconds
 
-    os.setpgrp()  # the terminal's Ctrl-C goes to the parent, which passes it on
+    if setup.own_group:
+        os.setpgrp()  # the terminal's Ctrl-C goes to the parent, which passes it on
     logging.basicConfig(level=logging.INFO if setup.verbose else logging.WARNING,
                         stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
     try:
@@ -220,14 +267,11 @@ def signals_raise() -> Iterator[None]:
             signal.signal(s, handler)
 
 
-def stop_tables(pool: WorkerPool, run: TablesRun, signum: int) -> None:
+def stop_tables(pool: Run, run: TablesRun, signum: int) -> None:
     """Pass the stop on to every worker and wait for them (their games still count)."""
     old = signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must wait
     try:
-        for p in pool.procs:
-            if p.is_alive() and p.pid is not None:
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(p.pid, signum)
+        pool.interrupt(signum)
         deadline = time.monotonic() + STOP_GRACE_SECONDS
         while not pool.finished and time.monotonic() < deadline:
             for msg in pool.poll(0.1):
@@ -238,20 +282,20 @@ def stop_tables(pool: WorkerPool, run: TablesRun, signum: int) -> None:
         signal.signal(signal.SIGINT, old)
 
 
-def run_pool(pool: WorkerPool, run: TablesRun) -> None:
+def run_pool(pool: Run, run: TablesRun) -> None:
     """Until every table is done; the first failed table stops the others."""
     stopping = False
     while not pool.finished:
         for msg in pool.poll(0.25):
             run.handle(msg)
-        for w in pool.crashed():
-            run.worker_died(w, pool.procs[w].exitcode)
+        for w, code in pool.crashed():
+            run.worker_died(w, code)
         if run.failures and not stopping:
             stopping = True
             stop_tables(pool, run, signal.SIGTERM)
     for msg in pool.poll(0.0):  # anything sent just before the last exit
         run.handle(msg)
-    for w in pool.crashed():
-        run.worker_died(w, pool.procs[w].exitcode)
+    for w, code in pool.crashed():
+        run.worker_died(w, code)
 
 

@@ -107,8 +107,9 @@ def play_tables(args: argparse.Namespace, config: ServerConfig, tasks: list[Tabl
                 labels: list[str]) -> int:
     """Play the tables at once; print one result (or the errors) and return the exit code."""
     from daihinmin.records.exit_codes import FAILED, INTERRUPTED
-    from daihinmin.runs.pool import WorkerPool
-    from daihinmin.runs.tables import table_worker
+    from daihinmin.runs.backend import Backend, open_run
+    from daihinmin.runs.ray_run import RayConnectError
+    from daihinmin.runs.tables import table_worker, tables_job
     from daihinmin.runs.worker import own_cpu_seconds
     from daihinmin.tools.match_progress import match_progress
 
@@ -117,8 +118,15 @@ def play_tables(args: argparse.Namespace, config: ServerConfig, tasks: list[Tabl
     run = TablesRun(tasks, start_standings(config, labels),
                     {t.table: start_standings(t.config, labels) for t in tasks},
                     on_game=lambda: progress.advance(bar))
-    pool = WorkerPool(TablesSetup(args.connect_timeout, args.verbose), [1] * len(tasks),
-                      target=table_worker, name="match")
+    backend = Backend.parse(args.backend, args.address)
+    try:
+        pool = open_run(backend, TablesSetup(args.connect_timeout, args.verbose),
+                        [1] * len(tasks), None, target=table_worker, name="match",
+                        job=tables_job() if backend.kind == "ray" else None,
+                        in_flight=len(tasks))
+    except RayConnectError as exc:
+        print(f"daihinmin match: {exc}", file=sys.stderr)
+        return FAILED
     started = time.perf_counter()
     try:
         with progress, signals_raise():
@@ -165,7 +173,7 @@ def report_tables(args: argparse.Namespace, config: ServerConfig, run: TablesRun
         standings = run.per_table[task.table]
         finish_standings(standings, outcome)
         tables.append(standings_json(
-            standings, task.config, log_path=outcome.log_path,
+            standings, task.config, log_path=task.config.log_path,
             wall_seconds=outcome.wall_seconds, resumed_after=0, totals=outcome.totals,
             extra={"table": task.table,
                    "exit_code": result_code(standings, args.allow_stand_ins)}))

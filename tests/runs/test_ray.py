@@ -196,3 +196,39 @@ def test_the_socket_check_sees_what_is_not_loopback() -> None:
                           "tcp LISTEN 0 128 *:8000 *:*"]) == [
         "tcp LISTEN 0 128 0.0.0.0:8000 0.0.0.0:*", "udp ESTAB 0 0 10.0.0.2:5353 8.8.8.8:53",
         "tcp LISTEN 0 128 *:8000 *:*"]
+
+
+def test_match_jobs_on_ray_plays_the_local_tables_and_sends_their_logs_back(
+        cluster: LoopbackCluster, tmp_path: Path) -> None:
+    from daihinmin.records.matchlog import read_match_log
+    from daihinmin.records.replay import verify_log
+
+    match = [sys.executable, "-m", "daihinmin.tools", "match", "default", "random", "greedy",
+             "weakest", "default2013", "--games", "6", "--seed", "4", "--jobs", "2", "--json"]
+    here = subprocess.run([*match, "--log", str(tmp_path / "l.jsonl")], capture_output=True,
+                          text=True, timeout=300)
+    assert here.returncode == 0, here.stderr
+    there = cluster.run([*match, "--log", str(tmp_path / "r.jsonl"), *ray_args(cluster)])
+    assert there.returncode == 0, there.stderr
+    local, ray = json.loads(here.stdout), json.loads(there.stdout)
+    assert ray["logs"] == [str(tmp_path / "r.t1.jsonl"), str(tmp_path / "r.t2.jsonl")]
+    for key in ("games", "totals", "ranking"):
+        assert ray[key] == local[key]
+    assert [t["players"] for t in ray["tables"]] == [t["players"] for t in local["tables"]]
+    for t in ray["tables"]:
+        loaded = read_match_log(Path(t["log"]))
+        assert verify_log(loaded).complete and len(loaded.games) == t["games"] == 3
+
+
+def test_duplicate_on_ray_gives_the_local_figures(cluster: LoopbackCluster) -> None:
+    duplicate = [sys.executable, "-m", "daihinmin.tools", "duplicate", "--a", "weakest",
+                 "--b", "default", "--positions", "4", "--warm-games", "0", "--jobs", "2",
+                 "--json"]
+    here = subprocess.run(duplicate, capture_output=True, text=True, timeout=300)
+    assert here.returncode == 0, here.stderr
+    there = cluster.run([*duplicate, *ray_args(cluster)])
+    assert there.returncode == 0, there.stderr
+    local, ray = json.loads(here.stdout), json.loads(there.stdout)
+    local.pop("wall_s")
+    ray.pop("wall_s")
+    assert ray == local and sum(local["places_a"]) == 4
