@@ -186,8 +186,8 @@ class Dispatcher:
         s = self.summary
         if not pending:
             return s
+        pool = self.open_run(len(pending))  # a cluster's connection is not the games' time
         start, cpu0 = time.perf_counter(), cpu_times(resource.RUSAGE_SELF)
-        pool = self.open_run(len(pending))
         run_id = self.store.begin_run(self.cfg.transport, s.jobs, s.tables)
         if self.publishing is not None:
             assert self.tally is not None, "publishing shows the live standings"

@@ -19,8 +19,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from daihinmin.bench.cluster import LoopbackCluster, can_unshare, not_loopback
 from daihinmin.tournament.store import TournamentStore
-from ray_cluster import LoopbackCluster, can_unshare, loopback_only
 
 pytestmark = pytest.mark.slow
 
@@ -133,7 +133,7 @@ def wait_for_games(proc: subprocess.Popen[bytes], db: Path, games: int) -> None:
         time.sleep(0.05)
 
 
-def test_a_driver_killed_midway_resumes_on_ray_to_the_same_games_on_loopback_only(
+def test_a_driver_killed_midway_resumes_on_ray_to_the_same_games_on_not_loopback(
         cluster: LoopbackCluster, local_in_process: list, tmp_path: Path) -> None:
     db = tmp_path / "r.sqlite"
     proc = start_on_ray(cluster, db)
@@ -143,7 +143,7 @@ def test_a_driver_killed_midway_resumes_on_ray_to_the_same_games_on_loopback_onl
     finally:
         os.kill(proc.pid, signal.SIGKILL)
         proc.communicate()
-    assert sockets and loopback_only(sockets) == []
+    assert sockets and not_loopback(sockets) == []
     assert 30 <= committed_games(db) < 100
     report = on_ray(cluster, ["--resume"], db)
     assert report["matches"] == {"done": 5}
@@ -188,10 +188,10 @@ def test_without_ray_the_backend_is_one_line_and_exit_2(tmp_path: Path) -> None:
 
 
 def test_the_socket_check_sees_what_is_not_loopback() -> None:
-    assert loopback_only(["tcp LISTEN 0 128 127.0.0.1:6379 0.0.0.0:*",
+    assert not_loopback(["tcp LISTEN 0 128 127.0.0.1:6379 0.0.0.0:*",
                           "tcp ESTAB 0 0 [::ffff:127.0.0.1]:41 [::ffff:127.0.0.1]:6379",
                           "tcp ESTAB 0 0 [::1]:41 [::1]:6379"]) == []
-    assert loopback_only(["tcp LISTEN 0 128 0.0.0.0:8000 0.0.0.0:*",
+    assert not_loopback(["tcp LISTEN 0 128 0.0.0.0:8000 0.0.0.0:*",
                           "udp ESTAB 0 0 10.0.0.2:5353 8.8.8.8:53",
                           "tcp LISTEN 0 128 *:8000 *:*"]) == [
         "tcp LISTEN 0 128 0.0.0.0:8000 0.0.0.0:*", "udp ESTAB 0 0 10.0.0.2:5353 8.8.8.8:53",
