@@ -145,6 +145,10 @@ def test_a_driver_killed_midway_resumes_on_ray_to_the_same_games_on_not_loopback
         proc.communicate()
     assert sockets and not_loopback(sockets) == []
     assert 30 <= committed_games(db) < 100
+    deadline = time.monotonic() + 120
+    while cluster.task_workers("play_task"):  # the cluster ends the dead driver's tasks
+        assert time.monotonic() < deadline, "the killed driver's tasks play on"
+        time.sleep(0.2)
     report = on_ray(cluster, ["--resume"], db)
     assert report["matches"] == {"done": 5}
     assert games_of(db) == local_in_process
