@@ -277,20 +277,31 @@ def tournament_argv(db: Path, games: int, per_match: int, in_process: bool,
     return argv
 
 
-def figures(proc: subprocess.CompletedProcess[str], what: str) -> dict[str, Any]:
+def figures(proc: subprocess.CompletedProcess[str], what: str, db: Path) -> dict[str, Any]:
+    """The run's figures, with the mean time of a match from its start to its end (as the
+    database has them: without the run's start-up)."""
+    import sqlite3
+
     if proc.returncode != 0:
         raise RuntimeError(f"{what}: exit {proc.returncode}: {proc.stderr[-2000:]}")
     run = json.loads(proc.stdout)["run"]
+    con = sqlite3.connect(db)
+    try:
+        (mean,) = con.execute("SELECT AVG(finished_at - started_at) FROM matches"
+                              " WHERE status = 'done'").fetchone()
+    finally:
+        con.close()
     return {"games": run["games"], "seconds": run["wall_seconds"],
-            "games_per_second": run["games_per_second"],
+            "games_per_second": run["games_per_second"], "match_seconds": round(mean, 3),
             "failed_matches": run["failed_matches"], "tables": run["tables"], "load": load()}
 
 
 def on_cluster(cluster: LoopbackCluster, folder: Path, name: str, games: int, per_match: int,
                in_process: bool, jobs: int | None = None) -> dict[str, Any]:
-    argv = tournament_argv(folder / f"{name}.sqlite", games, per_match, in_process, jobs)
+    db = folder / f"{name}.sqlite"
+    argv = tournament_argv(db, games, per_match, in_process, jobs)
     proc = cluster.run([*argv, "--backend", "ray", "--address", cluster.address])
-    return {"nodes": cluster.nodes, **figures(proc, name)}
+    return {"nodes": cluster.nodes, **figures(proc, name, db)}
 
 
 def bench_cluster_run(args: argparse.Namespace) -> dict[str, Any]:
@@ -298,9 +309,10 @@ def bench_cluster_run(args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         overhead_games = 100 * args.overhead_matches
-        local = subprocess.run(tournament_argv(folder / "local.sqlite", overhead_games, 100,
-                                               True, 1), capture_output=True, text=True)
-        out["local_100_games_a_match"] = figures(local, "local")
+        db = folder / "local.sqlite"
+        local = subprocess.run(tournament_argv(db, overhead_games, 100, True, 1),
+                               capture_output=True, text=True)
+        out["local_100_games_a_match"] = figures(local, "local", db)
         cluster = LoopbackCluster(nodes=1, cpus=1)
         try:
             one = {"in_process": on_cluster(cluster, folder, "in1", args.games, 20, True),
@@ -316,8 +328,8 @@ def bench_cluster_run(args: argparse.Namespace) -> dict[str, Any]:
     out["one_node"], out["two_nodes"] = one, two
     out["speedup"] = {k: round(two[k]["games_per_second"] / one[k]["games_per_second"], 2)
                       for k in one if one[k]["games_per_second"]}
-    local_s = out["local_100_games_a_match"]["seconds"] / args.overhead_matches
-    ray_s = out["ray_100_games_a_match"]["seconds"] / args.overhead_matches
+    local_s = out["local_100_games_a_match"]["match_seconds"]
+    ray_s = out["ray_100_games_a_match"]["match_seconds"]
     out["overhead_per_match"] = {"local_seconds": round(local_s, 3),
                                  "ray_seconds": round(ray_s, 3),
                                  "percent": round(100 * (ray_s - local_s) / local_s, 1)}
@@ -336,7 +348,7 @@ def register_bench_cluster(bench_sub: argparse._SubParsersAction[argparse.Argume
     c = bench_sub.add_parser(
         "cluster", help="tournaments on a Ray cluster of this machine (1 and 2 nodes), "
                         "Ray's overhead per match, the driver's own throughput")
-    c.add_argument("--games", type=int, default=200, help="in process, per cluster size")
+    c.add_argument("--games", type=int, default=600, help="in process, per cluster size")
     c.add_argument("--tcp-games", type=int, default=50, help="over TCP, per cluster size")
     c.add_argument("--overhead-matches", type=int, default=3,
                    help="matches of 100 games, locally and on one node")

@@ -236,3 +236,41 @@ def test_duplicate_on_ray_gives_the_local_figures(cluster: LoopbackCluster) -> N
     local.pop("wall_s")
     ray.pop("wall_s")
     assert ray == local and sum(local["places_a"]) == 4
+
+
+SPECTATOR = """
+import json, sys, urllib.request
+import trio
+from trio_websocket import open_websocket_url
+url = sys.argv[1]
+with urllib.request.urlopen(url + "/api/tables") as page:
+    tables = json.loads(page.read())["tables"]
+feed = next(t["id"] for t in tables if t["mode"] == "live tournament")
+async def last():
+    async with open_websocket_url(f"ws://{url[len('http://'):]}/ws/{feed}") as ws:
+        return json.loads(await ws.get_message())
+print(json.dumps(trio.run(last)))
+"""
+
+
+def test_publish_works_unchanged_on_ray(cluster: LoopbackCluster, tmp_path: Path) -> None:
+    import re
+
+    web = cluster.popen([sys.executable, "-m", "daihinmin.tools", "web", "--port", "0"],
+                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        assert web.stdout is not None
+        found = re.search(r"(http://127\.0\.0\.1:\d+)/", web.stdout.readline().decode())
+        assert found
+        url = found.group(1)
+        report = on_ray(cluster, ["--bot", "random", "--bot", "greedy", "--games", "4",
+                                  "--games-per-match", "2", "--no-duplicate", "--in-process",
+                                  "--publish", url], tmp_path / "r.sqlite")
+        seen = cluster.run([sys.executable, "-c", SPECTATOR, url], timeout=120)
+    finally:
+        web.terminate()
+        web.communicate(timeout=30)
+    assert seen.returncode == 0, seen.stderr
+    last = json.loads(seen.stdout)
+    assert last["status"] == "over"
+    assert last["tournament"]["done"] == last["tournament"]["total"] == report["games"] == 4
