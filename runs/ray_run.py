@@ -181,7 +181,8 @@ def _init(ray: Any, address: str | None) -> None:
     _ray_notes_to_stderr()
     opts: dict[str, Any] = {"logging_level": logging.WARNING, "log_to_driver": False}
     if address is None:
-        ray.init(_node_ip_address="127.0.0.1", include_dashboard=False, **opts)
+        ray.init(address="local", _node_ip_address="127.0.0.1", include_dashboard=False,
+                 **opts)
         return
     if address.rpartition(":")[0] in LOOPBACK_HOSTS:
         opts["_node_ip_address"] = "127.0.0.1"  # this node is the cluster's, on loopback

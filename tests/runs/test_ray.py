@@ -22,7 +22,8 @@ import pytest
 from daihinmin.bench.cluster import LoopbackCluster, can_unshare, not_loopback
 from daihinmin.tournament.store import TournamentStore
 
-pytestmark = pytest.mark.slow
+# one cluster for the module: under xdist every test of it runs in the same worker
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("ray-cluster")]
 
 CLI = [sys.executable, "-m", "daihinmin.tools", "tournament"]
 BOTS = ["--bot", "default", "--bot", "random", "--bot", "greedy", "--bot", "default2013",
@@ -30,7 +31,7 @@ BOTS = ["--bot", "default", "--bot", "random", "--bot", "greedy", "--bot", "defa
 # 5 matches of 20 games (one table of five, each rotation once): long enough to be killed
 IN_PROCESS = [*BOTS, "--games", "100", "--games-per-match", "20", "--seed", "11",
               "--in-process"]
-TCP = [*BOTS, "--games", "10", "--games-per-match", "2", "--seed", "5"]
+TCP = [*BOTS, "--games", "6", "--games-per-match", "2", "--no-duplicate", "--seed", "5"]
 
 
 @pytest.fixture(scope="module")
@@ -117,7 +118,7 @@ def test_tcp_tables_on_ray_play_the_local_games(cluster: LoopbackCluster,
     expected = local([*TCP, "--jobs", "1"], tmp_path / "local.sqlite")
     report = on_ray(cluster, TCP, tmp_path / "r.sqlite")
     assert report["run"]["failed_matches"] == 0
-    assert games_of(tmp_path / "r.sqlite") == expected and len(expected) == 10
+    assert games_of(tmp_path / "r.sqlite") == expected and len(expected) == 6
 
 
 def start_on_ray(c: LoopbackCluster, db: Path) -> subprocess.Popen[bytes]:
@@ -133,7 +134,7 @@ def wait_for_games(proc: subprocess.Popen[bytes], db: Path, games: int) -> None:
         time.sleep(0.05)
 
 
-def test_a_driver_killed_midway_resumes_on_ray_to_the_same_games_on_not_loopback(
+def test_a_driver_killed_midway_resumes_on_ray_to_the_same_games_on_loopback_only(
         cluster: LoopbackCluster, local_in_process: list, tmp_path: Path) -> None:
     db = tmp_path / "r.sqlite"
     proc = start_on_ray(cluster, db)
@@ -175,7 +176,9 @@ def test_a_killed_ray_worker_costs_an_attempt_and_no_game_is_counted_twice(
     assert proc.returncode == 0 and out, err.decode()[-3000:]
     report = json.loads(out)
     assert report["run"]["retried_attempts"] >= 1
-    assert attempts_of(db) == 5 + report["run"]["retried_attempts"]
+    # an attempt counts in the database once its start reached the driver (it may be lost
+    # before that): never more than the matches and the lost attempts
+    assert 5 <= attempts_of(db) <= 5 + report["run"]["retried_attempts"]
     assert games_of(db) == local_in_process
 
 
@@ -218,7 +221,11 @@ def test_match_jobs_on_ray_plays_the_local_tables_and_sends_their_logs_back(
     assert ray["logs"] == [str(tmp_path / "r.t1.jsonl"), str(tmp_path / "r.t2.jsonl")]
     for key in ("games", "totals", "ranking"):
         assert ray[key] == local[key]
-    assert [t["players"] for t in ray["tables"]] == [t["players"] for t in local["tables"]]
+    def played(report: dict) -> list:  # each table's results (not its timings)
+        return [[(p["points"], p["places"], p["status"]) for p in t["players"]]
+                for t in report["tables"]]
+
+    assert played(ray) == played(local)
     for t in ray["tables"]:
         loaded = read_match_log(Path(t["log"]))
         assert verify_log(loaded).complete and len(loaded.games) == t["games"] == 3
@@ -274,3 +281,16 @@ def test_publish_works_unchanged_on_ray(cluster: LoopbackCluster, tmp_path: Path
     last = json.loads(seen.stdout)
     assert last["status"] == "over"
     assert last["tournament"]["done"] == last["tournament"]["total"] == report["games"] == 4
+
+
+def test_without_an_address_the_run_starts_its_own_cluster_on_loopback(
+        cluster: LoopbackCluster, local_in_process: list, tmp_path: Path) -> None:
+    """(A namespace of its own: the one-machine cluster of the run, nothing else.)"""
+    db = tmp_path / "own.sqlite"
+    argv = [*CLI, *IN_PROCESS, "--db", str(db), "--backend", "ray", "--json"]
+    proc = subprocess.run(["unshare", "--net", "sh", "-c", 'ip link set lo up && exec "$@"',
+                           "sh", *argv], capture_output=True, text=True, timeout=300,
+                          env={**cluster.env, "RAY_TMPDIR": cluster.temp})  # its files there
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["run"]["backend"] == "ray"
+    assert games_of(db) == local_in_process
