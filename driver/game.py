@@ -89,6 +89,12 @@ def move_name(move: Move) -> str:
     return name
 
 
+def _rejected(cards: CardSet | None) -> str | None:
+    """The fault of a player's own answer the rules replaced: ILLEGAL, as for a move the rules
+    reject (None: no answer at all, whose caller says why)."""
+    return str(SeatStatus.ILLEGAL) if cards is not None else None
+
+
 class DriverError(Exception):
     """The driver was used out of order (an answer nobody asked for, a request unanswered)."""
 
@@ -271,6 +277,7 @@ class GameDriver:
         transfer = self.setup.give_back(player, cards)
         if transfer.substituted and error is None and by is None:
             error = "the chosen cards are not a valid exchange"
+            fault = fault or _rejected(cards)
         self._replies[player] = _Reply(error, raw if error is not None else None, fault, by)
         return transfer
 
@@ -319,6 +326,7 @@ class GameDriver:
         result = state.step_choice(cards)
         if error is None and result.substituted and by is None:
             error = f"{cards} is not up to {choice.count} cards of the hand"
+            fault = fault or _rejected(cards)
         self._choices.append(result)
         self.record.turns[-1].choices.append(ChoiceRecord(
             choice.kind.value, choice.count, str(result.cards), result.substituted, error,

@@ -30,6 +30,7 @@ True
 from __future__ import annotations
 
 import contextlib
+import datetime
 import json
 import math
 import os
@@ -46,13 +47,18 @@ from daihinmin.driver.record import (
     GameRecord,
     TurnRecord,
 )
-from daihinmin.rules.ruleset import RuleSet, ruleset_from_dict
+from daihinmin.rules.ruleset import RuleSet, ruleset_from_dict, ruleset_to_dict
 
 from . import logcheck
 from .errors import MatchLogError
 
 SCHEMA = "daihinmin.matchlog/2"
 READABLE_SCHEMAS = ("daihinmin.matchlog/1", SCHEMA)
+
+def utc_now() -> str:
+    """The time a log's header or resume line says it started: UTC, to the second."""
+    return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+
 
 @dataclass
 class PlayerInfo:
@@ -91,6 +97,13 @@ class MatchHeader:
     # A match that starts at a later game (``duplicate``'s positions): {"game": k, "classes":
     # [...] or None, "seats": [...]}; None: at game 1 (checked by logcheck.check_header).
     start: dict[str, Any] | None = None
+
+    @classmethod
+    def starting_now(cls, rules: RuleSet, seed: int, games: int, players: list[PlayerInfo],
+                     **fields: Any) -> MatchHeader:
+        """The header of a match that starts now, its rules as the log stores them: every
+        writer of a log (the server, the in-process runner, the browser) builds it here."""
+        return cls(ruleset_to_dict(rules), seed, games, players, utc_now(), **fields)
 
     def ruleset(self) -> RuleSet:
         return ruleset_from_dict(self.rules).validate()

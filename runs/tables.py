@@ -107,13 +107,19 @@ def failure_lines(exc: BaseException, prog: str) -> tuple[int, list[str]]:
     from daihinmin.records.errors import MatchLogError
     from daihinmin.records.exit_codes import BAD_INPUT, FAILED, INTERRUPTED, OUTPUT_REFUSED, USAGE
     from daihinmin.records.outfile import OutputRefusedError
-    from daihinmin.server.errors import ResumeLogError, ServerConfigError, leaf_errors
+    from daihinmin.server.errors import (
+        ListenError,
+        ResumeLogError,
+        ServerConfigError,
+        leaf_errors,
+    )
 
     errors = leaf_errors(exc)
     if any(isinstance(err, KeyboardInterrupt) for err in errors):
         return INTERRUPTED, []
     for kind, code in ((OutputRefusedError, OUTPUT_REFUSED),
-                       ((ResumeLogError, MatchLogError), BAD_INPUT), (ServerConfigError, USAGE)):
+                       ((ResumeLogError, MatchLogError), BAD_INPUT), (ServerConfigError, USAGE),
+                       (ListenError, FAILED)):
         if all(isinstance(err, kind) for err in errors):
             return code, [f"{prog}: {err}" for err in errors]
     return FAILED, [f"{prog}: {type(err).__name__}: {err}" for err in errors]
@@ -234,7 +240,8 @@ class TablesRun:
         if kind == "started":
             self.worker_of[msg[1]] = msg[2]
         elif kind == "game":
-            self.combined.add_game(msg[2])
+            # Table 1 plays the match seed: its last game breaks ties of points.
+            self.combined.add_game(msg[2], last=msg[1] == self.tasks[0].table)
             self.per_table[msg[1]].add_game(msg[2])
             self.on_game()
         elif kind == "done":

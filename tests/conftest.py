@@ -87,10 +87,19 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         lock.unlink(missing_ok=True)
 
 
+#: A test that needs mc may be the one that waits for its compile (minutes of one core from
+#: an empty cache, many more on a busy machine): its time limit covers that wait.
+MC_TIMEOUT = 1800
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The tests that need mc run last, so the background compile is done by then (a stable
     sort: each group keeps its order, and every worker collects the same list)."""
     items.sort(key=lambda item: "mc_compiled" in getattr(item, "fixturenames", ()))
+    for item in items:
+        if ("mc_compiled" in getattr(item, "fixturenames", ())
+                and item.get_closest_marker("timeout") is None):
+            item.add_marker(pytest.mark.timeout(MC_TIMEOUT))
 
 
 @pytest.fixture(scope="session")

@@ -121,8 +121,7 @@ def print_summary(log: MatchLog) -> None:
           + (f", {log.end.status}" if log.end else ", no end record"))
     for info in h.players:
         print(f"  p{info.number} {info.name} (protocol {info.protocol})")
-    from daihinmin.rules.scoring import lower_is_better
-    standings = Standings(h.players, lower_is_better=lower_is_better(h.ruleset()))
+    standings = Standings(h.players, rules=h.ruleset())
     resumes = {r.after_game: r for r in log.resumes}
     for rec in log.games:
         if rec.game - 1 in resumes:

@@ -40,7 +40,6 @@ def start_standings(config: ServerConfig, labels: list[str] | None = None) -> St
     resumed match starts from its logged games (gathered when the log was read)."""
     from daihinmin.records.matchlog import PlayerInfo
     from daihinmin.records.standings import Standings
-    from daihinmin.rules.scoring import lower_is_better
 
     n = config.rules.players
     if config.resume_point is not None:
@@ -50,7 +49,7 @@ def start_standings(config: ServerConfig, labels: list[str] | None = None) -> St
         return standings
     return Standings([PlayerInfo(i, labels[i] if labels else f"player{i}", 0)
                       for i in range(n)], labels,
-                     lower_is_better=lower_is_better(config.rules))
+                     rules=config.rules)
 
 
 def finish_standings(standings: Standings, outcome: MatchOutcome) -> Standings:

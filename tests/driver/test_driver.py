@@ -31,6 +31,7 @@ from daihinmin.records.matchlog import MatchHeader, MatchLogWriter, PlayerInfo, 
 from daihinmin.records.replay import verify_log
 from daihinmin.rules.match import MatchState
 from daihinmin.rules.ruleset import UECDA, ruleset_from, ruleset_to_dict
+from daihinmin.values.cards import CardSet
 from daihinmin.values.moves import Move
 
 PRESETS = [("uecda", []), ("app", ["seven_pass=yes", "ten_discard=yes"]), ("original", []),
@@ -147,6 +148,37 @@ def test_a_bot_that_raises_loses_the_answer_and_the_record_says_so() -> None:
     assert crashed[0].error == "the bot raised RuntimeError: boom"
     gave = [t for r in records for t in r.transfers if t.giver == 0 and not t.automatic]
     assert gave and all(t.fault == "CRASHED" and t.substituted for t in gave)
+
+
+class Wrong(Bot):
+    """Answers its second play with no move at all, and every exchange with a card it does
+    not hold; the rest it plays like the lowest-first bot."""
+
+    def __init__(self) -> None:
+        self.plays = 0
+
+    def exchange(self, view: GameView, count: int) -> CardSet:
+        return CardSet.of([c for c in range(4, 56) if c not in view.hand][:count])
+
+    def play(self, view: GameView) -> Move:
+        self.plays += 1
+        if self.plays == 2:
+            return None  # type: ignore[return-value]
+        return min(view.legal_moves(), key=lambda m: (m.is_pass, m.low))
+
+
+def test_in_process_answers_are_classified_as_the_server_classifies_tables() -> None:
+    """No move at all is MALFORMED; cards the rules reject (an exchange of cards not held)
+    are ILLEGAL; each says why, and the answer is the rules' default."""
+    records: list[GameRecord] = []
+    play_local_match(UECDA, 5, 3, [Wrong()] + [RandomBot(p) for p in range(1, 5)],
+                     on_game=records.append)
+    malformed = [t for r in records for t in r.turns if t.fault == "MALFORMED"]
+    assert len(malformed) == 1 and malformed[0].player == 0 and malformed[0].answer == 8
+    assert malformed[0].error == "the bot answered NoneType, not a Move"
+    gave = [t for r in records for t in r.transfers if t.giver == 0 and not t.automatic]
+    assert gave and all(t.fault == "ILLEGAL" and t.substituted for t in gave)
+    assert all(t.error == "the chosen cards are not a valid exchange" for t in gave)
 
 
 def test_game_over_is_the_last_event() -> None:

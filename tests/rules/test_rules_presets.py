@@ -192,6 +192,21 @@ def test_original_exchange_pairs_by_player_count() -> None:
     assert ORIGINAL.with_rules(players=3).exchange_pairs() == [(0, 2, 2)]
 
 
+def test_original_hands_jokers_over_as_the_strongest_cards() -> None:
+    """The memo's rule: the 2 strongest cards, jokers first; the exemption is its variant."""
+    assert not ORIGINAL.joker_exchange_exempt
+    given = 0
+    for seed in range(6):
+        match = MatchState(ORIGINAL.with_rules(players=4), seed=seed, games=2)
+        play_out(match, random.Random(seed))
+        setup = match.setup_game()
+        for t in setup.transfers:
+            if t.automatic:
+                given += t.cards.jokers
+                assert t.cards.jokers == min(setup.dealt[t.giver].jokers, len(t.cards))
+    assert given > 0
+
+
 def test_original_joker_exchange_exempt_keeps_the_jokers() -> None:
     rules = ruleset_from("original", ["players=4", "joker_exchange_exempt=yes"])
     for seed in range(6):
@@ -613,3 +628,69 @@ def test_13f_sequences_follow_from_one_rank_above_the_lowest() -> None:
 
 def test_lone_joker_constants_unchanged() -> None:
     assert LONE_JOKER.kind is MoveKind.JOKER and str(JOKER_PAIR) == "JK JK"
+
+
+# === readings the documents leave open (docs/RULES.md) ==========================================
+def test_13f_a_sandstorm_after_a_spade3_return_is_played_in_turn() -> None:
+    """Q3: the ♠3 clears at once and its player leads, so nobody answers the ♠3 itself; the
+    sandstorm comes in turn, on the next trick, and the turn goes to its player."""
+    g = new_game(THIRTEENTH_FLOOR, ["JK SK S6", "S3 H6 SQ", "H3 D3 C3 HK", "DK DQ"])
+    step(g, "JK")
+    r = g.step(Move.parse("S3"))
+    assert EventKind.SPADE3_RETURN in kinds(r) and r.trick_cleared
+    assert g.turn == 1 and g.field is None  # the ♠3's player leads; p2 had no say
+    step(g, "H6")
+    r = g.step(Move.parse("H3 D3 C3"))
+    assert EventKind.SANDSTORM in kinds(r) and r.trick_cleared and g.turn == 2
+    lead = new_game(THIRTEENTH_FLOOR, ["JK SK S6", "S3 H3 D3 C3 H6", "HK", "DK DQ"])
+    step(lead, "JK", "S3")
+    r = lead.step(Move.parse("H3 D3 C3"))  # the ♠3's player may lead a sandstorm itself
+    assert EventKind.SANDSTORM in kinds(r) and r.trick_cleared and lead.turn == 1
+
+
+def test_13f_a_follow_must_be_of_the_fields_kind() -> None:
+    """The seed names only the count and the strength; a run of three never answers a group
+    of three, nor a group a run."""
+    g = new_game(THIRTEENTH_FLOOR, ["S6 H6 D6 SK", "HT HJ HQ H4", "H4 D4 C4 HK", "DK DQ"])
+    step(g, "S6 H6 D6")
+    assert verdict(g, "HT HJ HQ") is Reject.KIND_MISMATCH
+    g2 = new_game(THIRTEENTH_FLOOR, ["S4 S6 S7 SK", "HT DT CT H4", "H4 D4 C4 HK", "DK DQ"])
+    g2.field, g2.owner, g2.turn = Move.parse("S6 S7 S8"), 0, 1
+    assert verdict(g2, "HT DT CT") is Reject.KIND_MISMATCH
+
+
+@pytest.mark.parametrize(("rules", "hands", "lead"), [
+    # the 13th floor: one role card left, so the leader draws one and passes
+    (THIRTEENTH_FLOOR, ["S8", "S4 SK", "H4 HK", "D4 DK"], "pass"),
+    # original: a leader may pass of its own will
+    (ORIGINAL.with_rules(players=4), ["S4 S9 SK", "H5 D5 HQ", "H9 DJ", "S6 CQ"], "pass"),
+])
+def test_a_leader_who_passes_on_an_empty_field_sits_out_the_next_trick(
+        rules: object, hands: list[str], lead: str) -> None:
+    g = new_game(rules, hands, pile="H7 C7")  # type: ignore[arg-type]
+    assert verdict(g, lead) is None
+    step(g, lead)
+    assert g.turn == 1 and g.field is None and g.passed & 1
+    seen: list[int] = []
+    while g.field is not None or not seen:  # the trick player 1 leads, until it clears
+        seen.append(g.turn)
+        g.step(min(g.legal_moves(), key=lambda m: (m.is_pass, m.low)) if g.turn == 1
+               else (PASS if PASS in g.legal_moves() else g.legal_moves()[0]))
+        if g.after_draw:
+            g.step(PASS)
+    assert 0 not in seen and len(seen) >= 3  # the trick went round without player 0
+    assert not g.passed & 1  # back in once it cleared
+
+
+def test_13f_the_winner_scores_minus_ten_times_its_last_play() -> None:
+    """The −10× bonus is on; under uno_scoring the winner gets minus the others' sum only."""
+    hands = ["HT HJ HQ", "S3 H4 JK", "D9 CK", "HQ"]
+    g = new_game(THIRTEENTH_FLOOR, hands)
+    g.step(Move.parse("HT HJ HQ"))
+    assert g.over and g.scores == (-330, 74, 33, 12)
+    single = new_game(THIRTEENTH_FLOOR, ["HA", *hands[1:]])
+    single.step(Move.parse("HA"))
+    assert single.scores == (-10, 74, 33, 12)  # an ace's number is 1
+    uno = new_game(ruleset_from("thirteenth_floor", ["uno_scoring=yes"]), hands)
+    uno.step(Move.parse("HT HJ HQ"))
+    assert uno.scores == (-119, 74, 33, 12) and sum(uno.scores) == 0

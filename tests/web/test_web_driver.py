@@ -9,6 +9,7 @@ import json
 
 import pytest
 import trio
+from daihinmin.contract.view import Bot, GameView
 from daihinmin.players.registry import make_bot
 from daihinmin.records.matchlog import (
     MatchEnd,
@@ -20,6 +21,8 @@ from daihinmin.records.matchlog import (
 from daihinmin.records.replay import verify_log
 from daihinmin.rules.match import MatchState
 from daihinmin.rules.ruleset import PRESETS, RuleConfigError, ruleset_to_dict
+from daihinmin.values.cards import CardSet
+from daihinmin.values.moves import Move
 from daihinmin.web.driver import Seat, play_game
 from daihinmin.web.page_snapshot import snapshot
 from daihinmin.web.seats import BadAnswerError, CpuSeat, PersonSeat
@@ -68,6 +71,37 @@ def test_seven_pass_and_ten_discard_choices_are_logged_and_verified() -> None:
     text = play_logged(rules, 3, seats)
     assert '"choices"' in text
     assert verify_log(parse_lines(text.splitlines(keepends=True))).complete
+
+
+class Failing(Bot):
+    """Raises on its second play and on every exchange (a bundled bot with a bug)."""
+
+    def __init__(self) -> None:
+        self.plays = 0
+
+    def exchange(self, view: GameView, count: int) -> CardSet:
+        raise RuntimeError("no exchange")
+
+    def play(self, view: GameView) -> Move:
+        self.plays += 1
+        if self.plays == 2:
+            raise RuntimeError("boom")
+        return min(view.legal_moves(), key=lambda m: (m.is_pass, m.low))
+
+
+def test_a_cpu_that_raises_loses_the_answer_and_the_log_says_so() -> None:
+    """As in the in-process runner: a pass answered 8 (the exchange: the rules' pick), with
+    the error and fault CRASHED, never a plain pass of its own."""
+    seats: list[Seat] = [CpuSeat(Failing())]
+    seats += [CpuSeat(make_bot("random", seed=p)) for p in range(1, 5)]
+    log = parse_lines(play_logged(table_rules({"preset": "uecda"}), 3, seats, seed=5)
+                      .splitlines(keepends=True))
+    crashed = [t for g in log.games for t in g.turns if t.fault == "CRASHED"]
+    assert len(crashed) == 1 and crashed[0].player == 0 and crashed[0].answer == 8
+    assert crashed[0].error == "the bot raised RuntimeError: boom"
+    gave = [t for g in log.games for t in g.transfers if t.giver == 0 and not t.automatic]
+    assert gave and all(t.fault == "CRASHED" and t.substituted for t in gave)
+    assert verify_log(log).complete
 
 
 def test_settings_follow_the_presets() -> None:
