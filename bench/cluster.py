@@ -131,12 +131,12 @@ class LoopbackCluster:
 
     def stop(self) -> None:
         """End every process of the namespace (SIGTERM, then SIGKILL), then the namespace."""
-        for sig in (signal.SIGTERM, signal.SIGKILL):
+        for sig, wait in ((signal.SIGTERM, 3.0), (signal.SIGKILL, 10.0)):
             for pid in self.pids():
                 if pid != self.holder.pid:
                     with contextlib.suppress(ProcessLookupError):
                         os.kill(pid, sig)
-            deadline = time.monotonic() + 10.0
+            deadline = time.monotonic() + wait
             while time.monotonic() < deadline and set(self.pids()) - {self.holder.pid}:
                 time.sleep(0.2)
         self.holder.kill()
