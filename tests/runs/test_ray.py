@@ -294,3 +294,22 @@ def test_without_an_address_the_run_starts_its_own_cluster_on_loopback(
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["run"]["backend"] == "ray"
     assert games_of(db) == local_in_process
+
+
+def test_a_program_missing_on_the_node_fails_its_matches_with_the_reason(
+        cluster: LoopbackCluster, tmp_path: Path) -> None:
+    db = tmp_path / "r.sqlite"
+    proc = cluster.run([*CLI, "--bot", "random", "--bot", "greedy", "--cmd",
+                        "gone=/nonexistent/bot {host} {port}", "--games", "2",
+                        "--games-per-match", "1", "--no-duplicate", "--db", str(db),
+                        *ray_args(cluster), "--json"])
+    assert proc.returncode == 1, proc.stderr
+    report = json.loads(proc.stdout)
+    assert list(report["matches"]) == ["failed"] and report["games"] == 0
+    store = TournamentStore(db)
+    try:
+        errors = [why for _, why in store.failures()]
+    finally:
+        store.close()
+    assert errors and all("stand-in" in why and "could not start" in why and
+                          "/nonexistent/bot" in why for why in errors), errors
