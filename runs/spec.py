@@ -7,6 +7,8 @@ or a Ray node unchanged.
 >>> p = Participant("a", bot="mc", options={"playouts": 200})
 >>> p.kind, p.describe(), Participant("x", command="./x --port {port}").kind
 ('bot', 'mc:playouts=200', 'command')
+>>> Participant("s", submission="/srv/bots/s").kind
+'submission'
 >>> import pickle
 >>> spec = MatchSpec(3, "uecda", (), seed=9, games=2, lineup=(p,) * 5)
 >>> pickle.loads(pickle.dumps(spec)) == spec, spec.names()
@@ -19,6 +21,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from daihinmin.launch.process import LaunchOptions
 from daihinmin.rules.ruleset import RuleSet, ruleset_from
 
 TRANSPORTS = ("tcp", "in-process")
@@ -27,20 +30,23 @@ Message = tuple[Any, ...]  # what a worker posts about a task (.worker)
 
 @dataclass(frozen=True)
 class Participant:
-    """A bundled bot (``bot`` + ``options``) or an external command with ``{host}``/``{port}``.
+    """A bundled bot (``bot`` + ``options``), an external command with ``{host}``/``{port}``,
+    or a submission folder (``submission``: its ``daihinmin-bot.toml`` says how to run it).
 
-    :attr:`kind` says which; a new kind of participant (e.g. a submission folder started in
-    a sandbox) adds its own field and its case in :attr:`kind`, :meth:`describe` and the
-    tables that start players (:mod:`.tcp_table`).  A command is only ever one the user
-    typed or wrote in their own config."""
+    :attr:`kind` says which; a new kind of participant adds its own field and its case in
+    :attr:`kind`, :meth:`describe` and where players are started (:mod:`.tcp_table`).  A
+    command is only ever one the user typed or wrote in their own config."""
 
     name: str
     bot: str | None = None
     options: dict[str, Any] = field(default_factory=dict)
     command: str | None = None
+    submission: str | None = None
 
     @property
     def kind(self) -> str:
+        if self.submission is not None:
+            return "submission"
         return "command" if self.command is not None else "bot"
 
     @property
@@ -49,6 +55,8 @@ class Participant:
         return self.kind != "bot"
 
     def describe(self) -> str:
+        if self.submission is not None:
+            return f"submission: {self.submission}"
         if self.command is not None:
             return f"cmd: {self.command}"
         opts = ",".join(f"{k}={v}" for k, v in sorted(self.options.items()))
@@ -91,6 +99,7 @@ class TableSettings:
     transport: str = "tcp"  # one of TRANSPORTS
     log_dir: str | None = None  # each match's log goes here (.match_logs)
     match_timeout: float = 600.0  # TCP: seconds one match may take before it is failed
+    launch: LaunchOptions | None = None  # TCP: the players' limits and sandbox (default: none)
 
 
 __all__ = ["TRANSPORTS", "MatchSpec", "Message", "Participant", "TableSettings"]

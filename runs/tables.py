@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from daihinmin.driver.faults import SeatReport, more_serious
-from daihinmin.launch.process import PlayerSpec
+from daihinmin.launch.process import LaunchOptions, PlayerSpec
 from daihinmin.records.standings import Standings
 from daihinmin.server.config import ServerConfig
 from daihinmin.server.errors import MatchInterruptedError
@@ -53,6 +53,7 @@ class TablesSetup:
 
     connect_timeout: float
     verbose: bool
+    launch: LaunchOptions | None = None  # the players' limits and sandbox
     own_group: bool = True  # a local worker leads its own process group (Ctrl-C: the parent)
     python: str = sys.executable  # the driver's: a bundled player's program, moved on a node
 
@@ -169,7 +170,8 @@ def play_table(task: TableTask, setup: TablesSetup, results: Any) -> bool:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(stop_when_parent_gone)
             outcome = await run_headless_match(task.config, list(task.specs), on_game=on_game,
-                                               connect_timeout=setup.connect_timeout)
+                                               connect_timeout=setup.connect_timeout,
+                                               launch=setup.launch)
             nursery.cancel_scope.cancel()
         return outcome
 

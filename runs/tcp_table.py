@@ -17,6 +17,7 @@ import trio
 from daihinmin.driver.faults import SeatReport
 from daihinmin.driver.record import GameRecord
 from daihinmin.launch.process import PlayerSpec
+from daihinmin.launch.submission import load_submission
 from daihinmin.rules.ruleset import RuleSet
 from daihinmin.server.config import ServerConfig, WriteMode
 from daihinmin.server.errors import leaf_errors
@@ -56,6 +57,9 @@ def rules_args(spec: MatchSpec) -> list[str]:
 def player_spec(spec: MatchSpec, player: int) -> PlayerSpec:
     """How the participant of this player number is started (by its kind)."""
     p = spec.lineup[player]
+    if p.kind == "submission":  # loaded (and built) by the command before any match
+        assert p.submission is not None
+        return load_submission(p.submission).spec(p.name)
     if p.kind == "command":
         assert p.command is not None
         return PlayerSpec.command(p.command)
@@ -128,7 +132,8 @@ async def play_tcp(settings: TableSettings, rules: RuleSet, spec: MatchSpec,
     config = ServerConfig(rules=rules, games=spec.games, seed=spec.seed, port=0,
                           log_path=log_path, durable=False, make_log_folder=False,
                           write_mode=match_write_mode(spec))
-    outcome = await run_headless_match(config, specs, on_game=on_game, watcher=watcher)
+    outcome = await run_headless_match(config, specs, on_game=on_game, watcher=watcher,
+                                       launch=settings.launch)
     faults = fault_rows(outcome.seats)  # faults short of a hand-over (a timeout or two)
     if faults:
         results.put(("faults", spec.id, faults))

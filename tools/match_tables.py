@@ -23,7 +23,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from daihinmin.launch.process import PlayerSpec
+from daihinmin.launch.process import LaunchOptions, PlayerSpec
 from daihinmin.local.parallel import split_count
 from daihinmin.runs.tables import (
     TablesRun,
@@ -104,7 +104,7 @@ def plan_tables(args: argparse.Namespace, config: ServerConfig,
 
 
 def play_tables(args: argparse.Namespace, config: ServerConfig, tasks: list[TableTask],
-                labels: list[str]) -> int:
+                labels: list[str], launch: LaunchOptions | None = None) -> int:
     """Play the tables at once; print one result (or the errors) and return the exit code."""
     from daihinmin.records.exit_codes import FAILED, INTERRUPTED
     from daihinmin.runs.backend import Backend, open_run
@@ -120,7 +120,7 @@ def play_tables(args: argparse.Namespace, config: ServerConfig, tasks: list[Tabl
                     on_game=lambda: progress.advance(bar))
     backend = Backend.parse(args.backend, args.address)
     try:
-        pool = open_run(backend, TablesSetup(args.connect_timeout, args.verbose),
+        pool = open_run(backend, TablesSetup(args.connect_timeout, args.verbose, launch),
                         [1] * len(tasks), None, target=table_worker, name="match",
                         job=tables_job() if backend.kind == "ray" else None,
                         in_flight=len(tasks))

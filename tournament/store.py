@@ -219,7 +219,7 @@ class TournamentStore:
         hero = names.index(cfg.hero) if cfg.hero is not None else None
         specs = build_schedule(len(names), rules.players, cfg.games, cfg.games_per_match,
                                cfg.seed, hero=hero, duplicate=cfg.duplicate,
-                               schedule=cfg.schedule)
+                               schedule=cfg.schedule, exact=cfg.games_exact)
         with self.transaction():
             self.set_meta("schema", SCHEMA_VERSION)
             self.set_meta("config", json.dumps(cfg.to_dict(), sort_keys=True))
@@ -230,18 +230,31 @@ class TournamentStore:
                     "INSERT OR IGNORE INTO participants (id, name, spec) VALUES (?, ?, ?)",
                     (i, p.name, p.describe()))
             existing = {row[0]: row[1:] for row in self.con.execute(
-                "SELECT id, key, seed, lineup FROM matches")}
+                "SELECT id, key, seed, lineup, games, status FROM matches")}
             for s in specs:
                 row = (s.key, s.seed, json.dumps(s.lineup))
                 if s.index in existing:
-                    if tuple(existing[s.index]) != row:
+                    if tuple(existing[s.index][:3]) != row:
                         raise ResumeMismatchError(f"match {s.index} differs from the schedule")
+                    if existing[s.index][3] != s.games:
+                        self.lengthen(s, existing[s.index][4])
                     continue
                 self.con.execute(
                     "INSERT INTO matches (id, key, deal_set, table_no, rotation, seed, games,"
                     " lineup, transport) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (s.index, s.key, s.deal_set, s.table, s.rotation, s.seed, s.games,
                      json.dumps(s.lineup), cfg.transport))
+
+    def lengthen(self, spec: ScheduledMatch, status: str) -> None:
+        """A match of a round cut short (``games_exact``) that more games make longer: only
+        while it is not done (an unfinished one is replayed from its start anyway)."""
+        if status == "done":
+            raise ResumeMismatchError(
+                f"match {spec.index}, in the round cut short by --games-exact, is played "
+                "already; an exact tournament grows only until that round's matches are "
+                "done: start a new one")
+        self.delete_games(spec.index)  # (an interrupted attempt's rows, if any)
+        self.con.execute("UPDATE matches SET games = ? WHERE id = ?", (spec.games, spec.index))
 
     def stored_config(self) -> TournamentConfig | None:
         with self.reading():
@@ -456,6 +469,30 @@ class TournamentStore:
             check_row(row, participants, self.path)
         return rows
 
+    def deal_sets(self) -> int:
+        """How many deal sets (rounds) the schedule has."""
+        return int(self.con.execute("SELECT COALESCE(MAX(deal_set) + 1, 0) FROM matches")
+                   .fetchone()[0])
+
+    def deal_set_points(self, deal_set: int) -> DealSetPoints | None:
+        """Each participant's points and seat-games in one deal set, once every match of it
+        is done (None before)."""
+        with self.reading():
+            total, done = self.con.execute(
+                "SELECT COUNT(*), COALESCE(SUM(status = 'done'), 0) FROM matches"
+                " WHERE deal_set = ?", (deal_set,)).fetchone()
+            if total == 0 or done < total:
+                return None
+            rows = self.con.execute(
+                "SELECT r.participant, SUM(r.points), COUNT(*) FROM results r JOIN matches m"
+                " ON m.id = r.match_id WHERE m.deal_set = ? GROUP BY r.participant",
+                (deal_set,)).fetchall()
+            games = int(self.con.execute(
+                "SELECT COUNT(*) FROM games g JOIN matches m ON m.id = g.match_id"
+                " WHERE m.deal_set = ?", (deal_set,)).fetchone()[0])
+        return DealSetPoints({int(p): int(points) for p, points, _ in rows},
+                             {int(p): int(n) for p, _, n in rows}, games)
+
     def game_results(self) -> list[tuple[Any, ...]]:
         """Every stored game row (for comparing runs): match, game, seats, places, points."""
         out = []
@@ -466,6 +503,13 @@ class TournamentStore:
                                    (mid, game)).fetchall()
             out.append((mid, game, seats, tuple(res)))
         return out
+
+
+@dataclass(frozen=True, slots=True)
+class DealSetPoints:
+    points: dict[int, int]  # participant -> points over the deal set
+    seat_games: dict[int, int]  # participant -> seats it held, summed over the games
+    games: int
 
 
 @dataclass(frozen=True, slots=True)
