@@ -123,6 +123,7 @@ LAYERS: list[set[str]] = [
     {"launch"},
     {"server", "local"},
     {"watch"},
+    {"runs"},
     {"tournament"},
     {"web"},
     {"bench", "research"},

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from daihinmin.players.prepare import prepare_kinds
+from daihinmin.runs.backend import add_backend_options, backend_from
 from daihinmin.server.config import CONNECT_TIMEOUT_SECONDS, WriteMode
 
 from .match_options import (
@@ -79,6 +80,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         "exchange); table 1 plays --seed, table k a seed derived from it; "
                         "one log per table, LOG.t<k>.jsonl; the standings add up every "
                         "table.  Not with --resume (resume each table's log) or --publish")
+    add_backend_options(p)
     add_match_options(p)
     add_launch_options(p)
     p.set_defaults(func=match_command)
@@ -206,6 +208,7 @@ def match_command(args: argparse.Namespace) -> int:
 
     setup_logging(args.verbose)
     jobs = args.jobs
+    tables_run = jobs != 1 or args.backend == "ray"  # --backend ray: each table a Ray task
     try:
         launch = launch_options_from(args)
     except (LimitsError, SandboxUnavailableError, ValueError) as exc:
@@ -213,7 +216,8 @@ def match_command(args: argparse.Namespace) -> int:
         return USAGE
     try:
         check_bot_names(args.bots)
-        if jobs != 1:
+        backend_from(args)
+        if tables_run:
             refuse_tables_flags(args)
         point = None
         if args.resume is not None:
@@ -228,14 +232,14 @@ def match_command(args: argparse.Namespace) -> int:
             players = ruleset_from(args.rules or "uecda", args.rule).players
             lineup = lineup_of(args.bots, args.cmd, players, args.submission)
         prepare_submissions(entry[0][1] for entry in lineup if entry[0][0] == "submission")
-        tables_args = args if jobs == 1 else argparse.Namespace(**{**vars(args),
-                                                                    "no_log": True})
+        tables_args = args if not tables_run else argparse.Namespace(**{**vars(args),
+                                                                         "no_log": True})
         config = config_from_args(tables_args, "127.0.0.1", 0,  # table logs: plan_tables
                                   match_write_mode(args, lineup), lineup=lineup, point=point)
         specs = player_specs(lineup, config.rules, config.seed)
         standings = start_standings(config, [s.label for s in specs])
         publisher = publisher_for(args, config, "match")
-        tables = [] if jobs == 1 else plan_tables(
+        tables = [] if not tables_run else plan_tables(
             args, config, lambda c: player_specs(lineup, c.rules, c.seed))
     except OutputRefusedError as exc:
         print(f"daihinmin match: {exc}", file=sys.stderr)

@@ -85,7 +85,8 @@ def summary_dict(stats: TournamentStats, store: TournamentStore,
                       "cpu_seconds_per_game": None if run.cpu_per_game is None
                       else round(run.cpu_per_game, 5),
                       "jobs": run.jobs, "tables": run.tables,
-                      "failed_matches": len(run.failed)}
+                      "failed_matches": len(run.failed),
+                      "backend": run.backend, "retried_attempts": run.retries}
     return out
 
 
@@ -217,7 +218,12 @@ def print_report(console: Console, stats: TournamentStats, store: TournamentStor
         cpu = run.cpu_per_game or 0.0
         console.print(f"This run: {run.games:,} games in {run.wall_seconds:.1f} s = "
                       f"{run.games_per_second:.1f} games/s on {counted(run.jobs, 'worker')}, "
-                      f"{counted(run.tables, 'table')} at once; CPU {1000 * cpu:.1f} ms/game")
+                      f"{counted(run.tables, 'table')} at once; CPU {1000 * cpu:.1f} ms/game"
+                      + (" (on Ray)" if run.backend == "ray" else ""))
+    if run is not None and run.retries:
+        console.print(f"{counted(run.retries, 'match attempt')} lost with their Ray worker or "
+                      "node and played again from their start (each match counted once)",
+                      highlight=False)
 
 
 def print_places(console: Console, stats: TournamentStats) -> None:

@@ -42,7 +42,7 @@ from typing import IO, Any
 from daihinmin.records.outfile import OutputRefusedError
 
 from .config import TournamentConfig, config_from_dict
-from .schedule import MatchSpec, build_schedule
+from .schedule import ScheduledMatch, build_schedule
 from .walcheck import wal_damage
 
 SCHEMA_VERSION = "1"
@@ -261,7 +261,7 @@ class TournamentStore:
                     (s.index, s.key, s.deal_set, s.table, s.rotation, s.seed, s.games,
                      json.dumps(s.lineup), cfg.transport))
 
-    def lengthen(self, spec: MatchSpec, status: str) -> None:
+    def lengthen(self, spec: ScheduledMatch, status: str) -> None:
         """A match of a round cut short (``games_exact``) that more games make longer: only
         while it is not done (an unfinished one is replayed from its start anyway)."""
         if status == "done":
@@ -323,11 +323,11 @@ class TournamentStore:
         self.con.execute("DELETE FROM results WHERE match_id = ?", (match_id,))
         self.con.execute("DELETE FROM games WHERE match_id = ?", (match_id,))
 
-    def pending(self) -> list[MatchSpec]:
+    def pending(self) -> list[ScheduledMatch]:
         rows = self.con.execute(
             "SELECT id, deal_set, table_no, rotation, seed, games, lineup FROM matches"
             " WHERE status = 'pending' ORDER BY id")
-        return [MatchSpec(r[0], r[1], r[2], r[3], r[4], r[5], tuple(json.loads(r[6])))
+        return [ScheduledMatch(r[0], r[1], r[2], r[3], r[4], r[5], tuple(json.loads(r[6])))
                 for r in rows]
 
     def counts(self) -> dict[str, int]:

@@ -11,8 +11,9 @@ from typing import Any
 
 from daihinmin.rules.match import MatchState
 from daihinmin.rules.ruleset import PRESETS
+from daihinmin.runs.views import Views
 from daihinmin.tournament.live import LiveTally
-from daihinmin.tournament.publish import STANDINGS_ROWS, Views, standings_json
+from daihinmin.tournament.publish import STANDINGS_ROWS, standings_json
 from daihinmin.web.feeds import KEEP_ENDED, Feed, forget_ended
 from vectors import SUPPORT
 
