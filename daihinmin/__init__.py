@@ -12,6 +12,7 @@ The sub-packages, bottom to top (each imports only those below it):
 - ``server`` (the TCP match server) and ``local`` (games in one process, the terminal game).
 - ``watch``: live snapshots of a table and their publisher.
 - ``tournament``: schedules, the results store, ratings, reports.
+- ``league``: a contest that runs on its own: entrants' folders, pairing by rating, resume.
 - ``web``: the browser app.
 - ``bench`` and ``research``: measurements and experiments.
 - ``tools``: the ``daihinmin`` command line.

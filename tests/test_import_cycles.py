@@ -124,6 +124,7 @@ LAYERS: list[set[str]] = [
     {"server", "local"},
     {"watch"},
     {"tournament"},
+    {"league"},
     {"web"},
     {"bench", "research"},
     {"tools"},
