@@ -25,7 +25,7 @@ from daihinmin.driver.record import GameRecord
 from daihinmin.launch.process import PlayerSpec
 from daihinmin.rules.ruleset import ruleset_from
 from daihinmin.server.config import ServerConfig, WriteMode
-from daihinmin.server.errors import leaf_errors
+from daihinmin.server.errors import MatchInterruptedError, leaf_errors
 from daihinmin.server.runner import run_headless_match
 
 FaultRow = tuple[int, str, dict[str, int], str | None, str]  # player, status, counts, by, why
@@ -125,6 +125,9 @@ class LoopbackRunner:
             return MatchEnd(f"match timeout ({order.match_timeout:g} s)")
         except Exception as exc:
             for leaf in leaf_errors(exc):
+                if isinstance(leaf, MatchInterruptedError):  # SIGTERM: the league stops
+                    raise
+
                 if isinstance(leaf, StandInPlayedError):
                     return MatchEnd(str(leaf), leaf.faults)
             first = leaf_errors(exc)[0]

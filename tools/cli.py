@@ -16,6 +16,7 @@ COMMAND_MODULES = [
     "daihinmin.tools.cmd_match",
     "daihinmin.tools.cmd_replay",
     "daihinmin.tools.cmd_tournament",
+    "daihinmin.tools.cmd_league",
     "daihinmin.tools.cmd_play",
     "daihinmin.tools.cmd_web",
     "daihinmin.tools.cmd_research",
@@ -31,6 +32,7 @@ _COMMANDS = {
     "match": "daihinmin.tools.cmd_match",
     "replay": "daihinmin.tools.cmd_replay",
     "tournament": "daihinmin.tools.cmd_tournament",
+    "league": "daihinmin.tools.cmd_league",
     "play": "daihinmin.tools.cmd_play",
     "web": "daihinmin.tools.cmd_web",
 }

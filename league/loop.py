@@ -1,0 +1,381 @@
+"""The league itself: pick up entrants, pair them, play, record; stop and resume.
+
+One Trio loop holds everything: a scanner that looks at the submissions folder every
+``scan_seconds`` (new folders enter, a changed folder is the entrant's next version and
+retires the old one, a removed folder retires its entrant), and ``tables`` table tasks that
+each take the next match (left over from a killed run first, else a new one from
+:mod:`.pairing` or the groups format), hand it to the runner, and write its games as they
+end.  The league is the database's only writer.
+
+Stopping: Ctrl-C or SIGTERM stop at once (the matches in play are played again on resume);
+a stopping rule in the config lets the matches in play finish and starts no new one.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import signal
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import trio
+from daihinmin.server.errors import MatchInterruptedError
+from daihinmin.tournament.schedule import derive_seed
+
+from .config import LeagueConfig
+from .entrants import EntrantError, FolderEntry, FolderWatch, build, house_argv, submission_argv
+from .pairing import OnlineRatings, choose_table
+from .runner import MatchEnd, MatchOrder, Runner, Seat
+from .standings import entrant_rating, lower_is_better
+from .store import Entrant, LeagueStore
+
+IDLE_SECONDS = 0.5  # a table with nothing to play looks again after this long
+CHECK_TIMEOUT = 300.0
+
+
+@dataclass
+class Progress:
+    """What this run did (printed when it stops)."""
+
+    matches: int = 0
+    failed: int = 0
+    games: int = 0
+    stopped_by: str = ""
+    started: float = field(default_factory=time.monotonic)
+
+
+class League:
+    def __init__(self, cfg: LeagueConfig, store: LeagueStore, runner: Runner,
+                 say: Callable[[str], None] = print, checker: Callable[[Path], str | None]
+                 | None = None) -> None:
+        self.cfg = cfg
+        self.store = store
+        self.runner = runner
+        self.say = say
+        self.checker = checker
+        self.rng = random.Random(derive_seed(cfg.seed, "league-pairing", time.time_ns()))
+        self.ratings = OnlineRatings()
+        self.lower = lower_is_better(store)
+        self.busy: dict[int, int] = {}  # entrant -> tables it sits at now
+        self.matches_of: dict[int, int] = {}
+        self.progress = Progress()
+        self.watch = FolderWatch(cfg.path(cfg.submissions) if cfg.submissions else None)
+        self.draining = False  # a stopping rule is met: no new match starts
+        self.changed = trio.Event()  # entrants changed (a table waiting may go on)
+        self.claimed: set[int] = set()  # matches a table has taken
+        self.source = self.make_source()
+
+    def make_source(self) -> MatchSource:
+        if self.cfg.format == "uecda-groups":
+            from .groups import GroupsSource
+
+            return GroupsSource(self)
+        return LadderSource(self)
+
+    # -- start-up --------------------------------------------------------------------------
+    def restore(self) -> int:
+        """Replay what the database holds into the online ratings; reset unfinished matches."""
+        unfinished = self.store.reset_unfinished()
+        for g in self.store.counted_games():
+            self.ratings.add_game(g.lineup, g.places, g.points, self.lower)
+        for e, k in self.store.con.execute(
+                "SELECT j.value, COUNT(DISTINCT m.id) FROM matches m, json_each(m.lineup) j"
+                " WHERE m.status = 'done' GROUP BY j.value"):
+            self.matches_of[int(e)] = int(k)
+        self.sync_house()
+        return unfinished
+
+    def sync_house(self) -> None:
+        wanted = {spec.partition("=")[0] if "=" in spec else spec: spec.partition("=")[2]
+                  or spec for spec in self.cfg.house}
+        for e in self.store.entrants():
+            if e.kind == "house" and e.status == "active" and e.name not in wanted:
+                self.retire(e, "no longer in the config's house bots")
+        known = {(e.name, e.fingerprint) for e in self.store.entrants() if e.kind == "house"}
+        for name, bot in wanted.items():
+            fp = f"house:{bot}"
+            if (name, fp) not in known:
+                for old in self.store.entrants():
+                    if old.name == name and old.status == "active":
+                        self.retire(old, f"replaced by the house bot {bot}")
+                self.store.add_entrant(name, "house", "house", None, fp, {"bot": bot})
+
+    # -- entrants ----------------------------------------------------------------------------
+    def active(self) -> list[Entrant]:
+        return [e for e in self.store.entrants() if e.status == "active"]
+
+    def retire(self, entrant: Entrant, reason: str) -> None:
+        frozen = entrant_rating(self.store, entrant.id)
+        self.store.set_status(entrant.id, "retired", reason, frozen)
+        self.say(f"retired {entrant.label}: {reason}")
+        self.signal_change()
+
+    def suspend(self, entrant: Entrant, reason: str) -> None:
+        self.store.set_status(entrant.id, "suspended", reason)
+        self.say(f"suspended {entrant.label}: {reason}")
+        self.signal_change()
+
+    def signal_change(self) -> None:
+        self.changed.set()
+        self.changed = trio.Event()
+
+    async def scan(self) -> None:
+        """Look at the submissions folder once: enter new versions, retire old ones."""
+        entries = await trio.to_thread.run_sync(self.watch.stable)
+        by_name: dict[str, FolderEntry] = {}
+        for entry in entries:
+            key = entry.name or f"({entry.folder.name})"
+            if key in by_name:
+                continue  # two folders with one name: the first (by folder name) plays
+            by_name[key] = entry
+        entrants = self.store.entrants()
+        present = {str(e.folder) for e in entries}
+        for e in entrants:
+            if e.kind == "submission" and e.status == "active" and e.folder not in present:
+                self.retire(e, "its folder was removed")
+        for key, entry in by_name.items():
+            if any(e.name == key and e.fingerprint == entry.fingerprint for e in entrants):
+                continue
+            await self.enter(key, entry)
+
+    async def enter(self, name: str, entry: FolderEntry) -> None:
+        """A new folder or version: check it, retire the version it replaces, enter it."""
+        old = [e for e in self.store.entrants() if e.name == name and e.status == "active"]
+        reason = entry.problem
+        if reason is None and entry.manifest is not None and entry.manifest.get("build"):
+            try:
+                await trio.to_thread.run_sync(build, entry.folder, entry.manifest["build"])
+            except EntrantError as exc:
+                reason = str(exc)
+        if reason is None and self.checker is not None:
+            reason = await trio.to_thread.run_sync(self.checker, entry.folder)
+        for e in old:
+            self.retire(e, f"replaced by version {entry.version}")
+        versions = {e.version for e in self.store.entrants() if e.name == name}
+        version = entry.version
+        k = 2
+        while version in versions:
+            version = f"{entry.version}#{k}"
+            k += 1
+        spec = {"command": entry.manifest["command"]} if entry.manifest else {}
+        status = "active" if reason is None else "suspended"
+        eid = self.store.add_entrant(name, version, "submission", str(entry.folder),
+                                     entry.fingerprint, spec, status, reason)
+        self.say(f"entered {name} {version}" + (f" (suspended: {reason})" if reason else "")
+                 + f" [#{eid}]")
+        self.signal_change()
+
+    async def scanner(self) -> None:
+        while True:
+            await self.scan()
+            await trio.sleep(self.cfg.scan_seconds)
+
+    # -- matches -----------------------------------------------------------------------------
+    def seat(self, entrant: Entrant, match_seed: int, player: int) -> Seat:
+        if entrant.kind == "house":
+            argv = house_argv(entrant.spec["bot"], entrant.name, self.cfg.rules, self.cfg.rule,
+                              derive_seed(match_seed, "bot", player))
+        elif entrant.kind == "submission":
+            assert entrant.folder is not None
+            argv = submission_argv(entrant.folder, entrant.spec["command"])
+        else:
+            raise ValueError(f"entrant {entrant.label}: kind {entrant.kind!r} cannot be seated")
+        return Seat(entrant.id, f"{entrant.name} {entrant.version}", tuple(argv))
+
+    def order(self, match_id: int, attempt: int) -> MatchOrder:
+        row = self.store.match(match_id)
+        by_id = {e.id: e for e in self.store.entrants()}
+        seats = tuple(self.seat(by_id[e], row.seed, p) for p, e in enumerate(row.lineup))
+        log = self.cfg.logs_path / f"match-{match_id:06d}-{attempt}.jsonl"
+        return MatchOrder(match_id, self.cfg.rules, self.cfg.rule, row.seed, row.games, seats,
+                          str(log), self.cfg.move_time, self.cfg.time_bank,
+                          self.cfg.profile_time, self.cfg.match_timeout)
+
+    async def play(self, match_id: int) -> None:
+        row = self.store.match(match_id)
+        attempt = row.attempts + 1
+        order = self.order(match_id, attempt)
+        self.store.match_started(match_id, order.log_path)
+        games: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
+
+        def on_game(game: int, places: object, points: object, turns: int) -> None:
+            pl, pt = tuple(places), tuple(points)  # type: ignore[call-overload]
+            self.store.record_game(match_id, game, pl, pt, turns)
+            games.append((pl, pt))
+
+        for e in set(row.lineup):
+            self.busy[e] = self.busy.get(e, 0) + 1
+        try:
+            end: MatchEnd = await self.runner.play(order, on_game)
+        finally:
+            for e in set(row.lineup):
+                self.busy[e] -= 1
+        if end.faults:
+            self.store.record_faults(match_id, attempt, end.faults)
+        if end.ok:
+            self.store.match_done(match_id)
+            for places, points in games:
+                self.ratings.add_game(row.lineup, places, points, self.lower)
+            for e in set(row.lineup):
+                self.matches_of[e] = self.matches_of.get(e, 0) + 1
+            self.progress.matches += 1
+            self.progress.games += len(games)
+            self.source.match_done(match_id)
+        else:
+            self.store.match_failed(match_id, end.error or "failed")
+            self.progress.failed += 1
+            self.say(f"match {match_id} failed: {(end.error or '').splitlines()[0][:300]}")
+            self.suspend_crashers(row.lineup)
+            self.source.match_failed(match_id)
+
+    def suspend_crashers(self, lineup: tuple[int, ...]) -> None:
+        by_id = {e.id: e for e in self.store.entrants()}
+        for e in set(lineup):
+            n = self.store.failed_in_a_row(e)
+            if n >= self.cfg.crash_limit and by_id[e].status == "active":
+                self.suspend(by_id[e], f"a stand-in had to play for it in {n} matches in a "
+                                       "row (see its faults)")
+
+    def stop_rule_met(self) -> str | None:
+        rule = self.cfg.stop
+        if rule.matches and self.store.done_matches() >= rule.matches:
+            return f"{rule.matches} matches played"
+        if rule.games and self.store.counted_game_total() >= rule.games:
+            return f"{rule.games} games played"
+        if rule.hours and time.monotonic() - self.progress.started >= rule.hours * 3600:
+            return f"{rule.hours:g} hours passed"
+        return self.source.finished()
+
+    def next_match(self) -> int | None:
+        pending = [m for m in self.store.matches("pending")
+                   if m.id not in self.claimed]
+        by_id = {e.id: e for e in self.store.entrants()}
+        for m in pending:
+            if all(by_id[e].status == "active" for e in m.lineup):
+                return m.id
+            if self.source.cancels_unplayable:
+                self.store.match_failed(m.id, "an entrant of this match left the league",
+                                        status="cancelled")
+        if self.cfg.stop.matches and (self.store.done_matches() + len(self.claimed)
+                                      >= self.cfg.stop.matches):
+            return None
+        return self.source.new_match()
+
+    async def table(self, slot: int) -> None:
+        while not self.draining:
+            reason = self.stop_rule_met()
+            if reason is not None:
+                self.draining = True
+                self.progress.stopped_by = reason
+                break
+            match_id = self.next_match()
+            if match_id is None:
+                with trio.move_on_after(IDLE_SECONDS):
+                    await self.changed.wait()
+                continue
+            self.claimed.add(match_id)
+            try:
+                await self.play(match_id)
+            finally:
+                self.claimed.discard(match_id)
+
+    async def run(self, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED
+                  ) -> Progress:
+        """Until stopped (Ctrl-C, SIGTERM: :class:`~daihinmin.server.errors.
+        MatchInterruptedError`) or until the stopping rule is met."""
+        unfinished = self.restore()
+        if unfinished:
+            self.say(f"resuming: {unfinished} match(es) a stopped run left unfinished are "
+                     "played again from their start")
+        for _ in range(2):  # two looks: the folders there now, if they stay the same, enter
+            await self.scan()
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(self.watch_signals, nursery.cancel_scope)
+            nursery.start_soon(self.scanner)
+            task_status.started()
+            async with trio.open_nursery() as tables:
+                for slot in range(self.cfg.tables):
+                    tables.start_soon(self.table, slot)
+            nursery.cancel_scope.cancel()
+        return self.progress
+
+    async def watch_signals(self, scope: trio.CancelScope) -> None:
+        if not _main_thread():
+            return
+        with trio.open_signal_receiver(signal.SIGTERM, signal.SIGHUP) as signals:
+            async for signum in signals:
+                self.progress.stopped_by = f"stopped by {signal.Signals(signum).name}"
+                raise MatchInterruptedError(self.progress.stopped_by)
+
+
+def _main_thread() -> bool:
+    import threading
+
+    return threading.current_thread() is threading.main_thread()
+
+
+class MatchSource:
+    """Where new matches come from (the ladder's pairing, or the groups format)."""
+
+    cancels_unplayable = True
+
+    def __init__(self, league: League) -> None:
+        self.league = league
+
+    def new_match(self) -> int | None:
+        raise NotImplementedError
+
+    def match_done(self, match_id: int) -> None:
+        pass
+
+    def match_failed(self, match_id: int) -> None:
+        pass
+
+    def finished(self) -> str | None:
+        return None
+
+
+class LadderSource(MatchSource):
+    """The ladder: a new match between entrants of close rating, whenever a table is free."""
+
+    def new_match(self) -> int | None:
+        lg = self.league
+        active = [e.id for e in lg.active()]
+        if len(active) < 2:
+            return None
+        seats = lg.cfg.table_size
+        busy = {e for e, k in lg.busy.items() if k > 0}
+        lineup = choose_table(active, seats, lg.ratings, lg.matches_of, busy, lg.rng)
+        next_id = lg.store.count("SELECT COALESCE(MAX(id), 0) + 1 FROM matches")
+        seed = derive_seed(lg.cfg.seed, "league", next_id)
+        return lg.store.new_match(seed, lg.cfg.games_per_match, lineup)
+
+
+def check_bot_checker(timeout: float = CHECK_TIMEOUT) -> Callable[[Path], str | None] | None:
+    """``daihinmin check-bot DIR`` as a check of a new version, where that command exists:
+    the reason it failed (its last lines), or None when it passed."""
+    if importlib.util.find_spec("daihinmin.tools.cmd_check_bot") is None:
+        return None
+    import subprocess
+
+    def check(folder: Path) -> str | None:
+        try:
+            done = subprocess.run([sys.executable, "-m", "daihinmin.tools", "check-bot",
+                                   str(folder)], capture_output=True, timeout=timeout,
+                                  stdin=subprocess.DEVNULL, check=False)
+        except subprocess.TimeoutExpired:
+            return f"check-bot took more than {timeout:g} s"
+        if done.returncode == 0:
+            return None
+        text = (done.stdout + done.stderr).decode("utf-8", "replace").strip()
+        return "check-bot failed: " + " | ".join(text.splitlines()[-4:])[:1000]
+
+    return check
+
+
+__all__ = ["League", "LadderSource", "MatchSource", "Progress",
+           "check_bot_checker"]
