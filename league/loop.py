@@ -255,7 +255,7 @@ class League:
                    if m.id not in self.claimed]
         by_id = {e.id: e for e in self.store.entrants()}
         for m in pending:
-            if all(by_id[e].status == "active" for e in m.lineup):
+            if all(by_id[e].status in ("active", "filler") for e in m.lineup):
                 return m.id
             if self.source.cancels_unplayable:
                 self.store.match_failed(m.id, "an entrant of this match left the league",

@@ -131,7 +131,8 @@ def run(cfg: LeagueConfig, port: int | None) -> int:
                                           cfg.show_errors == "all", cfg.name)
                 say(f"leaderboard: {url}/league (host view with error output: "
                     f"{url}/league?key={host_key})")
-            say(f"{cfg.name}: {cfg.table_size} seats a table, {cfg.games_per_match} games a "
+            games = (cfg.groups.games if cfg.format == "uecda-groups" else cfg.games_per_match)
+            say(f"{cfg.name} ({cfg.format}): {cfg.table_size} seats a table, {games} games a "
                 f"match, {cfg.tables} table(s) at once; stops: {cfg.stop.describe()}")
             await league.run()
             nursery.cancel_scope.cancel()
