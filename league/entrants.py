@@ -145,14 +145,19 @@ class FolderWatch:
         self.root = root
         self.seen: dict[Path, str] = {}
 
+    def present(self) -> set[str]:
+        """Every folder there now, stable or not (as :class:`FolderEntry` names it)."""
+        return {str(folder.resolve()) for folder in self.seen}
+
     def stable(self) -> list[FolderEntry]:
         if self.root is None or not self.root.is_dir():
+            self.seen = {}
             return []
         out = []
         now: dict[Path, str] = {}
         for folder in sorted(p for p in self.root.iterdir() if p.is_dir()
                              and not p.name.startswith(".")):
-            entry = look_at(folder)
+            entry = look_at(folder.resolve())
             now[folder] = entry.fingerprint
             if self.seen.get(folder) == entry.fingerprint:
                 out.append(entry)

@@ -128,12 +128,12 @@ class League:
         entries = await trio.to_thread.run_sync(self.watch.stable)
         by_name: dict[str, FolderEntry] = {}
         for entry in entries:
-            key = entry.name or f"({entry.folder.name})"
+            key = entry.name or entry.folder.name[:40]
             if key in by_name:
                 continue  # two folders with one name: the first (by folder name) plays
             by_name[key] = entry
         entrants = self.store.entrants()
-        present = {str(e.folder) for e in entries}
+        present = self.watch.present()
         for e in entrants:
             if e.kind == "submission" and e.status == "active" and e.folder not in present:
                 self.retire(e, "its folder was removed")
@@ -143,7 +143,8 @@ class League:
             await self.enter(key, entry)
 
     async def enter(self, name: str, entry: FolderEntry) -> None:
-        """A new folder or version: check it, retire the version it replaces, enter it."""
+        """A new folder or version: check it, retire the version it replaces, enter it (a
+        version that fails its check enters suspended, and the one before plays on)."""
         old = [e for e in self.store.entrants() if e.name == name and e.status == "active"]
         reason = entry.problem
         if reason is None and entry.manifest is not None and entry.manifest.get("build"):
@@ -153,8 +154,9 @@ class League:
                 reason = str(exc)
         if reason is None and self.checker is not None:
             reason = await trio.to_thread.run_sync(self.checker, entry.folder)
-        for e in old:
-            self.retire(e, f"replaced by version {entry.version}")
+        if reason is None:  # a version that cannot play leaves the one before it playing
+            for e in old:
+                self.retire(e, f"replaced by version {entry.version}")
         versions = {e.version for e in self.store.entrants() if e.name == name}
         version = entry.version
         k = 2
