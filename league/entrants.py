@@ -192,8 +192,9 @@ def submission_argv(folder: str, command: str) -> list[str]:
 def house_argv(bot: str, name: str, rules: str, rule: tuple[str, ...], seed: int | None
                ) -> list[str]:
     """A bundled bot as its own process (``daihinmin bot``), playing the league's rules."""
+    profile = re.sub(r"[^A-Za-z0-9_.\-]", "_", name)[:15] or bot  # the name the bot sends
     argv = [sys.executable, "-m", "daihinmin.tools.botproc", bot, "-q", "--host", "{host}",
-            "--port", "{port}", "--name", name[:15], "--rules", rules]
+            "--port", "{port}", "--name", profile, "--rules", rules]
     for item in rule:
         argv += ["--rule", item]
     if seed is not None:

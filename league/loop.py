@@ -90,8 +90,10 @@ class League:
         return unfinished
 
     def sync_house(self) -> None:
-        wanted = {spec.partition("=")[0] if "=" in spec else spec: spec.partition("=")[2]
-                  or spec for spec in self.cfg.house}
+        wanted = {}
+        for spec in self.cfg.house:  # "bot" or "name=bot" (a name may hold '=' itself)
+            name, _, bot = spec.rpartition("=")
+            wanted[name or bot] = bot
         for e in self.store.entrants():
             if e.kind == "house" and e.status == "active" and e.name not in wanted:
                 self.retire(e, "no longer in the config's house bots")

@@ -85,18 +85,19 @@ function ratingCell(r, span) {
 
 function boardRow(r, span, sameAsAbove) {
   const name = el("a", {href: "/league/e/" + r.id, class: "entrant-link"}, r.name);
-  const who = el("td", {class: "who"}, name, " ", el("span", {class: "chip"}, r.version));
-  if (r.kind === "house") who.append(" ", el("span", {class: "chip chip-house"}, "house bot"));
+  const who = el("td", {class: "who"}, name, " ");
+  if (r.kind === "house") who.append(el("span", {class: "chip chip-house"}, "house bot"));
+  else who.append(el("span", {class: "chip", title: "version"}, r.version));
   if (r.status !== "active") who.append(" ", badge(r.status));
   const rank = el("td", {class: "num rank"}, r.rank === null ? "–" : r.rank);
   if (sameAsAbove) rank.append(el("span", {class: "same-mark", title: "cannot be told apart from the one above"}, " ≈"));
   const faults = el("td", {class: "faults" + (Object.keys(r.faults).length ? " has" : "")},
                     faultText(r.faults));
   const tr = el("tr", {"data-entrant": r.id, class: "status-" + r.status},
-    rank, who, ratingCell(r, span), el("td", {class: "num", "data-label": "Games"}, r.games),
-    el("td", {class: "num", "data-label": "Mean pts"}, fmt(r.mean_points, 2)),
-    el("td", {class: "num", "data-label": "1st"}, pct(r.first_share)), faults,
-    el("td", {class: "when", "data-label": "Last active"}, ago(r.last_active)));
+    rank, who, ratingCell(r, span), el("td", {class: "num games", "data-label": "Games"}, r.games),
+    el("td", {class: "num mean", "data-label": "Mean pts"}, fmt(r.mean_points, 2)),
+    el("td", {class: "num first", "data-label": "1st"}, pct(r.first_share)), faults,
+    el("td", {class: "when last", "data-label": "Last active"}, ago(r.last_active)));
   return tr;
 }
 
