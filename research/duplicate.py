@@ -39,6 +39,7 @@ from typing import Any
 from daihinmin.local.parallel import run_parallel
 from daihinmin.players.registry import parse_options
 from daihinmin.records.exit_codes import OUTPUT_REFUSED
+from daihinmin.records.help_text import PlainHelp
 
 # (player, options, opponent, seed, positions, my classes, warm-up games, log path prefix,
 #  the warm-up match's log)
@@ -163,21 +164,24 @@ def _classes(text: str) -> list[int | None]:
 
 def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     p = argparse.ArgumentParser(prog=prog, description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+                                formatter_class=PlainHelp)
     p.add_argument("--a", default="mc", help="registered player A")
     p.add_argument("--b", default="mc", help="registered player B")
-    p.add_argument("--a-opt", action="append", default=[], metavar="KEY=VALUE")
-    p.add_argument("--b-opt", action="append", default=[], metavar="KEY=VALUE")
-    p.add_argument("--opponent", default="default")
-    p.add_argument("--positions", type=int, default=800)
+    p.add_argument("--a-opt", action="append", default=[], metavar="KEY=VALUE",
+                   help="an option for player A's bot (repeatable)")
+    p.add_argument("--b-opt", action="append", default=[], metavar="KEY=VALUE",
+                   help="an option for player B's bot (repeatable)")
+    p.add_argument("--opponent", default="default", help="the bot in the other seats")
+    p.add_argument("--positions", type=int, default=800,
+                   help="deals to play (each with A and with B in the same seat)")
     p.add_argument("--my-classes", default="0,0,0,0,1",
                    help="classes of the tested player, cycled over the positions "
                         "(0 daifugo .. 4 daihinmin, none: a fresh deal without exchange)")
-    p.add_argument("--seed", type=int, default=7)
+    p.add_argument("--seed", type=int, default=7, help="the first deal's seed")
     p.add_argument("--warm-games", type=int, default=1,
                    help="unscored games each job plays first (0: none)")
-    p.add_argument("--jobs", type=int, default=1)
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--log-dir", metavar="DIR", type=Path,
                    help="write each position's match log into DIR (a-K.jsonl for A, b-K.jsonl "
                         "for B; checked by 'daihinmin replay --verify')")

@@ -59,7 +59,7 @@ from .connection import (
     seconds,
     set_nodelay,
 )
-from .errors import HandshakeError, plain_reason
+from .errors import HandshakeError, ListenError, plain_reason
 from .extension import refuse, wire_refusal
 from .game_play import play_game
 from .handshake import profile_person, profile_version
@@ -188,7 +188,12 @@ class MatchServer:
         started_log = False
         try:
             point = resume_point_for(config)  # the command's, if the log is unchanged
-            listeners = await trio.open_tcp_listeners(config.port, host=config.host)
+            try:
+                listeners = await trio.open_tcp_listeners(config.port, host=config.host)
+            except OSError as exc:
+                where = f"[{config.host}]" if ":" in (config.host or "") else config.host
+                raise ListenError(f"cannot listen on {where or '*'}:{config.port}: "
+                                  f"{exc.strerror or exc}") from exc
         except BaseException:
             self._release_log(writer, started_log)
             raise

@@ -39,12 +39,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                      help="an external bot command with {host} and {port} (TCP only)")
     what = p.add_argument_group("what to play")
     what.add_argument("--games", type=int, help="total games (rounded up to whole rounds)")
-    what.add_argument("--games-per-match", type=int)
-    what.add_argument("--seed", type=int)
-    what.add_argument("--format", choices=["round-robin", "gauntlet"])
+    what.add_argument("--games-per-match", type=int,
+                      help="games in each match (default: the config file's, else 10)")
+    what.add_argument("--seed", type=int,
+                      help="the tournament's seed (default: the config file's, else 1)")
+    what.add_argument("--format", choices=["round-robin", "gauntlet"],
+                      help="round-robin: everyone meets everyone; gauntlet: --hero against the "
+                      "field (default: round-robin)")
     what.add_argument("--hero", help="gauntlet: the participant facing the field")
     what.add_argument("--rules", help="rule preset (default uecda)")
-    what.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE")
+    what.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE",
+                      help="override one rule of --rules (repeatable)")
     what.add_argument("--no-duplicate", action="store_true",
                       help="no seat rotations of the same deals")
     how = p.add_argument_group("how to run")

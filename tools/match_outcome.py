@@ -23,13 +23,19 @@ def report_errors(exc: BaseException, prog: str) -> int:
     from daihinmin.records.errors import MatchLogError
     from daihinmin.records.exit_codes import BAD_INPUT, FAILED, INTERRUPTED, OUTPUT_REFUSED, USAGE
     from daihinmin.records.outfile import OutputRefusedError
-    from daihinmin.server.errors import ResumeLogError, ServerConfigError, leaf_errors
+    from daihinmin.server.errors import (
+        ListenError,
+        ResumeLogError,
+        ServerConfigError,
+        leaf_errors,
+    )
 
     errors = leaf_errors(exc)
     if interrupted(exc):
         return INTERRUPTED  # the standings so far and the resume hint are already printed
     for kind, code in ((OutputRefusedError, OUTPUT_REFUSED),
-                       ((ResumeLogError, MatchLogError), BAD_INPUT), (ServerConfigError, USAGE)):
+                       ((ResumeLogError, MatchLogError), BAD_INPUT), (ServerConfigError, USAGE),
+                       (ListenError, FAILED)):
         if all(isinstance(err, kind) for err in errors):
             for err in errors:
                 print(f"{prog}: {err}", file=sys.stderr)

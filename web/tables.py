@@ -17,6 +17,7 @@ import logging
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -80,6 +81,7 @@ class Table(Watched):
     records: list[GameRecord] = field(default_factory=list)
     revealed: int | None = None  # hot-seat: the player whose hand the curtain shows
     log_path: Path | None = None
+    started: str = field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
 
     # --- seats -------------------------------------------------------------------------------
     def place_of(self, token: str | None) -> Place | None:
@@ -225,6 +227,8 @@ class Lobby:
         n = rules.players
         table.places = [Place(i) for i in range(n)]
         host = table.places[0]
+        if mode != "cpu" and str(name).strip().lower() == "you":
+            name = ""  # the menu's default: "you" names nobody at a shared table
         host.name, host.token = clean_name(name, "you" if mode == "cpu" else "player 1"), \
             table.host_token
         if mode == "hotseat":
@@ -245,7 +249,7 @@ class Lobby:
     def listing(self) -> list[dict[str, Any]]:
         return [{"id": t.id, "mode": t.mode, "rules": t.rules.name, "status": t.status,
                  "game": t.match.game if t.match else 0, "games": t.games,
-                 "players": [p.name or "(open)" for p in t.places]}
+                 "players": [p.name or "(open)" for p in t.places], "started": t.started}
                 for t in self.tables.values()]
 
 

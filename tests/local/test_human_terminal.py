@@ -14,7 +14,7 @@ import pytest
 
 pexpect = pytest.importorskip("pexpect")
 
-MOVE = r"Your move \[1-(\d+)(, p = pass)?, \? = help\]: "
+MOVE = r"Your move \[(?:1-)?(\d+)(, p = pass)?, \? = help\]: "
 GIVE_BACK = r"Give back \d+ card\(s\)[^\n]*: "
 CHOICE = r"(Give up to|Discard up to) \d+ card\(s\)[^\n]*: "
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")

@@ -46,9 +46,9 @@ def test_a_research_tool_runs_as_a_subcommand() -> None:
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     m = re.fullmatch(r"uecda: random against weakest: mean place (\d\.\d\d) ± (\d\.\d\d) "
-                     r"\(0 = first\) over 4 games\n", done.stdout)
+                     r"\(1 = first\) over 4 games\n", done.stdout)
     assert m is not None, done.stdout
-    assert 0 <= float(m.group(1)) <= 4
+    assert 1 <= float(m.group(1)) <= 5  # five players, 1 = first
 
 
 def test_a_research_tool_refuses_bad_arguments_with_the_usage_code() -> None:

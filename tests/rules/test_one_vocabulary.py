@@ -33,10 +33,10 @@ def test_the_terminal_game_and_replay_say_the_same_about_a_turn() -> None:
     kinds = [e.kind for e in result.events]
     assert EventKind.EIGHT_CUT in kinds and EventKind.TRICK_CLEAR in kinds
     notes = describe_all(result.events)
-    assert "8-cut: the trick is cleared" in notes and "trick cleared: p0 leads" in notes
+    assert "8-cut: the trick is cleared" in notes and "trick cleared: p0 to lead" in notes
     assert describe_events(result) == "; ".join(notes)
     named = event_notes(result.events, ["ann", "bo", "cy", "di", "ed"])
-    assert named == [n.replace("p0 leads", "p0 ann leads") for n in notes]
+    assert named == [n.replace("p0 to lead", "p0 ann to lead") for n in notes]
 
 
 def test_class_titles_come_from_one_table() -> None:

@@ -12,7 +12,7 @@ from daihinmin.server.config import ServerConfig
 from daihinmin.server.match_server import MatchServer
 from seating import seat_bots
 
-MOVE_PROMPT = re.compile(r"Your move \[1-(\d+)(, p = pass)?")
+MOVE_PROMPT = re.compile(r"Your move \[(?:1-)?(\d+)(, p = pass)?")
 
 
 

@@ -4,6 +4,10 @@ One ``daihinmin web`` process (a real separate process on 127.0.0.1, port 0) and
 serve every test; a test that needs a second person opens a second browser.  Each page
 records every websocket message it receives, so the tests check what reached the browser,
 not only what it shows: no page is ever sent another seat's hand.
+
+The table is played at two sizes, a laptop's 1280×800 and a phone's 390×844; screenshots go to
+the folder named by ``DAIHINMIN_SCREENS``, else to ``screens/`` under pytest's temporary
+folder (never into the repository).
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ import os
 import re
 import subprocess
 import sys
+import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -31,7 +36,7 @@ from vectors import SUPPORT
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
-SCREENS = os.environ.get("DAIHINMIN_SCREENS")  # a folder: save screenshots there
+SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 MISSING = [p for p in (CHROMIUM, CHROMEDRIVER) if not Path(p).exists()]
 if MISSING:  # never skipped: CI installs them (.ci/run)
     raise RuntimeError(f"the browser tests need {', '.join(MISSING)} "
@@ -104,9 +109,11 @@ def click(driver: WebDriver, css: str, text: str | None = None) -> None:
     """Click the first element ``css`` finds (whose text is ``text``, if given), found again
     if the page replaced it meanwhile (a stale element is refused before any click)."""
     def once(d: WebDriver) -> bool:
-        next(e for e in d.find_elements(By.CSS_SELECTOR, css)
-             if text is None or e.text == text).click()
-        return True
+        found = [e for e in d.find_elements(By.CSS_SELECTOR, css)
+                 if text is None or e.text == text]
+        if found:
+            found[0].click()
+        return bool(found)
 
     wait(driver, once)
 
@@ -119,9 +126,68 @@ def messages(driver: WebDriver) -> list[dict[str, Any]]:
     return driver.execute_script("return window.__messages")
 
 
+SCREENS: list[Path] = []  # the folder of this run's screenshots (set by the fixture)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def screens(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    named = os.environ.get("DAIHINMIN_SCREENS")
+    folder = Path(named) if named else tmp_path_factory.mktemp("screens")
+    folder.mkdir(parents=True, exist_ok=True)
+    SCREENS[:] = [folder]
+    return folder
+
+
 def shot(driver: WebDriver, name: str) -> None:
-    if SCREENS:
-        driver.save_screenshot(str(Path(SCREENS) / f"{name}.png"))
+    driver.save_screenshot(str(SCREENS[0] / f"{name}.png"))
+
+
+@pytest.fixture
+def sized(request: pytest.FixtureRequest, browser: WebDriver) -> Iterator[str]:
+    """The shared browser's viewport at one of :data:`SIZES` (a phone as a touch screen)."""
+    name = request.param
+    width, height = SIZES[name]
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": width, "height": height, "deviceScaleFactor": 1, "mobile": name == "phone"})
+    try:
+        yield name
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def tap_card(driver: WebDriver, card: int) -> None:
+    """Click a card of the hand where a person sees it: the cards overlap in a fan, so the
+    point is one of the card's own visible points (its left strip), not its middle."""
+    def once(d: WebDriver) -> bool:
+        node = d.find_element(By.CSS_SELECTOR, f'#hand [data-card="{card}"]')
+        dx, dy = d.execute_script(VISIBLE_POINT, node)
+        ActionChains(d, duration=0).move_to_element_with_offset(node, dx, dy).click().perform()
+        return True
+
+    wait(driver, once)
+
+
+# The offset from an element's centre to a point where the element itself is on top: the
+# middle of the widest stretch of it that shows (a card's edge may move as it lifts on hover).
+VISIBLE_POINT = """
+const node = arguments[0];
+node.scrollIntoView({block: "nearest"});
+const r = node.getBoundingClientRect();
+let best = null;
+for (const fy of [0.5, 0.35, 0.65]) {
+  const y = r.top + r.height * fy;
+  let run = [];
+  for (let x = r.left + 1; x < r.right; x += 2) {
+    const hit = document.elementFromPoint(x, y);
+    if (hit && (hit === node || node.contains(hit))) run.push(x);
+    else if (run.length) break;
+  }
+  if (run.length && (!best || run.length > best.run.length)) best = {run, y};
+}
+if (!best) return [0, 0];
+const x = best.run[Math.floor(best.run.length / 2)];
+return [Math.round(x - (r.left + r.width / 2)), Math.round(best.y - (r.top + r.height / 2))];
+"""
 
 
 def new_table(driver: WebDriver, base: str, settings: dict[str, Any]) -> str:
@@ -202,7 +268,7 @@ def answer_by_clicks(driver: WebDriver, s: dict[str, Any]) -> None:
     if prompt["kind"] == "play":
         move = prompt["moves"][0]  # the weakest play (the pass when nothing else)
         for c in move["cards"]:
-            click(driver, f'#hand [data-card="{c}"]')
+            tap_card(driver, c)
         play = driver.find_element(By.ID, "pass" if move["pass"] else "play")
         if play.is_enabled():
             play.click()
@@ -211,39 +277,85 @@ def answer_by_clicks(driver: WebDriver, s: dict[str, Any]) -> None:
     else:
         wanted = prompt["count"] if prompt["kind"] == "exchange" else 0
         for c in s["hand"][:wanted]:
-            click(driver, f'#hand [data-card="{c["id"]}"]')
+            tap_card(driver, c["id"])
         driver.find_element(By.ID, "give").click()
     wait(driver, lambda d: (state(d).get("prompt") or {}).get("id") != prompt["id"])
 
 
-def test_cpu_match_played_by_clicks(server: tuple[str, Path], browser: WebDriver) -> None:
-    """A whole web-preset match (3 rounds, place points) against beginner CPUs, by clicks;
-    the page shows the per-round scores, and the log verifies."""
+def in_view(driver: WebDriver, element_id: str) -> bool:
+    """Is the element shown whole (top and bottom) inside the window, the page unscrolled?"""
+    return driver.execute_script("""
+        const r = document.getElementById(arguments[0]).getBoundingClientRect();
+        return window.scrollY === 0 && r.height > 0 && r.top >= 0
+            && r.bottom <= window.innerHeight && r.right <= window.innerWidth;""", element_id)
+
+
+def check_side_panel(driver: WebDriver, size: str) -> None:
+    """The scores and the turns without scrolling: beside the table on a laptop, one tab
+    away on a phone (and the tab back shows the hand again)."""
+    if size == "desktop":
+        assert in_view(driver, "scores") and in_view(driver, "recent")
+        assert not driver.find_element(By.CSS_SELECTOR, ".tabs").is_displayed()
+        return
+    assert not driver.find_element(By.ID, "scores").is_displayed()
+    for tab, shown in (("scores", "scores"), ("turns", "recent")):
+        click(driver, f'.tab[data-view="{tab}"]')
+        wait(driver, lambda d, e=shown: d.find_element(By.ID, e).is_displayed())  # type: ignore[misc]
+        assert in_view(driver, shown)
+        assert not driver.find_element(By.ID, "hand").is_displayed()
+        shot(driver, f"{size}-tab-{tab}")
+    click(driver, '.tab[data-view="play"]')
+    wait(driver, lambda d: d.find_element(By.ID, "hand").is_displayed())
+
+
+@pytest.mark.parametrize("sized", list(SIZES), indirect=True)
+def test_cpu_match_played_by_clicks(server: tuple[str, Path], browser: WebDriver,
+                                    sized: str) -> None:
+    """A whole web-preset match (3 rounds, place points) against beginner CPUs, by clicks,
+    on a laptop's and a phone's screen; the page shows the per-round scores, the scores and
+    turns are in view without scrolling, and the log verifies."""
     base, logs = server
     table = new_table(browser, base, {"mode": "cpu", "preset": "web", "players": 4, "games": 3,
                                       "level": "beginner", "name": "Ada"})
-    shot(browser, "play-start")
-    exchanged = illegal_explained = False
+    exchanged = illegal_explained = midgame = False
+    first = True
     while (s := prompt_or_over(browser)).get("status") == "playing":
         prompt = s["prompt"]
+        if first:
+            assert all(o.is_displayed() for o in browser.find_elements(
+                By.CSS_SELECTOR, "#seats .seat"))
+            assert len(browser.find_elements(By.CSS_SELECTOR, "#seats .seat")) == 3
+            assert len(browser.find_elements(By.CSS_SELECTOR, "#seats .back")) >= 3
+            assert browser.find_element(By.ID, "turn-banner").text.startswith("Your turn")
+            shot(browser, f"{sized}-play-start")
+            check_side_panel(browser, sized)
+            first = False
         if prompt["kind"] == "exchange":
             exchanged = True
-            shot(browser, "play-exchange")
+            shot(browser, f"{sized}-play-exchange")
         if prompt["kind"] == "play" and not illegal_explained:
             illegal = illegal_selection(s)
             if illegal is not None:
                 for c in illegal:
-                    browser.find_element(By.CSS_SELECTOR, f'#hand [data-card="{c}"]').click()
+                    tap_card(browser, c)
                 text = wait(browser, lambda d: d.find_element(By.ID, "message").text)
                 assert "not a legal move" in text or "cannot" in text or "must" in text, text
                 assert not browser.find_element(By.ID, "play").is_enabled()
-                shot(browser, "play-illegal")
+                chosen = browser.find_elements(By.CSS_SELECTOR, "#hand .chosen")
+                assert len(chosen) == 2  # lifted, so a person sees what is selected
+                shot(browser, f"{sized}-play-illegal")
                 for c in illegal:
-                    browser.find_element(By.CSS_SELECTOR, f'#hand [data-card="{c}"]').click()
+                    tap_card(browser, c)
                 illegal_explained = True
+        if prompt["kind"] == "play" and s.get("field") and not midgame:
+            midgame = len(s.get("recent", [])) > 6
+            if midgame:
+                shot(browser, f"{sized}-play-midgame")
         answer_by_clicks(browser, s)
     assert s["status"] == "over"
-    shot(browser, "play-over")
+    shot(browser, f"{sized}-play-over")
+    if sized == "desktop":
+        assert in_view(browser, "scores")
     rows = browser.find_elements(By.CSS_SELECTOR, "#scores tr")
     assert len(rows) == 1 + 3 + 1  # header, three rounds, total
     assert sum(s["totals"]) == 3 * (3 + 2 + 1 + 0)
@@ -280,8 +392,10 @@ def press_on(driver: WebDriver, selector: str, key: str) -> None:
     raise AssertionError(f"Tab never reached {selector}")
 
 
-def test_cpu_game_by_keyboard_only(server: tuple[str, Path], browser: WebDriver) -> None:
-    """One uecda game against CPUs with Tab, Space and Enter only."""
+@pytest.mark.parametrize("sized", list(SIZES), indirect=True)
+def test_cpu_game_by_keyboard_only(server: tuple[str, Path], browser: WebDriver,
+                                   sized: str) -> None:
+    """One uecda game against CPUs with Tab, Space and Enter only, at both sizes."""
     base, logs = server
     table = new_table(browser, base, {"mode": "cpu", "preset": "uecda", "games": 1,
                                       "level": "beginner"})
@@ -371,7 +485,11 @@ def test_room_two_browsers_cpu_takes_over(server: tuple[str, Path],
             wait(friend, lambda d, e=expected: e in d.find_element(  # type: ignore[misc]
                 By.ID, "message").text
                  and d.find_element(By.ID, "message").text.startswith("✗"))
-        s = prompt_or_over(browser)
+        # the deal may ask the friend first: the friend answers until the host is asked
+        while not (s := wait(browser, lambda d, f=friend: (  # type: ignore[misc]
+                state(d) if state(d).get("prompt") or state(d).get("status") != "playing"
+                else None) or (state(f).get("prompt") and {"friend": state(f)}))).get("seats"):
+            answer_by_clicks(friend, s["friend"])
         if s.get("prompt"):
             stale = {"type": "play", "prompt": s["prompt"]["id"] - 1, "move": 0}
             browser.execute_script("send(arguments[0])", stale)
@@ -447,7 +565,7 @@ def test_seven_pass_and_ten_discard_chosen_by_clicks(server: tuple[str, Path],
         assert (s.get("last") or {}).get("name") == "Cy", s.get("last")
         assert browser.find_element(By.ID, "last").text.startswith("Last play: Cy — ")
         card = next(c["id"] for c in s["hand"] if c["id"] < 60)
-        browser.find_element(By.CSS_SELECTOR, f'#hand [data-card="{card}"]').click()
+        tap_card(browser, card)
         give = browser.find_element(By.ID, "give")
         assert give.text == ("Give 1 card(s)" if kind == "give" else "Discard 1 card(s)")
         if kind not in chosen:
@@ -520,6 +638,61 @@ def test_bad_input_gets_a_clear_answer_and_the_game_goes_on(server: tuple[str, P
     browser.execute_script("send({type: 'play', prompt: arguments[0], move: 0})",
                            s["seats"][0]["player"] + 10**9)  # nothing is asked now
     wait(browser, lambda d: "not your turn" in d.find_element(By.ID, "message").text)
+
+
+RAW_KEY = re.compile(r"^[a-z0-9_]+$")
+# Each rule of the menu as the page shows it (the closed "More rules" too: textContent).
+MENU_RULES = """
+return [...document.querySelectorAll("#menu .rule")].map((rule) => ({
+  label: rule.querySelector(".rule-name").textContent,
+  key: rule.querySelector(".rule-key").textContent,
+  explain: rule.querySelector(".rule-explain").textContent,
+  options: [...rule.querySelectorAll("option")].map((o) => [o.textContent, o.value])}));
+"""
+
+
+@pytest.mark.parametrize("sized", list(SIZES), indirect=True)
+def test_menu_names_every_rule_in_words(server: tuple[str, Path], browser: WebDriver,
+                                        sized: str) -> None:
+    """Every rule of every preset shows a name people use (never its key), one line of
+    explanation and the key small; the groups have headings; the preset says what it sets."""
+    base, _logs = server
+    browser.get(base + "/")
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#preset option"))
+    presets = browser.execute_async_script(
+        "const done = arguments[arguments.length - 1]; api('/api/presets').then(done);")
+    for option in browser.find_elements(By.CSS_SELECTOR, "#preset option"):
+        assert not RAW_KEY.match(option.text), option.text
+    seen: set[str] = set()
+    for name, preset in presets.items():
+        browser.execute_script("const p = document.getElementById('preset');"
+                               "p.value = arguments[0]; p.dispatchEvent(new Event('change'));",
+                               name)
+        assert "Sets:" in browser.find_element(By.ID, "preset-about").text
+        rules = browser.execute_script(MENU_RULES)
+        assert len(rules) == len(preset["toggles"]) > 30
+        keys = {t["key"] for t in preset["toggles"]}
+        for rule in rules:
+            label, key = rule["label"], rule["key"]
+            assert key in keys
+            assert label != key and "_" not in label and not RAW_KEY.match(label), label
+            assert len(rule["explain"]) > 15, rule
+            for words, value in rule["options"]:
+                assert "_" not in words and words != value, words
+        legends = browser.execute_script(
+            "return [...document.querySelectorAll('#menu .rule-group legend')]"
+            ".map((e) => e.textContent)")
+        assert "Special cards" in legends and "Finishing" in legends
+        seen.update(rule["label"] for rule in rules)
+    for japanese in ("8切り", "都落ち", "イレブンバック", "スペ3返し", "縛り"):
+        assert any(japanese in label for label in seen), japanese
+    browser.execute_script("const p = document.getElementById('preset');"
+                           "p.value = 'web'; p.dispatchEvent(new Event('change'));")
+    shot(browser, f"{sized}-menu")
+    browser.find_element(By.CSS_SELECTOR, "#menu details summary").click()
+    shot(browser, f"{sized}-menu-more-rules")
+    with urllib.request.urlopen(base + "/favicon.ico") as icon:  # no 404 in the server's log
+        assert icon.status == 200 and icon.read().startswith(b"<svg")
 
 
 def test_every_preset_opens_at_every_size_it_plays(server: tuple[str, Path],
@@ -623,6 +796,8 @@ def follow_live_table(browser: WebDriver, base: str, mode: str) -> None:
     live = wait(browser, lambda d: [a for a in d.find_elements(
         By.PARTIAL_LINK_TEXT, mode) if "playing" in a.find_element(By.XPATH, "..").text],
         timeout=30)
+    listed = live[0].find_element(By.XPATH, "..").text
+    assert "table " in listed and "started " in listed  # tables that look alike are told apart
     live[0].click()
     wait(browser, lambda d: state(d).get("mode") == "watch")
     wait(browser, lambda d: len(state(d).get("recent", [])) >= 3)
