@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from daihinmin.rules.scoring import outcome_key
 from daihinmin.tournament.schedule import derive_seed
 
-from .loop import MatchSource
+from .source import MatchSource
 
 if TYPE_CHECKING:
     from .loop import League

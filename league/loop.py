@@ -18,7 +18,7 @@ import random
 import signal
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -28,8 +28,10 @@ from daihinmin.tournament.schedule import derive_seed
 
 from .config import LeagueConfig
 from .entrants import EntrantError, FolderEntry, FolderWatch, build, house_argv, submission_argv
-from .pairing import OnlineRatings, choose_table
+from .groups import GroupsSource
+from .pairing import OnlineRatings
 from .runner import MatchEnd, MatchOrder, Runner, Seat
+from .source import LadderSource, MatchSource
 from .standings import entrant_rating, lower_is_better
 from .store import Entrant, LeagueStore
 
@@ -71,8 +73,6 @@ class League:
 
     def make_source(self) -> MatchSource:
         if self.cfg.format == "uecda-groups":
-            from .groups import GroupsSource
-
             return GroupsSource(self)
         return LadderSource(self)
 
@@ -206,8 +206,8 @@ class League:
         self.store.match_started(match_id, order.log_path)
         games: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
 
-        def on_game(game: int, places: object, points: object, turns: int) -> None:
-            pl, pt = tuple(places), tuple(points)  # type: ignore[call-overload]
+        def on_game(game: int, places: Sequence[int], points: Sequence[int], turns: int) -> None:
+            pl, pt = tuple(places), tuple(points)
             self.store.record_game(match_id, game, pl, pt, turns)
             games.append((pl, pt))
 
@@ -322,43 +322,6 @@ def _main_thread() -> bool:
     return threading.current_thread() is threading.main_thread()
 
 
-class MatchSource:
-    """Where new matches come from (the ladder's pairing, or the groups format)."""
-
-    cancels_unplayable = True
-
-    def __init__(self, league: League) -> None:
-        self.league = league
-
-    def new_match(self) -> int | None:
-        raise NotImplementedError
-
-    def match_done(self, match_id: int) -> None:
-        pass
-
-    def match_failed(self, match_id: int) -> None:
-        pass
-
-    def finished(self) -> str | None:
-        return None
-
-
-class LadderSource(MatchSource):
-    """The ladder: a new match between entrants of close rating, whenever a table is free."""
-
-    def new_match(self) -> int | None:
-        lg = self.league
-        active = [e.id for e in lg.active()]
-        if len(active) < 2:
-            return None
-        seats = lg.cfg.table_size
-        busy = {e for e, k in lg.busy.items() if k > 0}
-        lineup = choose_table(active, seats, lg.ratings, lg.matches_of, busy, lg.rng)
-        next_id = lg.store.count("SELECT COALESCE(MAX(id), 0) + 1 FROM matches")
-        seed = derive_seed(lg.cfg.seed, "league", next_id)
-        return lg.store.new_match(seed, lg.cfg.games_per_match, lineup)
-
-
 def check_bot_checker(timeout: float = CHECK_TIMEOUT) -> Callable[[Path], str | None] | None:
     """``daihinmin check-bot DIR`` as a check of a new version, where that command exists:
     the reason it failed (its last lines), or None when it passed."""
@@ -381,5 +344,4 @@ def check_bot_checker(timeout: float = CHECK_TIMEOUT) -> Callable[[Path], str | 
     return check
 
 
-__all__ = ["League", "LadderSource", "MatchSource", "Progress",
-           "check_bot_checker"]
+__all__ = ["League", "Progress", "check_bot_checker"]

@@ -16,7 +16,7 @@ active entrants than seats, the lineup repeats entrants.
 True
 >>> rng = random.Random(1)
 >>> sorted(choose_table([1, 2, 3, 4, 5, 6], 5, ratings, {}, set(), rng))
-[1, 2, 3, 5, 6]
+[1, 2, 4, 5, 6]
 """
 
 from __future__ import annotations
@@ -49,8 +49,8 @@ class OnlineRatings:
 
     def add_game(self, lineup: Sequence[int], places: Sequence[int],
                  points: Sequence[int] | None = None, lower_is_better: bool = False) -> None:
-        ranks = (game_ranks(places, points, lower_is_better) if points is not None
-                 else list(places))
+        ranks: list[float] = (game_ranks(places, points, lower_is_better)
+                              if points is not None else [float(p) for p in places])
         teams = [[self.model.rating(mu=self.get(e)[0], sigma=self.get(e)[1])] for e in lineup]
         new = self.model.rate(teams, ranks=ranks)
         sums: dict[int, list[float]] = {}

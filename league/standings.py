@@ -159,20 +159,22 @@ def leaderboard(store: LeagueStore, name: str = "") -> Leaderboard:
     order += [i for i in range(n) if seat_games[i] == 0]
     rows = []
     for pos, i in enumerate(order):
-        e = entrants[i]
-        g = seat_games[i]
-        lo, hi = result.interval(i) if g else (math.nan, math.nan)
+        who = entrants[i]
+        n_games = seat_games[i]
+        lo, hi = result.interval(i) if n_games else (math.nan, math.nan)
         nxt = order[pos + 1] if pos + 1 < len(order) else None
-        apart = (result.apart(i, nxt) if g and nxt is not None and seat_games[nxt] else None)
+        apart = (result.apart(i, nxt) if n_games and nxt is not None and seat_games[nxt]
+                 else None)
         rows.append(Row(
-            rank=pos + 1 if g else None, id=e.id, name=e.name, version=e.version, kind=e.kind,
-            status=e.status, reason=e.reason,
-            rating=round(result.ratings[i], 1) if g else None,
-            rating_low=round(lo, 1) if g else None, rating_high=round(hi, 1) if g else None,
-            games=g, matches=matches.get(e.id, 0),
-            mean_points=round(points[i] / g, 4) if g else None,
-            first_share=round(firsts[i] / g, 4) if g else None, faults=faults[i],
-            failed_matches=failed.get(e.id, 0), last_active=last[i],
+            rank=pos + 1 if n_games else None, id=who.id, name=who.name, version=who.version,
+            kind=who.kind, status=who.status, reason=who.reason,
+            rating=round(result.ratings[i], 1) if n_games else None,
+            rating_low=round(lo, 1) if n_games else None,
+            rating_high=round(hi, 1) if n_games else None,
+            games=n_games, matches=matches.get(who.id, 0),
+            mean_points=round(points[i] / n_games, 4) if n_games else None,
+            first_share=round(firsts[i] / n_games, 4) if n_games else None, faults=faults[i],
+            failed_matches=failed.get(who.id, 0), last_active=last[i],
             told_apart_from_next=apart))
     running = [{"match": r[0], "lineup": json.loads(r[1]), "started_at": r[2]}
                for r in store.con.execute(

@@ -28,6 +28,7 @@ rating is frozen: the others are fitted around them.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -92,7 +93,6 @@ def _arrays(games: Iterable[Game]) -> dict[int, tuple[np.ndarray, np.ndarray]]:
 def _terms(theta: np.ndarray, who: np.ndarray, ranks: np.ndarray, n: int,
            hessian: bool) -> tuple[float, np.ndarray, np.ndarray | None]:
     """Log-likelihood, gradient and (optionally) Hessian of one table size's games."""
-    g, k = who.shape
     # chooser[g, j]: seat j is chosen at its place (the worst place chooses nothing);
     # risk[g, j, l]: seat l was still to be chosen from when seat j was chosen.
     worst = ranks.max(axis=1, keepdims=True)
@@ -180,7 +180,8 @@ def fit_plackett_luce(games: Iterable[Game], n: int, fixed: Mapping[int, float] 
             inv = _centred(inv)
             theta[free] -= theta[free].mean()
         cov[np.ix_(free, free)] = inv
-    return PlackettLuceFit(ratings=[float(t * ELO) for t in theta], covariance=cov * ELO ** 2,
+    ratings = [float(fixed.get(i, t * ELO)) for i, t in enumerate(theta)]  # anchors exact
+    return PlackettLuceFit(ratings=ratings, covariance=cov * ELO ** 2,
                            games=[int(x) for x in played], fixed=frozenset(fixed),
                            iterations=iterations)
 
@@ -200,7 +201,7 @@ def indistinct_groups(fit: PlackettLuceFit, order: Sequence[int]) -> list[tuple[
     >>> indistinct_groups(fit, [0, 1])
     [(0, 1)]
     """
-    return [(a, b) for a, b in zip(order, order[1:], strict=False) if not fit.apart(a, b)]
+    return [(a, b) for a, b in itertools.pairwise(order) if not fit.apart(a, b)]
 
 
 __all__ = ["ELO", "PlackettLuceFit", "fit_plackett_luce", "indistinct_groups"]
