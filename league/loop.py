@@ -13,6 +13,7 @@ a stopping rule in the config lets the matches in play finish and starts no new 
 
 from __future__ import annotations
 
+import hmac
 import importlib.util
 import random
 import signal
@@ -29,6 +30,7 @@ from daihinmin.tournament.schedule import derive_seed
 from .config import LeagueConfig
 from .entrants import EntrantError, FolderEntry, FolderWatch, build, house_argv, submission_argv
 from .groups import GroupsSource
+from .lobby import Lobby, issue_secrets, secret_hash
 from .pairing import OnlineRatings
 from .runner import MatchEnd, MatchOrder, Runner, Seat
 from .source import LadderSource, MatchSource
@@ -70,6 +72,9 @@ class League:
         self.changed = trio.Event()  # entrants changed (a table waiting may go on)
         self.claimed: set[int] = set()  # matches a table has taken
         self.source = self.make_source()
+        self.lobby: Lobby | None = None
+        if cfg.lobby_port is not None or cfg.lobby:
+            self.lobby = Lobby(self.lobby_check, self.signal_change)
 
     def make_source(self) -> MatchSource:
         if self.cfg.format == "uecda-groups":
@@ -87,7 +92,41 @@ class League:
                 " WHERE m.status = 'done' GROUP BY j.value"):
             self.matches_of[int(e)] = int(k)
         self.sync_house()
+        self.sync_lobby()
         return unfinished
+
+    def sync_lobby(self) -> None:
+        """A lobby entrant for each name in the config (a secret issued to a new one)."""
+        known = {e.name: e.spec.get("secret_sha256", "") for e in self.store.entrants()
+                 if e.kind == "lobby"}
+        secrets_file = self.cfg.database_path.with_name(self.cfg.database_path.name
+                                                        + ".lobby-secrets")
+        for name, secret in issue_secrets(secrets_file, list(self.cfg.lobby), known).items():
+            self.store.add_entrant(name, "lobby", "lobby", None, f"lobby:{name}",
+                                   {"secret_sha256": secret_hash(secret)})
+            self.say(f"lobby entrant {name}: its secret is {secret} (also in {secrets_file})")
+        for e in self.store.entrants():
+            if e.kind == "lobby" and e.status == "active" and e.name not in self.cfg.lobby:
+                self.retire(e, "no longer in the config's lobby entrants")
+
+    def lobby_check(self, name: str, secret: str) -> str | None:
+        """Why this client may not wait in the lobby (None: it may)."""
+        for e in self.store.entrants():
+            if e.kind == "lobby" and e.name == name and e.status != "retired":
+                if not hmac.compare_digest(secret_hash(secret),
+                                           str(e.spec.get("secret_sha256", ""))):
+                    break
+                if e.status != "active":
+                    return f"{name} is {e.status}: {e.reason}"
+                return None
+        return "unknown name or wrong secret"
+
+    def pairable(self) -> list[Entrant]:
+        """Active entrants that can sit at a new table now (a lobby entrant: its client is
+        waiting in the lobby and it is at no table)."""
+        waiting = self.lobby.present() if self.lobby is not None else set()
+        return [e for e in self.active() if e.kind != "lobby"
+                or (e.name in waiting and not self.busy.get(e.id))]
 
     def sync_house(self) -> None:
         wanted = {}
@@ -113,11 +152,15 @@ class League:
     def retire(self, entrant: Entrant, reason: str) -> None:
         frozen = entrant_rating(self.store, entrant.id)
         self.store.set_status(entrant.id, "retired", reason, frozen)
+        if self.lobby is not None and entrant.kind == "lobby":
+            self.lobby.dismiss(entrant.name, f"{entrant.name} is retired: {reason}")
         self.say(f"retired {entrant.label}: {reason}")
         self.signal_change()
 
     def suspend(self, entrant: Entrant, reason: str) -> None:
         self.store.set_status(entrant.id, "suspended", reason)
+        if self.lobby is not None and entrant.kind == "lobby":
+            self.lobby.dismiss(entrant.name, f"{entrant.name} is suspended: {reason}")
         self.say(f"suspended {entrant.label}: {reason}")
         self.signal_change()
 
@@ -186,6 +229,9 @@ class League:
         elif entrant.kind == "submission":
             assert entrant.folder is not None
             argv = submission_argv(entrant.folder, entrant.spec["command"])
+        elif entrant.kind == "lobby" and self.lobby is not None:
+            argv = [sys.executable, "-m", "daihinmin.league.lobby_seat", "127.0.0.1",
+                    str(self.lobby.port), self.lobby.seat_token, entrant.name, "{port}"]
         else:
             raise ValueError(f"entrant {entrant.label}: kind {entrant.kind!r} cannot be seated")
         return Seat(entrant.id, f"{entrant.name} {entrant.version}", tuple(argv))
@@ -258,9 +304,12 @@ class League:
         pending = [m for m in self.store.matches("pending")
                    if m.id not in self.claimed]
         by_id = {e.id: e for e in self.store.entrants()}
+        waiting = {e.id for e in self.pairable()}
         for m in pending:
             if all(by_id[e].status in ("active", "filler") for e in m.lineup):
-                return m.id
+                if all(by_id[e].kind != "lobby" or e in waiting for e in m.lineup):
+                    return m.id
+                continue  # its lobby clients are not all back yet
             if self.source.cancels_unplayable:
                 self.store.match_failed(m.id, "an entrant of this match left the league",
                                         status="cancelled")
@@ -300,6 +349,9 @@ class League:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(self.watch_signals, nursery.cancel_scope)
             nursery.start_soon(self.scanner)
+            if self.lobby is not None:
+                port = await nursery.start(self.lobby.serve, self.cfg.lobby_port or 0)
+                self.say(f"lobby: 127.0.0.1:{port}")
             task_status.started()
             async with trio.open_nursery() as tables:
                 for slot in range(self.cfg.tables):

@@ -68,9 +68,11 @@ def focus_weight(sigma: float, matches: int) -> float:
 
 
 def choose_table(active: Sequence[int], seats: int, ratings: OnlineRatings,
-                 matches: Mapping[int, int], busy: set[int], rng: random.Random
-                 ) -> list[int]:
-    """``seats`` entrants for the next table (a lineup, in the order drawn)."""
+                 matches: Mapping[int, int], busy: set[int], rng: random.Random,
+                 single: frozenset[int] = frozenset()) -> list[int] | None:
+    """``seats`` entrants for the next table (a lineup, in the order drawn); ``single``:
+    entrants that may not sit twice at one table (a lobby client); None when the seats
+    cannot be filled."""
     if not active:
         raise ValueError("no active entrant to pair")
     free = [e for e in active if e not in busy]
@@ -87,8 +89,10 @@ def choose_table(active: Sequence[int], seats: int, ratings: OnlineRatings,
         pick = rng.choices(rest, weights)[0]
         rest.remove(pick)
         lineup.append(pick)
+    distinct = [e for e in lineup if e not in single]
+    if len(lineup) < seats and not distinct:
+        return None
     k = 0
-    distinct = list(lineup)
     while len(lineup) < seats:  # fewer entrants than seats: copies, in turn
         lineup.append(distinct[k % len(distinct)])
         k += 1

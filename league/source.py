@@ -38,12 +38,15 @@ class LadderSource(MatchSource):
 
     def new_match(self) -> int | None:
         lg = self.league
-        active = [e.id for e in lg.active()]
+        active = [e.id for e in lg.pairable()]
         if len(active) < 2:
             return None
         seats = lg.cfg.table_size
         busy = {e for e, k in lg.busy.items() if k > 0}
-        lineup = choose_table(active, seats, lg.ratings, lg.matches_of, busy, lg.rng)
+        single = frozenset(e.id for e in lg.pairable() if e.kind == "lobby")
+        lineup = choose_table(active, seats, lg.ratings, lg.matches_of, busy, lg.rng, single)
+        if lineup is None:
+            return None
         next_id = lg.store.count("SELECT COALESCE(MAX(id), 0) + 1 FROM matches")
         seed = derive_seed(lg.cfg.seed, "league", next_id)
         return lg.store.new_match(seed, lg.cfg.games_per_match, lineup)

@@ -14,19 +14,17 @@ import json
 import os
 import shlex
 import signal
-import sqlite3
 import subprocess
 import sys
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from daihinmin.league.standings import leaderboard
 from daihinmin.league.store import LeagueStore
+from league_run import WAIT, query, stop, wait_for
 
-WAIT = 240.0  # seconds: generous, the CI machine may be busy
 PY = shlex.quote(sys.executable)
 
 
@@ -62,30 +60,6 @@ def start(config: Path) -> subprocess.Popen[str]:
                             start_new_session=True)
 
 
-def query(db: Path, sql: str, *args: Any) -> list[tuple[Any, ...]]:
-    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=30)
-    try:
-        return con.execute(sql, args).fetchall()
-    finally:
-        con.close()
-
-
-def wait_for(what: str, check: Callable[[], Any], proc: subprocess.Popen[str] | None = None,
-             timeout: float = WAIT) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            value = check()
-        except sqlite3.OperationalError:  # the database is not made yet
-            value = None
-        if value:
-            return value
-        if proc is not None and proc.poll() is not None:
-            raise AssertionError(f"the league stopped (code {proc.returncode}) before {what}")
-        time.sleep(0.2)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
 def entrant(db: Path, name: str, status: str) -> tuple[Any, ...] | None:
     rows = query(db, "SELECT id, version, reason FROM entrants WHERE name = ? AND status = ?"
                  " ORDER BY id DESC", name, status)
@@ -96,12 +70,6 @@ def done_matches_of(db: Path, entrant_id: int) -> int:
     return int(query(db, "SELECT COUNT(*) FROM matches m WHERE status = 'done' AND EXISTS"
                          " (SELECT 1 FROM json_each(m.lineup) WHERE value = ?)",
                      entrant_id)[0][0])
-
-
-def stop(proc: subprocess.Popen[str]) -> None:
-    if proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait(30)
 
 
 @pytest.fixture

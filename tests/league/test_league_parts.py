@@ -66,6 +66,12 @@ def test_ties_share_a_rank() -> None:
     assert abs(fit.ratings[0] - fit.ratings[1]) < 1e-6 and fit.ratings[2] < fit.ratings[0]
 
 
+def table_of(*args: Any, **kwargs: Any) -> list[int]:
+    lineup = choose_table(*args, **kwargs)
+    assert lineup is not None
+    return lineup
+
+
 def test_pairing_seats_a_new_entrant_soon_and_near_its_rating() -> None:
     ratings = OnlineRatings()
     rng = random.Random(2)
@@ -75,10 +81,10 @@ def test_pairing_seats_a_new_entrant_soon_and_near_its_rating() -> None:
         ratings.add_game(table, sorted(range(5), key=lambda p: table[p]))
     matches = {e: 60 for e in field}
     newcomer = 11
-    tables = [choose_table([*field, newcomer], 5, ratings, matches, set(), rng)
+    tables = [table_of([*field, newcomer], 5, ratings, matches, set(), rng)
               for _ in range(10)]
     assert sum(newcomer in t for t in tables) >= 7  # most of the next tables
-    strong = [choose_table(field, 5, ratings, {**matches, 1: 0}, set(), rng)
+    strong = [table_of(field, 5, ratings, {**matches, 1: 0}, set(), rng)
               for _ in range(40)]
     with_one = [t for t in strong if 1 in t]
     assert with_one and np.mean([np.mean(t) for t in with_one]) < 5.5  # near the strong end
@@ -87,10 +93,14 @@ def test_pairing_seats_a_new_entrant_soon_and_near_its_rating() -> None:
 def test_pairing_prefers_entrants_not_at_a_table_and_fills_short_fields() -> None:
     rng = random.Random(3)
     ratings = OnlineRatings()
-    table = choose_table([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 5, ratings, {}, {1, 2, 3, 4, 5}, rng)
+    table = table_of([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 5, ratings, {}, {1, 2, 3, 4, 5}, rng)
     assert set(table) == {6, 7, 8, 9, 10}
-    assert sorted(choose_table([1, 2], 5, ratings, {}, set(), rng)) in ([1, 1, 1, 2, 2],
-                                                                         [1, 1, 2, 2, 2])
+    assert sorted(table_of([1, 2], 5, ratings, {}, set(), rng)) in ([1, 1, 1, 2, 2],
+                                                                     [1, 1, 2, 2, 2])
+    # a lobby client sits once a table: the copies are of the others
+    assert sorted(table_of([1, 2], 5, ratings, {}, set(), rng, frozenset({2}))) == [
+        1, 1, 1, 1, 2]
+    assert choose_table([2], 5, ratings, {}, set(), rng, frozenset({2})) is None
 
 
 def test_config_paths_and_errors(tmp_path: Path) -> None:
