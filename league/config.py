@@ -97,6 +97,7 @@ class LeagueConfig:
     games_per_match: int = 10
     tables: int = 1
     backend: str = "local"
+    transport: str = "tcp"  # or "in-process": house bots only, as objects (fast research)
     seed: int = 1
     move_time: float = 1.0
     time_bank: float = 10.0
@@ -150,6 +151,7 @@ class LeagueConfig:
 _TYPES: dict[str, tuple[type, ...]] = {
     "name": (str,), "rules": (str,), "submissions": (str,), "database": (str,),
     "logs": (str,), "games_per_match": (int,), "tables": (int,), "backend": (str,),
+    "transport": (str,),
     "seed": (int,), "move_time": (int, float), "time_bank": (int, float),
     "profile_time": (int, float), "match_timeout": (int, float), "crash_limit": (int,),
     "show_errors": (str,), "format": (str,), "web_port": (int,), "lobby_port": (int,),
@@ -230,6 +232,11 @@ def validate(cfg: LeagueConfig) -> LeagueConfig:
                                 f"{cfg.format!r:.40}")
     if cfg.backend not in BACKENDS:
         raise LeagueConfigError(f"backend must be one of {', '.join(BACKENDS)}")
+    if cfg.transport not in ("tcp", "in-process"):
+        raise LeagueConfigError("transport must be tcp or in-process")
+    if cfg.transport == "in-process" and (cfg.submissions or cfg.lobby):
+        raise LeagueConfigError("transport in-process plays house bots only (no submissions, "
+                                "no lobby)")
     if cfg.show_errors not in SHOW_ERRORS:
         raise LeagueConfigError(f"show_errors must be one of {', '.join(SHOW_ERRORS)}")
     if not 1 <= cfg.tables <= 64:

@@ -234,7 +234,9 @@ class League:
                     str(self.lobby.port), self.lobby.seat_token, entrant.name, "{port}"]
         else:
             raise ValueError(f"entrant {entrant.label}: kind {entrant.kind!r} cannot be seated")
-        return Seat(entrant.id, f"{entrant.name} {entrant.version}", tuple(argv))
+        bot = entrant.spec.get("bot") if entrant.kind == "house" else None
+        seed = derive_seed(match_seed, "bot", player) if bot is not None else None
+        return Seat(entrant.id, f"{entrant.name} {entrant.version}", tuple(argv), bot, seed)
 
     def order(self, match_id: int, attempt: int) -> MatchOrder:
         row = self.store.match(match_id)

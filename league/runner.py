@@ -39,6 +39,8 @@ class Seat:
     entrant: int
     label: str
     argv: tuple[str, ...]
+    bot: str | None = None  # a bundled bot: its kind (what an in-process table plays)
+    seed: int | None = None  # and its seed
 
 
 @dataclass(frozen=True)
@@ -135,5 +137,48 @@ class LoopbackRunner:
         return MatchEnd(None, fault_rows(outcome.seats))
 
 
-__all__ = ["FaultRow", "LoopbackRunner", "MatchEnd", "MatchOrder", "Runner", "Seat",
+class InProcessRunner:
+    """Matches of bundled bots only, as objects on the same engine (no sockets, no
+    processes: ``transport = "in-process"``), one at a time per table in a worker thread."""
+
+    async def play(self, order: MatchOrder, on_game: OnGame) -> MatchEnd:
+        return await trio.to_thread.run_sync(self._play, order, on_game,
+                                             abandon_on_cancel=True)
+
+    def _play(self, order: MatchOrder, on_game: OnGame) -> MatchEnd:
+        from daihinmin.local.runner import play_local_match
+        from daihinmin.players.registry import make_bot
+        from daihinmin.records.inprocess_log import LocalMatchLog
+
+        rules = ruleset_from(order.rules, list(order.rule)).validate()
+        if any(s.bot is None for s in order.seats):
+            return MatchEnd("an in-process table plays bundled bots only")
+        bots = []
+        for s in order.seats:
+            try:  # the bot's own seed, where its factory takes one
+                bots.append(make_bot(s.bot or "", seed=s.seed))
+            except TypeError:
+                bots.append(make_bot(s.bot or ""))
+        names = [s.label for s in order.seats]
+
+        def each(record: GameRecord) -> None:  # back in the league's loop: its one writer
+            trio.from_thread.run_sync(on_game, record.game, record.places, record.points,
+                                      len(record.turns))
+
+        if order.log_path is None:
+            play_local_match(rules, order.seed, order.games, bots, each)
+            return MatchEnd()
+        path = Path(order.log_path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with LocalMatchLog.open(path, rules, order.seed, order.games, names) as log:
+            def log_each(record: GameRecord) -> None:
+                log.game(record)
+                each(record)
+
+            log.finish(play_local_match(rules, order.seed, order.games, bots, log_each))
+        return MatchEnd()
+
+
+__all__ = ["FaultRow", "InProcessRunner", "LoopbackRunner", "MatchEnd", "MatchOrder", "Runner",
+           "Seat",
            "StandInPlayedError"]

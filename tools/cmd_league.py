@@ -96,7 +96,7 @@ def export(cfg: LeagueConfig, kind: str) -> int:
 def run(cfg: LeagueConfig, port: int | None) -> int:
     import trio
     from daihinmin.league.loop import League, check_bot_checker
-    from daihinmin.league.runner import LoopbackRunner
+    from daihinmin.league.runner import InProcessRunner, LoopbackRunner
     from daihinmin.league.store import LeagueMismatchError, LeagueStore, LeagueStoreError
     from daihinmin.records.outfile import OutputRefusedError
     from daihinmin.server.errors import MatchInterruptedError, leaf_errors
@@ -119,7 +119,8 @@ def run(cfg: LeagueConfig, port: int | None) -> int:
 
         print(terminal_safe(f"league: {text}"), flush=True)
 
-    league = League(cfg, store, LoopbackRunner(), say, check_bot_checker())
+    runner = InProcessRunner() if cfg.transport == "in-process" else LoopbackRunner()
+    league = League(cfg, store, runner, say, check_bot_checker())
     host_key = secrets.token_urlsafe(16)
 
     async def main() -> None:

@@ -212,3 +212,22 @@ def test_uecda_groups_advance_the_best_of_each_group(league_home: Path) -> None:
     final = json.loads(query(db, "SELECT lineup FROM matches WHERE id = ?",
                              rounds[2][0])[0][0])
     assert set(final) - {filler} == expected and final.count(filler) == 1
+
+
+def test_an_in_process_league_stops_by_its_rule_and_its_logs_replay(league_home: Path) -> None:
+    config = write_config(league_home, extra="[stop]\ngames = 12\n", transport="in-process",
+                          house=["default", "random", "weakest"], submissions=None,
+                          games_per_match=3)
+    text = config.read_text().replace("submissions = null\n", "")
+    config.write_text(text)
+    done = subprocess.run([sys.executable, "-m", "daihinmin.tools", "league", str(config)],
+                          capture_output=True, text=True, timeout=WAIT)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "12 games played" in done.stdout
+    db = league_home / "league.sqlite"
+    games = int(query(db, "SELECT COUNT(*) FROM games")[0][0])
+    assert 12 <= games <= 12 + 3  # the other table's match in play finishes too
+    [(log,)] = query(db, "SELECT log_path FROM matches WHERE status = 'done' LIMIT 1")
+    check = subprocess.run([sys.executable, "-m", "daihinmin.tools", "replay", "--verify", log],
+                           capture_output=True, text=True, timeout=WAIT)
+    assert check.returncode == 0, check.stdout + check.stderr
