@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from daihinmin.records.outfile import OutputLockedError
 from daihinmin.tournament.store import lock_database
 from daihinmin.tournament.walcheck import wal_damage
 
@@ -134,7 +135,11 @@ class LeagueStore:
         try:
             if writer:
                 self.path.touch(exist_ok=True)
-                self._lock = lock_database(self.path)
+                try:
+                    self._lock = lock_database(self.path)
+                except OutputLockedError:
+                    raise OutputLockedError(f"league database {self.path} is in use by another"
+                                            " league process (one writer at a time)") from None
             damage = wal_damage(self.path)
             if damage is not None:
                 raise LeagueStoreError(f"{damage}; move the -wal file away to open it")
