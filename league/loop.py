@@ -236,7 +236,8 @@ class League:
             raise ValueError(f"entrant {entrant.label}: kind {entrant.kind!r} cannot be seated")
         bot = entrant.spec.get("bot") if entrant.kind == "house" else None
         seed = derive_seed(match_seed, "bot", player) if bot is not None else None
-        return Seat(entrant.id, f"{entrant.name} {entrant.version}", tuple(argv), bot, seed)
+        label = entrant.name if entrant.kind == "house" else entrant.label
+        return Seat(entrant.id, label, tuple(argv), bot, seed)
 
     def order(self, match_id: int, attempt: int) -> MatchOrder:
         row = self.store.match(match_id)

@@ -73,7 +73,7 @@ class LeagueData:
         row = next((r for r in board.rows if r.id == entrant_id), None)
         if row is None:
             return None
-        names = {e.id: f"{e.name} {e.version}" for e in store.entrants()}
+        names = {e.id: e.name if e.kind == "house" else e.label for e in store.entrants()}
         matches = []
         for mid, lineup, status, error, finished, log in store.con.execute(
                 "SELECT m.id, m.lineup, m.status, m.error, m.finished_at, m.log_path FROM"

@@ -107,7 +107,7 @@ function renderBoard(data) {
   const active = data.entrants.filter((r) => r.status === "active").length;
   $("league-summary").textContent =
     `${data.games} games in ${data.matches} matches · ${active} active entrants of ${data.entrants.length}`;
-  entrantNames = Object.fromEntries(data.entrants.map((r) => [r.id, `${r.name} ${r.version}`]));
+  entrantNames = Object.fromEntries(data.entrants.map((r) => [r.id, r.kind === "house" ? r.name : `${r.name} ${r.version}`]));
   const span = Math.max(100, ...data.entrants.filter((r) => r.rating !== null)
                          .map((r) => Math.max(Math.abs(r.rating_low), Math.abs(r.rating_high))));
   const body = $("board-body");
