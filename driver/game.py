@@ -60,7 +60,7 @@ from daihinmin.contract.engine_views import (
 from daihinmin.contract.view import GameView, Observed, quick_observed
 from daihinmin.rules.choices import ChoiceResult, PendingChoice
 from daihinmin.rules.game import GameState, StepResult
-from daihinmin.rules.match import GameResult, GameSetup, MatchState, Transfer
+from daihinmin.rules.match import GameResult, GameSetup, GivenDeal, MatchState, Transfer
 from daihinmin.values.cards import CardSet
 from daihinmin.values.moves import PASS, Move
 
@@ -201,9 +201,9 @@ class _Reply:
 class GameDriver:
     """The match's next game, from the deal to the result (see the module docstring)."""
 
-    def __init__(self, match: MatchState) -> None:
+    def __init__(self, match: MatchState, given: GivenDeal | None = None) -> None:
         self.match = match
-        self.setup: GameSetup = match.setup_game()
+        self.setup: GameSetup = match.setup_game(given)  # given: a recorded deal (a kifu)
         setup = self.setup
         self.state: GameState | None = None  # None until play begins
         self.history: list[Observed] = []  # this game's turns as every player saw them

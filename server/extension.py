@@ -36,6 +36,7 @@ from daihinmin.protocol.extension import (
     read_choice_answer,
 )
 from daihinmin.protocol.table import Table, encode_int
+from daihinmin.records.move_reading import describe
 from daihinmin.rules.choices import ChoiceKind, PendingChoice
 from daihinmin.rules.extension_rules import extension_reasons, preset_id, rules_digest
 from daihinmin.rules.game import GameState
@@ -46,7 +47,7 @@ from daihinmin.values.moves import Cell
 
 from .errors import PlayerDisconnectedError, PlayerTimeoutError
 from .outbox import Outbox
-from .requests import GameRequests, describe
+from .requests import GameRequests
 from .seats import SeatTable
 from .tables import turn_state
 

@@ -173,10 +173,12 @@ class MatchServer:
             raise RuntimeError("the server is not seating players")
         self._ready.send_nowait(_StandInSeat(status, detail))
 
-    def process_crashed(self, player: int, detail: str) -> None:
-        """The process of a seated player exited abnormally."""
+    def process_crashed(self, player: int, detail: str,
+                        status: SeatStatus = SeatStatus.CRASHED) -> None:
+        """The process of a seated player exited abnormally (``status``: TIMEOUT when a
+        CPU or wall time limit stopped it)."""
         if self.seats is not None:
-            self.seats.process_crashed(player, detail)
+            self.seats.process_crashed(player, detail, status)
 
     # --- the match ------------------------------------------------------------------------
     async def run(self, *, task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED

@@ -20,18 +20,15 @@ from daihinmin.driver.game import GameDriver, TurnDone
 from daihinmin.protocol.codec import decode_exchange_table
 from daihinmin.protocol.errors import TABLE_ERRORS
 from daihinmin.protocol.table import PROTOCOL_20260, Table
+from daihinmin.records.move_reading import describe, read_move_cells
 from daihinmin.rules.game import GameState, StepResult
 from daihinmin.values.cards import CardSet
-from daihinmin.values.moves import Cell, Move, move_from_cells
+from daihinmin.values.moves import Cell, Move
 
 from .connection import PlayerConnection
 from .errors import PlayerDisconnectedError, PlayerTimeoutError
 from .seats import Seat, SeatTable
 from .stand_in import StandIn, deal_view, exchange_facts
-
-
-def describe(exc: BaseException) -> str:
-    return f"{type(exc).__name__}: {exc}"
 
 
 @dataclass(slots=True)
@@ -82,12 +79,9 @@ def read_move_table(version: int, raw: bytes, max_jokers: int) -> MoveReading:
     except TABLE_ERRORS as exc:
         return None, None, describe(exc), table_fault(exc)
     cells = table.nonzero()
-    try:
-        # 20260 also reads the joker pair and double stairs (docs/PROTOCOL_EXTENSION.md).
-        extended = version == PROTOCOL_20260
-        return move_from_cells(cells, max_jokers, extended=extended), cells, None, None
-    except TABLE_ERRORS as exc:
-        return None, cells, describe(exc), table_fault(exc)
+    # 20260 also reads the joker pair and double stairs (docs/PROTOCOL_EXTENSION.md).
+    move, error, fault = read_move_cells(cells, max_jokers, version == PROTOCOL_20260)
+    return move, cells, error, fault
 
 
 def read_exchange(version: int, raw: bytes, hand: CardSet, count: int

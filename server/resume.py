@@ -131,6 +131,9 @@ def load_resume(path: Path) -> ResumePoint:
                 elif isinstance(record, MatchEnd):
                     end = record
         assert header is not None and standings is not None
+        if header.deals != "seed":  # the next games would be dealt from a seed it never had
+            raise ResumeLogError(f"cannot resume from {path}: its games were read from a "
+                                 "kifu (their deals come from no seed)")
         match = match_after(header, previous)
         if last is not None:
             replay_game(match, last)  # the last game against the engine

@@ -12,9 +12,11 @@ import sys
 COMMAND_MODULES = [
     "daihinmin.tools.cmd_bench",
     "daihinmin.tools.cmd_bot",
+    "daihinmin.tools.cmd_check_bot",
     "daihinmin.tools.cmd_serve",
     "daihinmin.tools.cmd_match",
     "daihinmin.tools.cmd_replay",
+    "daihinmin.tools.cmd_kifu",
     "daihinmin.tools.cmd_tournament",
     "daihinmin.tools.cmd_league",
     "daihinmin.tools.cmd_play",
@@ -28,9 +30,11 @@ RESEARCH_MODULE = "daihinmin.tools.cmd_research"
 _COMMANDS = {
     "bench": "daihinmin.tools.cmd_bench",
     "bot": "daihinmin.tools.cmd_bot",
+    "check-bot": "daihinmin.tools.cmd_check_bot",
     "serve": "daihinmin.tools.cmd_serve",
     "match": "daihinmin.tools.cmd_match",
     "replay": "daihinmin.tools.cmd_replay",
+    "import-kifu": "daihinmin.tools.cmd_kifu",
     "tournament": "daihinmin.tools.cmd_tournament",
     "league": "daihinmin.tools.cmd_league",
     "play": "daihinmin.tools.cmd_play",

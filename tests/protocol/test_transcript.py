@@ -42,12 +42,14 @@ from daihinmin.protocol.codec import (
     read_state,
 )
 from daihinmin.protocol.table import PROTOCOL_20070, Table, encode_int
+from daihinmin.records.kifu import KifuGame as KifuRecord
+from daihinmin.records.kifu import KifuReader
 from daihinmin.rules.deal import deal, strongest
 from daihinmin.rules.events import EventKind
 from daihinmin.rules.game import GameState, StepResult
 from daihinmin.rules.match import GameSetup, MatchState
 from daihinmin.rules.ruleset import UECDA
-from daihinmin.values.cards import RANK_CHARS, CardSet, card, rank_of, suit_of
+from daihinmin.values.cards import CardSet, card, rank_of, suit_of
 from daihinmin.values.moves import PASS, Cell, Move, move_from_cells
 from vectors import transcript_text
 
@@ -175,32 +177,6 @@ def parse_session(text: str) -> Session:
 
 
 # --- parsing the kifu -------------------------------------------------------------------------
-KIFU_SUITS = {"S": (0, 1), "H": (1, 1), "D": (2, 1), "C": (3, 1),
-              "K": (0, 2), "L": (1, 2), "M": (2, 2), "N": (3, 2), "J": (4, 2)}
-
-
-def kifu_cells(text: str) -> dict[Cell, int]:
-    """Cards written as suit char + rank char pairs (joker: K L M N J for rows 0..4)."""
-    cells: dict[Cell, int] = {}
-    open_ends: list[tuple[int, int]] = []
-    for i in range(0, len(text), 2):
-        row, value = KIFU_SUITS[text[i]]
-        if text[i + 1] == "x":  # column 0 or 14: decided by the rest of the run below
-            open_ends.append((row, value))
-            continue
-        cells[(row, RANK_CHARS.index(text[i + 1], 1))] = value
-    for row, value in open_ends:
-        cells[(row, 0 if any(c == 1 for _, c in cells) else 14)] = value
-    return cells
-
-
-def kifu_hand(text: str) -> CardSet:
-    mask = 0
-    for (row, col), value in kifu_cells(text).items():
-        mask |= 1 << (60 if value == 2 else 4 * col + row)
-    return CardSet(mask)
-
-
 @dataclass
 class KifuGame:
     classes: tuple[int, ...]
@@ -213,31 +189,18 @@ class KifuGame:
 
 
 def parse_kifu(lines: list[str]) -> list[KifuGame]:
-    per_game: dict[str, dict[str, str]] = {}
-    for line in lines:
-        _, game, key, value = line.split("%", 3)
-        if game != "-----":
-            per_game.setdefault(game, {})[key] = value.strip()
+    """The session's kifu, read by the reader ``import-kifu`` uses (records.kifu)."""
     out = []
-    for game in sorted(per_game):
-        d = per_game[game]
-        exchanges = []
-        if d["change_cards"] != "NULL":
-            for tok in d["change_cards"].split():
-                assert tok.endswith("EE")
-                exchanges.append((int(tok[0]), int(tok[1]), kifu_hand(tok[2:-2])))
-        plays = []
-        for tok in d["play"].split():
-            assert tok.endswith("EE")
-            cells = kifu_cells(tok[1:-2])
-            plays.append((int(tok[0]), move_from_cells(cells) if cells else PASS))
+    for k in KifuReader([line + "\n" for line in lines], "transcript"):
+        if not isinstance(k, KifuRecord):
+            continue
+        assert k.changes is not None and k.totals is not None
         out.append(KifuGame(
-            classes=tuple(int(ch) for ch in d["mibun"]),
-            seats=tuple(int(ch) for ch in d["seat"]),
-            hands=[kifu_hand(h) for h in d["palyer_cards"].split()],
-            exchanges=exchanges, plays=plays,
-            result=tuple(int(ch) for ch in d["result"]),
-            points=tuple(int(x) for x in d["points"].split())))
+            classes=(2,) * 5 if k.classes is None else tuple(k.classes),
+            seats=tuple(k.seats), hands=list(k.dealt),
+            exchanges=[(c.giver, c.receiver, c.cards) for c in k.changes],
+            plays=[(p.player, move_from_cells(p.cells) if p.cells else PASS) for p in k.plays],
+            result=tuple(k.order), points=tuple(k.totals)))
     return out
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from daihinmin.research import duplicate
-from daihinmin.research.duplicate import position_classes, position_game
+from daihinmin.research.positions import position_classes, position_game
 from daihinmin.rules.match import MatchState
 from daihinmin.rules.ruleset import UECDA
 

@@ -6,37 +6,23 @@ from __future__ import annotations
 
 import importlib
 import json
-from typing import Any
 
 import pytest
 from daihinmin.local.runner import play_local_match
 from daihinmin.players.mc.bot import MCBot
 from daihinmin.players.mc.models import MODEL_POLICY, MODEL_UNIFORM
-from daihinmin.players.random_bot import RandomBot
 from daihinmin.research import mc_strength
 from daihinmin.rules.ruleset import UECDA
 
 pytestmark = pytest.mark.usefixtures("mc_compiled")  # conftest.py: compiled once a session
 
-#: (seed, options) of every OptionRecorder made in this process
-MADE: list[tuple[int | None, dict[str, Any]]] = []
-
-
-class OptionRecorder(RandomBot):
-    """A random player that records the options it was made with."""
-
-    def __init__(self, seed: int | None = None, **options: Any) -> None:
-        super().__init__(seed)
-        MADE.append((seed, options))
-
-
 def test_the_opponents_get_their_options_and_seeds_of_their_own(
         capsys: pytest.CaptureFixture[str]) -> None:
     # the player is made by name, from the module as its import name gives it
-    made = importlib.import_module("test_mc_strength_opponents").MADE
+    made = importlib.import_module("option_recorder").MADE
     made.clear()
     code = mc_strength.main(["--games", "2", "--seed", "3", "--time-ms", "0", "--playouts",
-                             "20", "--opponent", "test_mc_strength_opponents:OptionRecorder",
+                             "20", "--opponent", "option_recorder:OptionRecorder",
                              "--opponent-opt", "style=loud", "--opponent-opt", "depth=2",
                              "--json"])
     assert code == 0

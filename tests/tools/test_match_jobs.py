@@ -211,7 +211,7 @@ def test_a_table_whose_worker_dies_fails_the_match_and_stops_the_others(
             time.sleep(0.05)
         player = next(int(e) for e in os.listdir("/proc") if e.isdigit()
                       and f"{marker}0".encode() in Path(f"/proc/{e}/cmdline").read_bytes())
-        killed.append(parent_of(player))
+        killed.append(parent_of(parent_of(player)))  # the player's guard's parent
         os.kill(killed[0], signal.SIGKILL)
 
     killer = threading.Thread(target=kill_one_worker)
