@@ -17,6 +17,10 @@ A league config is a TOML file (``daihinmin league CONFIG``)::
     show_errors = "host"            # or "all": every visitor sees entrants' error output
     format = "ladder"               # or "uecda-groups"
     web_port = 8090                 # the leaderboard on 127.0.0.1 (0: any free port)
+    sandbox = "bwrap"               # every entrant's process in a sandbox (docs/SANDBOX.md)
+
+    [limits]                        # per player process (docs/SANDBOX.md)
+    memory = 512
 
     [stop]                          # optional: stop when any is met
     matches = 500
@@ -42,6 +46,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from daihinmin.launch.process import LaunchOptions
 from daihinmin.rules.ruleset import RuleConfigError, RuleSet, ruleset_from
 
 FORMATS = ("ladder", "uecda-groups")
@@ -110,8 +115,21 @@ class LeagueConfig:
     lobby_port: int | None = None
     lobby: tuple[str, ...] = ()  # entrants that play from their own client (names)
     scan_seconds: float = 5.0  # how often the submissions folder is looked at
+    sandbox: str = "none"  # or "bwrap": every entrant's process in a sandbox (SANDBOX.md)
+    check_bot: bool = True  # a new version plays only once `daihinmin check-bot` passed it
+    limits: tuple[tuple[str, float], ...] = ()  # [limits]: per player process (SANDBOX.md)
     stop: StopRule = field(default_factory=StopRule)
     groups: GroupsFormat = field(default_factory=GroupsFormat)
+
+    def launch_options(self) -> LaunchOptions:
+        """How every player process runs: the limits and the sandbox."""
+        from daihinmin.launch.limits import Limits, LimitsError
+
+        try:
+            limits = Limits().with_values(dict(self.limits))
+        except LimitsError as exc:
+            raise LeagueConfigError(f"[limits]: {exc}") from None
+        return LaunchOptions(limits, self.sandbox)
 
     def ruleset(self) -> RuleSet:
         try:
@@ -155,7 +173,8 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "seed": (int,), "move_time": (int, float), "time_bank": (int, float),
     "profile_time": (int, float), "match_timeout": (int, float), "crash_limit": (int,),
     "show_errors": (str,), "format": (str,), "web_port": (int,), "lobby_port": (int,),
-    "scan_seconds": (int, float), "table_size": (int,)}
+    "scan_seconds": (int, float), "table_size": (int,), "sandbox": (str,),
+    "check_bot": (bool,)}
 
 
 def _typed(d: Mapping[str, Any], key: str, types: tuple[type, ...], where: str = "") -> Any:
@@ -179,6 +198,10 @@ def config_from_dict(d: Mapping[str, Any], home: Path) -> LeagueConfig:
     d = dict(d)
     stop = d.pop("stop", {})
     groups = d.pop("groups", {})
+    limits = d.pop("limits", {})
+    if not isinstance(limits, dict) or not all(
+            type(v) in (int, float) for v in limits.values()):
+        raise LeagueConfigError("[limits] must be a table of numbers (memory = 512, ...)")
     known = set(_TYPES) | {"rule", "house", "lobby"}
     unknown = sorted(set(d) - known)
     if unknown:
@@ -191,7 +214,8 @@ def config_from_dict(d: Mapping[str, Any], home: Path) -> LeagueConfig:
         if key in d:
             kwargs[key] = _texts(d[key], key)
     table_size = kwargs.pop("table_size", None)
-    cfg = LeagueConfig(home=home, stop=_stop_rule(stop), groups=_groups(groups), **kwargs)
+    cfg = LeagueConfig(home=home, stop=_stop_rule(stop), groups=_groups(groups),
+                       limits=tuple(sorted(limits.items())), **kwargs)
     if table_size is not None and table_size != cfg.table_size:
         cfg = replace(cfg, rule=(*cfg.rule, f"players={table_size}"))
     return validate(cfg)
@@ -237,6 +261,9 @@ def validate(cfg: LeagueConfig) -> LeagueConfig:
     if cfg.transport == "in-process" and (cfg.submissions or cfg.lobby):
         raise LeagueConfigError("transport in-process plays house bots only (no submissions, "
                                 "no lobby)")
+    if cfg.sandbox not in ("none", "bwrap"):
+        raise LeagueConfigError("sandbox must be none or bwrap")
+    cfg.launch_options()  # the limits' names and values
     if cfg.show_errors not in SHOW_ERRORS:
         raise LeagueConfigError(f"show_errors must be one of {', '.join(SHOW_ERRORS)}")
     if not 1 <= cfg.tables <= 64:

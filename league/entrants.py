@@ -1,19 +1,11 @@
 """Who plays: the submission folders under the league's ``submissions`` folder, the house
 bots, and the lobby entrants (clients run by their authors).
 
-A submission folder holds a manifest, ``daihinmin-bot.toml`` (the same as ``daihinmin
-check-bot`` reads)::
-
-    name = "mybot"                    # 1-15 letters, digits, '_', '-', '.'
-    version = "1.0"
-    author = "Jane Doe"
-    command = "./mybot {host} {port}" # run in the folder; {port} is required
-    build = "make"                    # optional: run once in the folder before it plays
-
-A folder is picked up once its contents have stayed the same for two looks in a row (a
-folder still being copied is not played half-written).  Its *fingerprint* is a hash of its
-files; a folder with the same manifest name and another fingerprint is the entrant's new
-version.
+A submission folder holds a manifest, ``daihinmin-bot.toml``, read as ``daihinmin
+check-bot`` reads it (:mod:`daihinmin.launch.submission`).  A folder is picked up once its
+contents have stayed the same for two looks in a row (a folder still being copied is not
+played half-written).  Its *fingerprint* is a hash of its files; a folder with the same
+manifest name and another fingerprint is the entrant's new version.
 
 >>> fingerprint_of_text("a")[:8]
 'ca978112'
@@ -24,21 +16,20 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import shlex
-import subprocess
 import sys
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-MANIFEST = "daihinmin-bot.toml"
-NAME = re.compile(r"[A-Za-z0-9_.\-]{1,15}")
-MANIFEST_KEYS = {"name", "version", "author", "command", "build", "protocol"}
-MAX_MANIFEST = 64 * 1024
+from daihinmin.launch.submission import (
+    BuildError,
+    Submission,
+    SubmissionError,
+    build_submission,
+    load_submission,
+)
+
 MAX_HASHED_FILE = 8 * 1024 * 1024  # bigger files enter the fingerprint by size and time
 MAX_FILES = 10_000
-BUILD_TIMEOUT = 600.0
 
 
 class EntrantError(ValueError):
@@ -53,7 +44,7 @@ class FolderEntry:
     fingerprint: str
     name: str | None = None
     version: str = "?"
-    manifest: dict[str, Any] | None = None
+    submission: Submission | None = None
     problem: str | None = None
 
 
@@ -88,54 +79,15 @@ def folder_fingerprint(folder: Path) -> str:
     return h.hexdigest()
 
 
-def read_manifest(folder: Path) -> dict[str, Any]:
-    """The checked manifest (:class:`EntrantError` says what is wrong)."""
-    path = folder / MANIFEST
-    try:
-        with path.open("rb") as f:
-            raw = f.read(MAX_MANIFEST + 1)
-    except FileNotFoundError:
-        raise EntrantError(f"no {MANIFEST} in the folder") from None
-    except OSError as exc:
-        raise EntrantError(f"{MANIFEST}: cannot be read ({exc.strerror})") from None
-    if len(raw) > MAX_MANIFEST:
-        raise EntrantError(f"{MANIFEST}: longer than {MAX_MANIFEST} bytes")
-    try:
-        data = tomllib.loads(raw.decode("utf-8"))
-    except (ValueError, RecursionError) as exc:
-        raise EntrantError(f"{MANIFEST}: not valid TOML ({exc})") from None
-    unknown = sorted(set(data) - MANIFEST_KEYS)
-    if unknown:
-        raise EntrantError(f"{MANIFEST}: unknown keys {', '.join(unknown)}")
-    for key in ("name", "version", "command"):
-        if not isinstance(data.get(key), str) or not data[key].strip():
-            raise EntrantError(f"{MANIFEST}: {key} must be a non-empty text")
-    if not NAME.fullmatch(data["name"]):
-        raise EntrantError(f"{MANIFEST}: name must be 1-15 letters, digits, '_', '-', '.'")
-    if len(data["version"]) > 40:
-        raise EntrantError(f"{MANIFEST}: version is longer than 40 characters")
-    try:
-        argv = shlex.split(data["command"])
-    except ValueError as exc:
-        raise EntrantError(f"{MANIFEST}: command: {exc}") from None
-    if not any("{port}" in a for a in argv):
-        raise EntrantError(f"{MANIFEST}: command needs a {{port}} placeholder")
-    build = data.get("build")
-    if build is not None and (not isinstance(build, str) or not build.strip()):
-        raise EntrantError(f"{MANIFEST}: build must be a non-empty text")
-    if data.get("protocol", 20070) not in (20070, 20260):
-        raise EntrantError(f"{MANIFEST}: protocol must be 20070 or 20260")
-    return data
-
-
 def look_at(folder: Path) -> FolderEntry:
     """One submission folder as it is now."""
     fp = folder_fingerprint(folder)
     try:
-        manifest = read_manifest(folder)
-    except EntrantError as exc:
-        return FolderEntry(folder, fp, problem=str(exc))
-    return FolderEntry(folder, fp, manifest["name"], manifest["version"], manifest)
+        sub = load_submission(folder)
+    except SubmissionError as exc:  # the reason, without the host's paths
+        return FolderEntry(folder, fp, problem=str(exc).replace(f"{folder}/", "")
+                           .replace(f"{folder}: ", ""))
+    return FolderEntry(folder, fp, sub.name, sub.version[:40], sub)
 
 
 class FolderWatch:
@@ -165,28 +117,13 @@ class FolderWatch:
         return out
 
 
-def build(folder: Path, command: str, timeout: float = BUILD_TIMEOUT) -> None:
+def build(sub: Submission) -> None:
     """Run the manifest's build in the folder (:class:`EntrantError` with its output)."""
     try:
-        done = subprocess.run(shlex.split(command), cwd=folder, capture_output=True,
-                              stdin=subprocess.DEVNULL, timeout=timeout, check=False)
-    except subprocess.TimeoutExpired:
-        raise EntrantError(f"build {command!r} took more than {timeout:g} s") from None
-    except (OSError, ValueError) as exc:
-        raise EntrantError(f"build {command!r} could not start: {exc}") from None
-    if done.returncode != 0:
-        out = (done.stdout + done.stderr).decode("utf-8", "replace")[-2000:]
-        raise EntrantError(f"build {command!r} failed (exit code {done.returncode}): {out}")
-
-
-# How a submission is started: its command, run in its folder.  (The launcher of the
-# sandbox runs a PlayerSpec with its folder; this wrapper is the same without it.)
-IN_FOLDER = "import os, sys; os.chdir(sys.argv[1]); os.execvp(sys.argv[2], sys.argv[2:])"
-
-
-def submission_argv(folder: str, command: str) -> list[str]:
-    argv = shlex.split(command)
-    return [sys.executable, "-c", IN_FOLDER, folder, *argv]
+        build_submission(sub)
+    except BuildError as exc:
+        tail = exc.output.strip()[-2000:]
+        raise EntrantError(f"{exc}" + (f": {tail}" if tail else "")) from None
 
 
 def house_argv(bot: str, name: str, rules: str, rule: tuple[str, ...], seed: int | None
@@ -202,5 +139,4 @@ def house_argv(bot: str, name: str, rules: str, rule: tuple[str, ...], seed: int
     return argv
 
 
-__all__ = ["MANIFEST", "EntrantError", "FolderEntry", "FolderWatch", "build", "house_argv",
-           "look_at", "read_manifest", "submission_argv"]
+__all__ = ["EntrantError", "FolderEntry", "FolderWatch", "build", "house_argv", "look_at"]

@@ -16,6 +16,7 @@ from __future__ import annotations
 import hmac
 import importlib.util
 import random
+import shlex
 import signal
 import sys
 import time
@@ -28,7 +29,7 @@ from daihinmin.server.errors import MatchInterruptedError
 from daihinmin.tournament.schedule import derive_seed
 
 from .config import LeagueConfig
-from .entrants import EntrantError, FolderEntry, FolderWatch, build, house_argv, submission_argv
+from .entrants import EntrantError, FolderEntry, FolderWatch, build, house_argv
 from .groups import GroupsSource
 from .lobby import Lobby, issue_secrets, secret_hash
 from .pairing import OnlineRatings
@@ -192,9 +193,9 @@ class League:
         version that fails its check enters suspended, and the one before plays on)."""
         old = [e for e in self.store.entrants() if e.name == name and e.status == "active"]
         reason = entry.problem
-        if reason is None and entry.manifest is not None and entry.manifest.get("build"):
+        if reason is None and entry.submission is not None:
             try:
-                await trio.to_thread.run_sync(build, entry.folder, entry.manifest["build"])
+                await trio.to_thread.run_sync(build, entry.submission)
             except EntrantError as exc:
                 reason = str(exc)
         if reason is None and self.checker is not None:
@@ -208,7 +209,8 @@ class League:
         while version in versions:
             version = f"{entry.version}#{k}"
             k += 1
-        spec = {"command": entry.manifest["command"]} if entry.manifest else {}
+        sub = entry.submission
+        spec = {"command": sub.command, "author": sub.author} if sub is not None else {}
         status = "active" if reason is None else "suspended"
         eid = self.store.add_entrant(name, version, "submission", str(entry.folder),
                                      entry.fingerprint, spec, status, reason)
@@ -226,9 +228,8 @@ class League:
         if entrant.kind == "house":
             argv = house_argv(entrant.spec["bot"], entrant.name, self.cfg.rules, self.cfg.rule,
                               derive_seed(match_seed, "bot", player))
-        elif entrant.kind == "submission":
-            assert entrant.folder is not None
-            argv = submission_argv(entrant.folder, entrant.spec["command"])
+        elif entrant.kind == "submission":  # its command, run in its folder
+            argv = shlex.split(entrant.spec["command"])
         elif entrant.kind == "lobby" and self.lobby is not None:
             argv = [sys.executable, "-m", "daihinmin.league.lobby_seat", "127.0.0.1",
                     str(self.lobby.port), self.lobby.seat_token, entrant.name, "{port}"]
@@ -237,7 +238,8 @@ class League:
         bot = entrant.spec.get("bot") if entrant.kind == "house" else None
         seed = derive_seed(match_seed, "bot", player) if bot is not None else None
         label = entrant.name if entrant.kind == "house" else entrant.label
-        return Seat(entrant.id, label, tuple(argv), bot, seed)
+        folder = entrant.folder if entrant.kind == "submission" else None
+        return Seat(entrant.id, label, tuple(argv), bot, seed, folder)
 
     def order(self, match_id: int, attempt: int) -> MatchOrder:
         row = self.store.match(match_id)
@@ -246,7 +248,8 @@ class League:
         log = self.cfg.logs_path / f"match-{match_id:06d}-{attempt}.jsonl"
         return MatchOrder(match_id, self.cfg.rules, self.cfg.rule, row.seed, row.games, seats,
                           str(log), self.cfg.move_time, self.cfg.time_bank,
-                          self.cfg.profile_time, self.cfg.match_timeout)
+                          self.cfg.profile_time, self.cfg.match_timeout,
+                          self.cfg.launch_options())
 
     async def play(self, match_id: int) -> None:
         row = self.store.match(match_id)
@@ -377,18 +380,23 @@ def _main_thread() -> bool:
     return threading.current_thread() is threading.main_thread()
 
 
-def check_bot_checker(timeout: float = CHECK_TIMEOUT) -> Callable[[Path], str | None] | None:
-    """``daihinmin check-bot DIR`` as a check of a new version, where that command exists:
-    the reason it failed (its last lines), or None when it passed."""
-    if importlib.util.find_spec("daihinmin.tools.cmd_check_bot") is None:
+def check_bot_checker(cfg: LeagueConfig, timeout: float = CHECK_TIMEOUT
+                      ) -> Callable[[Path], str | None] | None:
+    """``daihinmin check-bot DIR`` (with the league's sandbox and limits) as the check of a
+    new version, where that command exists: the reason it failed (its last lines), or None
+    when it passed."""
+    if not cfg.check_bot or importlib.util.find_spec("daihinmin.tools.cmd_check_bot") is None:
         return None
     import subprocess
+
+    launch = ["--sandbox", cfg.sandbox] + [a for k, v in cfg.limits
+                                           for a in ("--limit", f"{k}={v:g}")]
 
     def check(folder: Path) -> str | None:
         try:
             done = subprocess.run([sys.executable, "-m", "daihinmin.tools", "check-bot",
-                                   str(folder)], capture_output=True, timeout=timeout,
-                                  stdin=subprocess.DEVNULL, check=False)
+                                   str(folder), *launch], capture_output=True,
+                                  timeout=timeout, stdin=subprocess.DEVNULL, check=False)
         except subprocess.TimeoutExpired:
             return f"check-bot took more than {timeout:g} s"
         if done.returncode == 0:

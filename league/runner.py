@@ -22,7 +22,7 @@ from typing import Protocol
 import trio
 from daihinmin.driver.faults import SeatReport
 from daihinmin.driver.record import GameRecord
-from daihinmin.launch.process import PlayerSpec
+from daihinmin.launch.process import LaunchOptions, PlayerSpec
 from daihinmin.rules.ruleset import ruleset_from
 from daihinmin.server.config import ServerConfig, WriteMode
 from daihinmin.server.errors import MatchInterruptedError, leaf_errors
@@ -41,6 +41,7 @@ class Seat:
     argv: tuple[str, ...]
     bot: str | None = None  # a bundled bot: its kind (what an in-process table plays)
     seed: int | None = None  # and its seed
+    folder: str | None = None  # a submission: its folder (its working folder)
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,7 @@ class MatchOrder:
     time_bank: float = 10.0
     profile_time: float = 10.0
     match_timeout: float = 600.0
+    launch: LaunchOptions | None = None  # the processes' limits and sandbox
 
 
 @dataclass
@@ -118,11 +120,12 @@ class LoopbackRunner:
             make_log_folder=True, write_mode=WriteMode.EXACT,
             profile_timeout=order.profile_time, move_timeout=order.move_time,
             exchange_timeout=order.move_time, time_bank=order.time_bank).validate()
-        specs = [PlayerSpec(s.label, s.argv) for s in order.seats]
+        specs = [PlayerSpec(s.label, s.argv, folder=s.folder) for s in order.seats]
         try:
             with trio.fail_after(order.match_timeout):
                 outcome = await run_headless_match(config, specs, on_game=game_ended,
-                                                   connect_timeout=order.profile_time + 5)
+                                                   connect_timeout=order.profile_time + 5,
+                                                   launch=order.launch)
         except trio.TooSlowError:
             return MatchEnd(f"match timeout ({order.match_timeout:g} s)")
         except Exception as exc:

@@ -64,6 +64,13 @@ def league_command(args: argparse.Namespace) -> int:
     if cfg.backend == "ray":
         err("backend 'ray' plays a league once the runs layer is installed; use 'local'")
         return USAGE
+    from daihinmin.launch.sandbox import SandboxUnavailableError
+
+    try:
+        cfg.launch_options().check()
+    except SandboxUnavailableError as exc:
+        err(str(exc))
+        return USAGE
     port = args.web_port if args.web_port is not None else cfg.web_port
     if port is not None and not 0 <= port <= 65535:
         err("--web-port must be 0..65535")
@@ -120,7 +127,7 @@ def run(cfg: LeagueConfig, port: int | None) -> int:
         print(terminal_safe(f"league: {text}"), flush=True)
 
     runner = InProcessRunner() if cfg.transport == "in-process" else LoopbackRunner()
-    league = League(cfg, store, runner, say, check_bot_checker())
+    league = League(cfg, store, runner, say, check_bot_checker(cfg))
     host_key = secrets.token_urlsafe(16)
 
     async def main() -> None:

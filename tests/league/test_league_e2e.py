@@ -105,7 +105,7 @@ def test_a_league_places_new_versions_suspends_crashers_and_resumes_after_kill(
         wait_for("gamma placed", lambda: done_matches_of(db, gamma[0]) >= 1, proc)
         assert board_row(db, gamma[0]).rank is not None
         beta = wait_for("beta suspended", lambda: entrant(db, "beta", "suspended"), proc)
-        assert "command" in beta[2]
+        assert beta[2] == "daihinmin-bot.toml: author must be a non-empty string"
 
         # a replaced folder is the next version: the old one retires with its history
         submission(subs, "alpha", "alpha", "2", bot_command("default", "alpha2"))
@@ -117,9 +117,20 @@ def test_a_league_places_new_versions_suspends_crashers_and_resumes_after_kill(
         assert frozen.status == "retired" and frozen.games > 0 and frozen.rating is not None
         wait_for("alpha 2 played", lambda: done_matches_of(db, new[0]) >= 1, proc)
 
-        # a submission that crashes is suspended after crash_limit failed matches
+        # a submission that check-bot fails never plays
         crash = f"{PY} -c 'import sys; sys.exit(3)' {{port}}"
-        submission(subs, "crasher", "crasher", "1", crash)
+        submission(subs, "early", "early", "1", crash)
+        early = wait_for("early suspended", lambda: entrant(db, "early", "suspended"), proc)
+        assert early[2].startswith("check-bot failed") and "code 3" in early[2]
+
+        # one that starts crashing in its matches is suspended after crash_limit in a row
+        flag = league_home / "crash-now"
+        crash_when = Path(__file__).parents[1] / "data" / "league" / "crash_when.py"
+        submission(subs, "crasher", "crasher", "1",
+                   f"{PY} {shlex.quote(str(crash_when))} {shlex.quote(str(flag))} {{host}} "
+                   "{port}")
+        wait_for("crasher entered", lambda: entrant(db, "crasher", "active"), proc)
+        flag.touch()
         bad = wait_for("crasher suspended", lambda: entrant(db, "crasher", "suspended"),
                        proc, timeout=WAIT * 2)
         assert "stand-in" in bad[2]

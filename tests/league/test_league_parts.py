@@ -140,12 +140,16 @@ def test_a_folder_enters_once_it_is_stable_and_a_broken_manifest_says_why(
     bot = tmp_path / "bot"
     bot.mkdir()
     (bot / "daihinmin-bot.toml").write_text(
-        'name = "bot"\nversion = "1"\ncommand = "./bot {port}"\n', encoding="utf-8")
+        'name = "bot"\nversion = "1"\nauthor = "me"\ncommand = "./bot {port}"\n',
+        encoding="utf-8")
     assert watch.stable() == []  # seen once
     [entry] = watch.stable()
     assert (entry.name, entry.version, entry.problem) == ("bot", "1", None)
     (bot / "weights.bin").write_bytes(b"\0" * 10)
     assert watch.stable() == [] and str(bot) in watch.present()  # changing: not yet
     assert watch.stable()[0].fingerprint != entry.fingerprint
-    (bot / "daihinmin-bot.toml").write_text('name = "<b>"\nversion = "1"\n', encoding="utf-8")
-    assert "command" in (look_at(bot).problem or "") or "name" in (look_at(bot).problem or "")
+    (bot / "daihinmin-bot.toml").write_text(
+        'name = "<b>"\nversion = "1"\nauthor = "me"\ncommand = "./bot {port}"\n',
+        encoding="utf-8")
+    assert look_at(bot).problem == ("daihinmin-bot.toml: name '<b>' must be 1-15 letters, "
+                                    "digits, '_', '-' or '.'")

@@ -71,7 +71,7 @@ def league(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str,
         'name = "Spring league"\nsubmissions = "subs"\n'
         f'house = ["default", "random", "weakest", {json.dumps(HOSTILE_NAME + "=random")}]\n'
         "games_per_match = 2\ntables = 1\ncrash_limit = 1\nscan_seconds = 0.5\n"
-        "move_time = 3.0\nprofile_time = 30.0\nweb_port = 0\n", encoding="utf-8")
+        "move_time = 3.0\nprofile_time = 30.0\nweb_port = 0\ncheck_bot = false\n", encoding="utf-8")
     out = (home / "out.txt").open("w")
     proc = subprocess.Popen([sys.executable, "-m", "daihinmin.tools", "league",
                              str(home / "league.toml")], stdout=out, stderr=subprocess.STDOUT,
