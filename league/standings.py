@@ -100,7 +100,8 @@ def fit(games: list[CountedGame], entrants: list[Entrant],
     data = [([index[x] for x in g.lineup], game_ranks(g.places, g.points, lower))
             for g in games]
     fixed = {index[e]: r for e, (r, _) in frozen.items() if e in index}
-    result = fit_plackett_luce(data, len(entrants), fixed)
+    result = fit_plackett_luce(data, len(entrants), fixed,
+                               clusters=[g.match_id for g in games])
     for e, (_, sd) in frozen.items():  # an anchor keeps the interval it had
         if e in index:
             result.covariance[index[e], index[e]] = sd * sd

@@ -79,15 +79,51 @@ class PlackettLuceFit:
         return 0.5 * (1 + math.erf(diff / sd / math.sqrt(2)))
 
 
-def _arrays(games: Iterable[Game]) -> dict[int, tuple[np.ndarray, np.ndarray]]:
-    """Games grouped by table size: (participants, ranks), each of shape (games, seats)."""
-    by_size: dict[int, tuple[list[Sequence[int]], list[Sequence[float]]]] = {}
-    for seats, ranks in games:
-        who, rk = by_size.setdefault(len(seats), ([], []))
+def _arrays(games: Iterable[Game], clusters: Sequence[int] | None
+            ) -> dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Games grouped by table size: (participants, ranks), each of shape (games, seats),
+    and each game's cluster (its own index when no clusters are given)."""
+    by_size: dict[int, tuple[list[Sequence[int]], list[Sequence[float]], list[int]]] = {}
+    for g, (seats, ranks) in enumerate(games):
+        who, rk, cl = by_size.setdefault(len(seats), ([], [], []))
         who.append(seats)
         rk.append(ranks)
-    return {k: (np.asarray(w, dtype=np.int64), np.asarray(r, dtype=float))
-            for k, (w, r) in by_size.items() if k >= 2}
+        cl.append(g if clusters is None else clusters[g])
+    return {k: (np.asarray(w, dtype=np.int64), np.asarray(r, dtype=float),
+                np.asarray(c, dtype=np.int64))
+            for k, (w, r, c) in by_size.items() if k >= 2}
+
+
+def _scores(chooser: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """Each seat's share of its game's gradient: (games, seats)."""
+    out: np.ndarray = chooser.astype(float) - p.sum(axis=1)
+    return out
+
+
+def _choice_probabilities(theta: np.ndarray, who: np.ndarray, ranks: np.ndarray
+                          ) -> tuple[np.ndarray, np.ndarray]:
+    """(chooser, p) of :func:`_terms`, for the per-game scores."""
+    worst = ranks.max(axis=1, keepdims=True)
+    chooser = ranks < worst
+    risk = (ranks[:, None, :] >= ranks[:, :, None]) & chooser[:, :, None]
+    th = theta[who]
+    w = np.where(risk, np.exp(th - th.max(axis=1, keepdims=True))[:, None, :], 0.0)
+    safe = np.where(chooser, w.sum(axis=2), 1.0)
+    return chooser, w / safe[:, :, None]
+
+
+def _cluster_meat(theta: np.ndarray, data: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]],
+                  n: int) -> np.ndarray:
+    """Σ over clusters of (the cluster's score)(its score)ᵀ: the sandwich's filling."""
+    ids = np.unique(np.concatenate([c for _, _, c in data.values()]))
+    sums = np.zeros((ids.size, n))
+    for who, ranks, cl in data.values():
+        chooser, p = _choice_probabilities(theta, who, ranks)
+        rows = np.searchsorted(ids, cl)
+        np.add.at(sums, (np.repeat(rows, who.shape[1]), who.ravel()),
+                  _scores(chooser, p).ravel())
+    meat: np.ndarray = sums.T @ sums
+    return meat
 
 
 def _terms(theta: np.ndarray, who: np.ndarray, ranks: np.ndarray, n: int,
@@ -106,7 +142,7 @@ def _terms(theta: np.ndarray, who: np.ndarray, ranks: np.ndarray, n: int,
     loglik = float((np.where(chooser, th, 0.0)).sum()
                    - (np.where(chooser, np.log(safe) + th.max(axis=1, keepdims=True), 0.0)).sum())
     grad = np.zeros(n)
-    np.add.at(grad, who, chooser.astype(float) - p.sum(axis=1))
+    np.add.at(grad, who, _scores(chooser, p))
     if not hessian:
         return loglik, grad, None
     # Each choice adds -(diag(p) - p pᵀ) over the seats still to be chosen from.
@@ -121,15 +157,20 @@ def _terms(theta: np.ndarray, who: np.ndarray, ranks: np.ndarray, n: int,
 
 
 def fit_plackett_luce(games: Iterable[Game], n: int, fixed: Mapping[int, float] | None = None,
-                      prior_sd: float = PRIOR_SD) -> PlackettLuceFit:
+                      prior_sd: float = PRIOR_SD, clusters: Sequence[int] | None = None
+                      ) -> PlackettLuceFit:
     """Fit ``n`` participants' ratings to ``games`` (seats and ranks, 0 = best, ties equal).
 
     ``fixed``: participant -> rating (Elo scale) held as given.  Without anchors the ratings
-    are centred on the field's mean (the prior is centred on it too)."""
+    are centred on the field's mean (the prior is centred on it too).  ``clusters``: per
+    game, the group of games it is linked with (its match): the intervals then come from the
+    cluster-robust (sandwich) covariance: the Hessian's, widened by the design effect (the
+    sandwich's total variance over the Hessian's, at least 1) as much as the games of one
+    match agree with each other; without, from the Hessian alone (independent games)."""
     fixed = dict(fixed or {})
-    data = _arrays(games)
+    data = _arrays(games, clusters)
     played = np.zeros(n, dtype=np.int64)
-    for who, _ in data.values():
+    for who, _, _ in data.values():
         np.add.at(played, who, 1)
     free = np.array([i for i in range(n) if i not in fixed], dtype=np.int64)
     theta = np.zeros(n)
@@ -141,7 +182,7 @@ def fit_plackett_luce(games: Iterable[Game], n: int, fixed: Mapping[int, float] 
 
     def evaluate(th: np.ndarray, hessian: bool) -> tuple[float, np.ndarray, np.ndarray | None]:
         ll, grad, h = 0.0, np.zeros(n), np.zeros((n, n)) if hessian else None
-        for who, ranks in data.values():
+        for who, ranks, _ in data.values():
             a, b, c = _terms(th, who, ranks, n, hessian)
             ll, grad = ll + a, grad + b
             if h is not None and c is not None:
@@ -176,6 +217,13 @@ def fit_plackett_luce(games: Iterable[Game], n: int, fixed: Mapping[int, float] 
     if free.size:
         assert h is not None
         inv = np.linalg.inv(-h[np.ix_(free, free)])
+        if clusters is not None and data:
+            meat = _cluster_meat(theta, data, n)[np.ix_(free, free)]
+            robust = inv @ meat @ inv
+            if fixed:
+                inv = inv * design_effect(robust, inv)
+            else:  # compared against the field's mean (the prior's common shift left out)
+                inv = inv * design_effect(_centred(robust), _centred(inv))
         if not fixed:  # against the field's mean: take the common shift out
             inv = _centred(inv)
             theta[free] -= theta[free].mean()
@@ -184,6 +232,12 @@ def fit_plackett_luce(games: Iterable[Game], n: int, fixed: Mapping[int, float] 
     return PlackettLuceFit(ratings=ratings, covariance=cov * ELO ** 2,
                            games=[int(x) for x in played], fixed=frozenset(fixed),
                            iterations=iterations)
+
+
+def design_effect(robust: np.ndarray, model: np.ndarray) -> float:
+    """How much wider linked games make the variances: the sandwich's total over the model's,
+    at least 1 (a few clusters can make the sandwich small by chance)."""
+    return max(1.0, float(np.trace(robust) / np.trace(model)))
 
 
 def _centred(cov: np.ndarray) -> np.ndarray:

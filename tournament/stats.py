@@ -197,8 +197,8 @@ def compute_stats(rows: Sequence[GameRow], names: Sequence[str], table_size: int
     total = x.sum(axis=0) if len(x) else np.zeros(x.shape[1])
     boot = bootstrap_totals(x, resamples, BOOTSTRAP_SEED) if len(x) >= 2 else None
     ratings = rate_games(rows, n, lower_is_better)
-    fitted = fit_plackett_luce(((r.lineup, game_ranks(r.places, r.points, lower_is_better))
-                                for r in rows), n)
+    fitted = fit_plackett_luce([(r.lineup, game_ranks(r.places, r.points, lower_is_better))
+                                for r in rows], n, clusters=[r.match_id for r in rows])
     off_pts, off_pl = n, 2 * n
     off_ab = off_pl + n * table_size
     off_me = off_ab + n * n

@@ -52,6 +52,19 @@ def test_the_fit_does_not_depend_on_the_order_of_the_games() -> None:
     assert np.allclose(a.ratings, b.ratings) and np.allclose(a.covariance, b.covariance)
 
 
+def test_games_linked_in_a_match_widen_the_intervals() -> None:
+    """Each game five times over in one cluster is worth one game: the sandwich widens the
+    intervals by about √5; told as independent games they would be √5 too narrow."""
+    games = plackett_luce_games([0.4, 0.0, -0.4, 0.2, -0.2], 300, 5, seed=6)
+    once = fit_plackett_luce(games, 5, clusters=list(range(len(games))))
+    copies = [g for g in games for _ in range(5)]
+    naive = fit_plackett_luce(copies, 5)
+    linked = fit_plackett_luce(copies, 5, clusters=[i // 5 for i in range(len(copies))])
+    for i in range(5):
+        assert math.isclose(naive.sd(i) * math.sqrt(5), linked.sd(i), rel_tol=0.2)
+        assert math.isclose(once.sd(i), linked.sd(i), rel_tol=0.2)
+
+
 def test_an_anchor_keeps_its_rating_and_a_perfect_record_stays_finite() -> None:
     games = [([0, 1, 2], [0, 1, 2])] * 30  # 0 always first, 2 always last
     fit = fit_plackett_luce(games, 3, fixed={1: 100.0})
