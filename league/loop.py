@@ -293,8 +293,8 @@ class League:
         for e in set(lineup):
             n = self.store.failed_in_a_row(e)
             if n >= self.cfg.crash_limit and by_id[e].status == "active":
-                self.suspend(by_id[e], f"a stand-in had to play for it in {n} matches in a "
-                                       "row (see its faults)")
+                self.suspend(by_id[e], f"a stand-in had to play for it in {n} match"
+                                       f"{'es' if n != 1 else ''} in a row (see its faults)")
 
     def stop_rule_met(self) -> str | None:
         rule = self.cfg.stop

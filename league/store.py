@@ -230,8 +230,9 @@ class LeagueStore:
                 (name, version, kind, folder, fingerprint, json.dumps(spec, sort_keys=True),
                  status, reason, now, now))
             eid = int(cur.lastrowid or 0)
-            self._event(eid, f"{name} {version} entered" + (f" ({status}: {reason})"
-                                                            if status != "active" else ""))
+            label = f"{name} (house bot)" if kind == "house" else f"{name} {version}"
+            self._event(eid, f"{label} entered" + (f" ({status}: {reason})"
+                                                   if status != "active" else ""))
         return eid
 
     def _event(self, entrant: int | None, text: str) -> None:
@@ -252,8 +253,9 @@ class LeagueStore:
                 " WHERE id = ?", (status, reason, time.time(),
                                   None if frozen is None else frozen[0],
                                   None if frozen is None else frozen[1], entrant))
-            (name,) = self.con.execute("SELECT name || ' ' || version FROM entrants WHERE"
-                                       " id = ?", (entrant,)).fetchone()
+            (name,) = self.con.execute(
+                "SELECT CASE kind WHEN 'house' THEN name ELSE name || ' ' || version END FROM"
+                " entrants WHERE id = ?", (entrant,)).fetchone()
             self._event(entrant, f"{name} {status}" + (f": {reason}" if reason else ""))
 
     def entrants(self) -> list[Entrant]:
