@@ -28,7 +28,8 @@ from daihinmin.launch.submission import (
     load_submission,
 )
 
-MAX_HASHED_FILE = 8 * 1024 * 1024  # bigger files enter the fingerprint by size and time
+MAX_HASHED = 64 * 1024 * 1024  # bytes of a folder read for its fingerprint; the rest by
+# size and time
 MAX_FILES = 10_000
 
 
@@ -52,36 +53,59 @@ def fingerprint_of_text(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def folder_fingerprint(folder: Path) -> str:
-    """A hash of every file under ``folder`` (path and content; size and time for huge)."""
-    h = hashlib.sha256()
-    count = 0
+def folder_files(folder: Path) -> list[tuple[str, os.stat_result | None]]:
+    """Every file under ``folder`` (relative path, its lstat), sorted; at most MAX_FILES."""
+    out: list[tuple[str, os.stat_result | None]] = []
     for root, dirs, files in os.walk(folder):
         dirs.sort()
         for name in sorted(files):
-            count += 1
-            if count > MAX_FILES:
-                h.update(b"...too many files")
-                return h.hexdigest()
+            if len(out) >= MAX_FILES:
+                return out
             path = Path(root) / name
-            rel = path.relative_to(folder).as_posix()
             try:
-                st = path.lstat()
-                h.update(f"{rel}\0{st.st_size}\0".encode())
-                if path.is_symlink():
-                    h.update(os.readlink(path).encode())
-                elif st.st_size <= MAX_HASHED_FILE:
-                    h.update(path.read_bytes())
-                else:
-                    h.update(str(st.st_mtime_ns).encode())
+                st: os.stat_result | None = path.lstat()
             except OSError:
-                h.update(b"unreadable")
+                st = None
+            out.append((path.relative_to(folder).as_posix(), st))
+    return out
+
+
+def stat_signature(files: list[tuple[str, os.stat_result | None]]) -> str:
+    """Paths, sizes and times: a change to any file changes it (cheap: no file is read)."""
+    return fingerprint_of_text("\n".join(
+        f"{rel}\0{st.st_size}\0{st.st_mtime_ns}" if st else f"{rel}\0?" for rel, st in files))
+
+
+def folder_fingerprint(folder: Path, files: list[tuple[str, os.stat_result | None]] | None
+                       = None) -> str:
+    """A hash of every file under ``folder``: its path and content (past MAX_HASHED bytes in
+    all, sizes and times only)."""
+    h = hashlib.sha256()
+    budget = MAX_HASHED
+    for rel, st in files if files is not None else folder_files(folder):
+        path = folder / rel
+        if st is None:
+            h.update(f"{rel}\0unreadable".encode())
+            continue
+        h.update(f"{rel}\0{st.st_size}\0".encode())
+        try:
+            if path.is_symlink():
+                h.update(os.readlink(path).encode())
+            elif st.st_size <= budget:
+                h.update(path.read_bytes()[:budget])
+                budget -= st.st_size
+            else:
+                h.update(str(st.st_mtime_ns).encode())
+        except OSError:
+            h.update(b"unreadable")
+    if len(files or ()) >= MAX_FILES:
+        h.update(b"...too many files")
     return h.hexdigest()
 
 
-def look_at(folder: Path) -> FolderEntry:
-    """One submission folder as it is now."""
-    fp = folder_fingerprint(folder)
+def look_at(folder: Path, fp: str | None = None) -> FolderEntry:
+    """One submission folder as it is now (``fp``: its fingerprint, if known)."""
+    fp = fp or folder_fingerprint(folder)
     try:
         sub = load_submission(folder)
     except SubmissionError as exc:  # the reason, without the host's paths
@@ -96,6 +120,16 @@ class FolderWatch:
     def __init__(self, root: Path | None) -> None:
         self.root = root
         self.seen: dict[Path, str] = {}
+        self.known: dict[Path, tuple[str, str]] = {}  # folder -> (stat signature, fingerprint)
+
+    def fingerprint(self, folder: Path) -> str:
+        """The folder's fingerprint, its files read again only when a stat changed."""
+        files = folder_files(folder)
+        signature = stat_signature(files)
+        cached = self.known.get(folder)
+        if cached is None or cached[0] != signature:
+            cached = self.known[folder] = (signature, folder_fingerprint(folder, files))
+        return cached[1]
 
     def present(self) -> set[str]:
         """Every folder there now, stable or not (as :class:`FolderEntry` names it)."""
@@ -109,11 +143,12 @@ class FolderWatch:
         now: dict[Path, str] = {}
         for folder in sorted(p for p in self.root.iterdir() if p.is_dir()
                              and not p.name.startswith(".")):
-            entry = look_at(folder.resolve())
-            now[folder] = entry.fingerprint
-            if self.seen.get(folder) == entry.fingerprint:
-                out.append(entry)
+            fp = self.fingerprint(folder.resolve())
+            now[folder] = fp
+            if self.seen.get(folder) == fp:
+                out.append(look_at(folder.resolve(), fp))
         self.seen = now
+        self.known = {f: v for f, v in self.known.items() if f in {p.resolve() for p in now}}
         return out
 
 
