@@ -79,19 +79,24 @@ class PlackettLuceFit:
         return 0.5 * (1 + math.erf(diff / sd / math.sqrt(2)))
 
 
-def _arrays(games: Iterable[Game], clusters: Sequence[int] | None
-            ) -> dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]]:
-    """Games grouped by table size: (participants, ranks), each of shape (games, seats),
-    and each game's cluster (its own index when no clusters are given)."""
+Chunk = tuple[np.ndarray, np.ndarray, np.ndarray]  # participants, ranks, clusters
+CHUNK_GAMES = 4096  # games evaluated at once (the Hessian's work array is games x seats³)
+
+
+def _arrays(games: Iterable[Game], clusters: Sequence[int] | None) -> list[Chunk]:
+    """Games grouped by table size, in chunks: (participants, ranks), each of shape
+    (games, seats), and each game's cluster (its own index when no clusters are given)."""
     by_size: dict[int, tuple[list[Sequence[int]], list[Sequence[float]], list[int]]] = {}
     for g, (seats, ranks) in enumerate(games):
         who, rk, cl = by_size.setdefault(len(seats), ([], [], []))
         who.append(seats)
         rk.append(ranks)
         cl.append(g if clusters is None else clusters[g])
-    return {k: (np.asarray(w, dtype=np.int64), np.asarray(r, dtype=float),
-                np.asarray(c, dtype=np.int64))
-            for k, (w, r, c) in by_size.items() if k >= 2}
+    return [(np.asarray(w[i:i + CHUNK_GAMES], dtype=np.int64),
+             np.asarray(r[i:i + CHUNK_GAMES], dtype=float),
+             np.asarray(c[i:i + CHUNK_GAMES], dtype=np.int64))
+            for k, (w, r, c) in by_size.items() if k >= 2
+            for i in range(0, len(w), CHUNK_GAMES)]
 
 
 def _scores(chooser: np.ndarray, p: np.ndarray) -> np.ndarray:
@@ -112,12 +117,11 @@ def _choice_probabilities(theta: np.ndarray, who: np.ndarray, ranks: np.ndarray
     return chooser, w / safe[:, :, None]
 
 
-def _cluster_meat(theta: np.ndarray, data: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]],
-                  n: int) -> np.ndarray:
+def _cluster_meat(theta: np.ndarray, data: list[Chunk], n: int) -> np.ndarray:
     """Σ over clusters of (the cluster's score)(its score)ᵀ: the sandwich's filling."""
-    ids = np.unique(np.concatenate([c for _, _, c in data.values()]))
+    ids = np.unique(np.concatenate([c for _, _, c in data]))
     sums = np.zeros((ids.size, n))
-    for who, ranks, cl in data.values():
+    for who, ranks, cl in data:
         chooser, p = _choice_probabilities(theta, who, ranks)
         rows = np.searchsorted(ids, cl)
         np.add.at(sums, (np.repeat(rows, who.shape[1]), who.ravel()),
@@ -170,7 +174,7 @@ def fit_plackett_luce(games: Iterable[Game], n: int, fixed: Mapping[int, float] 
     fixed = dict(fixed or {})
     data = _arrays(games, clusters)
     played = np.zeros(n, dtype=np.int64)
-    for who, _, _ in data.values():
+    for who, _, _ in data:
         np.add.at(played, who, 1)
     free = np.array([i for i in range(n) if i not in fixed], dtype=np.int64)
     theta = np.zeros(n)
@@ -182,7 +186,7 @@ def fit_plackett_luce(games: Iterable[Game], n: int, fixed: Mapping[int, float] 
 
     def evaluate(th: np.ndarray, hessian: bool) -> tuple[float, np.ndarray, np.ndarray | None]:
         ll, grad, h = 0.0, np.zeros(n), np.zeros((n, n)) if hessian else None
-        for who, ranks, _ in data.values():
+        for who, ranks, _ in data:
             a, b, c = _terms(th, who, ranks, n, hessian)
             ll, grad = ll + a, grad + b
             if h is not None and c is not None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import time
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -46,6 +47,8 @@ class LeagueData:
         self.lock = trio.Lock()
         self.store: LeagueStore | None = None
         self.cached: Leaderboard | None = None
+        self.cached_at = 0.0
+        self.took = 0.0  # seconds the last board took to compute
 
     def open(self) -> LeagueStore:
         if self.store is None:
@@ -53,10 +56,17 @@ class LeagueData:
         return self.store
 
     def board(self) -> Leaderboard:
+        """The board of the database's newest version; a big league's fit takes a while, so
+        it is redone at most every other of its own durations (the pages lag, never pile up)."""
         store = self.open()
+        now = time.monotonic()
+        if self.cached is not None and now - self.cached_at < 2 * self.took:
+            return self.cached
         version = store.version()
         if self.cached is None or self.cached.version != version:
             self.cached = leaderboard(store, self.name)
+            self.took = time.monotonic() - now
+            self.cached_at = time.monotonic()
         return self.cached
 
     async def run(self, fn: Any, *args: Any) -> Any:
