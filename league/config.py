@@ -25,7 +25,7 @@ A league config is a TOML file (``daihinmin league CONFIG``)::
     [stop]                          # optional: stop when any is met
     matches = 500
     games = 5000
-    hours = 48.0
+    hours = 48.0                    # of this run
 
 >>> cfg = config_from_dict({"house": ["default", "random"], "games_per_match": 4}, Path("/x"))
 >>> cfg.rules, cfg.table_size, cfg.database_path, cfg.format
