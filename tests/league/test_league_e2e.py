@@ -168,7 +168,7 @@ def test_a_league_places_new_versions_suspends_crashers_and_resumes_after_kill(
     assert query(db, "SELECT COUNT(*) FROM matches WHERE status = 'running'") == [(0,)]
     after = query(db, "SELECT r.* FROM results r JOIN matches m ON m.id = r.match_id WHERE"
                       " m.status = 'done' ORDER BY r.match_id, r.game, r.player")
-    assert after[:len(before)] == before or set(before) <= set(after)
+    assert set(before) <= set(after)  # what was counted before the kill stays as it was
     # every done match has exactly its games, each once; other matches keep none
     per_match = query(db, "SELECT m.id, m.games, COUNT(g.game), COUNT(DISTINCT g.game) FROM"
                           " matches m LEFT JOIN games g ON g.match_id = m.id GROUP BY m.id,"
