@@ -121,14 +121,28 @@ class LeagueData:
                 "faults": faults, "events": events, "version": board.version}
 
     def replay(self, match_id: int) -> dict[str, Any] | None:
-        from .replay_frames import frames_from_file
+        """The match's frames, its players named as the board names them (the log holds the
+        names the programs sent)."""
+        from daihinmin.records.errors import MatchLogError
+        from daihinmin.records.matchlog import read_match_log
+
+        from .replay_frames import LogFramesError, frames
 
         store = self.open()
-        row = store.con.execute("SELECT log_path, status FROM matches WHERE id = ?",
+        row = store.con.execute("SELECT log_path, status, lineup FROM matches WHERE id = ?",
                                 (match_id,)).fetchone()
         if row is None or not row[0] or not Path(row[0]).is_file():
             return None
-        data = frames_from_file(Path(row[0]))
+        names = {e.id: e.name if e.kind == "house" else e.label for e in store.entrants()}
+        lineup = json.loads(row[2])
+        try:
+            log = read_match_log(Path(row[0]))
+        except MatchLogError as exc:
+            raise LogFramesError(str(exc)) from exc
+        for player in log.players:
+            if 0 <= player.number < len(lineup):
+                player.name = names.get(lineup[player.number], player.name)
+        data = frames(log)
         data["league_match"] = match_id
         data["status"] = row[1]
         return data
