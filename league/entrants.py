@@ -34,7 +34,12 @@ MAX_FILES = 10_000
 
 
 class EntrantError(ValueError):
-    """A submission folder that cannot be played (the message is the reason shown)."""
+    """A submission folder that cannot be played: the message is the reason everyone sees,
+    ``detail`` what it printed (its error output: the host's to see)."""
+
+    def __init__(self, reason: str, detail: str = "") -> None:
+        super().__init__(reason)
+        self.detail = detail
 
 
 @dataclass(frozen=True)
@@ -157,8 +162,7 @@ def build(sub: Submission) -> None:
     try:
         build_submission(sub)
     except BuildError as exc:
-        tail = exc.output.strip()[-2000:]
-        raise EntrantError(f"{exc}" + (f": {tail}" if tail else "")) from None
+        raise EntrantError(str(exc), exc.output.strip()[-4000:]) from None
 
 
 def house_argv(bot: str, name: str, rules: str, rule: tuple[str, ...], seed: int | None

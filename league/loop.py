@@ -38,6 +38,7 @@ from .source import LadderSource, MatchSource
 from .standings import entrant_rating, lower_is_better
 from .store import Entrant, LeagueStore
 
+Checker = Callable[[Path], "tuple[str, str] | None"]  # folder -> (reason, detail) or None
 IDLE_SECONDS = 0.5  # a table with nothing to play looks again after this long
 CHECK_TIMEOUT = 300.0
 
@@ -55,8 +56,7 @@ class Progress:
 
 class League:
     def __init__(self, cfg: LeagueConfig, store: LeagueStore, runner: Runner,
-                 say: Callable[[str], None] = print, checker: Callable[[Path], str | None]
-                 | None = None) -> None:
+                 say: Callable[[str], None] = print, checker: Checker | None = None) -> None:
         self.cfg = cfg
         self.store = store
         self.runner = runner
@@ -192,14 +192,16 @@ class League:
         """A new folder or version: check it, retire the version it replaces, enter it (a
         version that fails its check enters suspended, and the one before plays on)."""
         old = [e for e in self.store.entrants() if e.name == name and e.status == "active"]
-        reason = entry.problem
+        reason, detail = entry.problem, None
         if reason is None and entry.submission is not None:
             try:
                 await trio.to_thread.run_sync(build, entry.submission)
             except EntrantError as exc:
-                reason = str(exc)
+                reason, detail = str(exc), exc.detail
         if reason is None and self.checker is not None:
-            reason = await trio.to_thread.run_sync(self.checker, entry.folder)
+            failed = await trio.to_thread.run_sync(self.checker, entry.folder)
+            if failed is not None:
+                reason, detail = failed
         if reason is None:  # a version that cannot play leaves the one before it playing
             for e in old:
                 self.retire(e, f"replaced by version {entry.version}")
@@ -213,7 +215,7 @@ class League:
         spec = {"command": sub.command, "author": sub.author} if sub is not None else {}
         status = "active" if reason is None else "suspended"
         eid = self.store.add_entrant(name, version, "submission", str(entry.folder),
-                                     entry.fingerprint, spec, status, reason)
+                                     entry.fingerprint, spec, status, reason, detail)
         self.say(f"entered {name} {version}" + (f" (suspended: {reason})" if reason else "")
                  + f" [#{eid}]")
         self.signal_change()
@@ -380,11 +382,10 @@ def _main_thread() -> bool:
     return threading.current_thread() is threading.main_thread()
 
 
-def check_bot_checker(cfg: LeagueConfig, timeout: float = CHECK_TIMEOUT
-                      ) -> Callable[[Path], str | None] | None:
+def check_bot_checker(cfg: LeagueConfig, timeout: float = CHECK_TIMEOUT) -> Checker | None:
     """``daihinmin check-bot DIR`` (with the league's sandbox and limits) as the check of a
-    new version, where that command exists: the reason it failed (its last lines), or None
-    when it passed."""
+    new version, where that command exists: why it failed (the step, for everyone) and what
+    it printed (for the host), or None when it passed."""
     if not cfg.check_bot or importlib.util.find_spec("daihinmin.tools.cmd_check_bot") is None:
         return None
     import subprocess
@@ -392,17 +393,19 @@ def check_bot_checker(cfg: LeagueConfig, timeout: float = CHECK_TIMEOUT
     launch = ["--sandbox", cfg.sandbox] + [a for k, v in cfg.limits
                                            for a in ("--limit", f"{k}={v:g}")]
 
-    def check(folder: Path) -> str | None:
+    def check(folder: Path) -> tuple[str, str] | None:
         try:
             done = subprocess.run([sys.executable, "-m", "daihinmin.tools", "check-bot",
                                    str(folder), *launch], capture_output=True,
                                   timeout=timeout, stdin=subprocess.DEVNULL, check=False)
         except subprocess.TimeoutExpired:
-            return f"check-bot took more than {timeout:g} s"
+            return f"check-bot took more than {timeout:g} s", ""
         if done.returncode == 0:
             return None
         text = (done.stdout + done.stderr).decode("utf-8", "replace").strip()
-        return "check-bot failed: " + " | ".join(text.splitlines()[-4:])[:1000]
+        steps = [line.split()[0] for line in text.splitlines() if " FAILED " in f"{line} "]
+        step = f" at its {steps[0]} step" if steps else f" (exit code {done.returncode})"
+        return f"check-bot failed{step}", text[-4000:]
 
     return check
 

@@ -49,6 +49,7 @@ CREATE TABLE IF NOT EXISTS entrants (
     folder TEXT, fingerprint TEXT NOT NULL, spec TEXT NOT NULL,
     status TEXT NOT NULL DEFAULT 'active',  -- active, retired, suspended
     reason TEXT, added_at REAL NOT NULL, status_at REAL,
+    detail TEXT,                            -- what its build or check printed (host only)
     frozen_rating REAL, frozen_sd REAL,     -- a retired version's rating, as it retired
     UNIQUE (name, fingerprint));
 CREATE TABLE IF NOT EXISTS matches (
@@ -221,14 +222,14 @@ class LeagueStore:
     # -- entrants --------------------------------------------------------------------------
     def add_entrant(self, name: str, version: str, kind: str, folder: str | None,
                     fingerprint: str, spec: dict[str, Any], status: str = "active",
-                    reason: str | None = None) -> int:
+                    reason: str | None = None, detail: str | None = None) -> int:
         now = time.time()
         with self.transaction():
             cur = self.con.execute(
                 "INSERT INTO entrants (name, version, kind, folder, fingerprint, spec, status,"
-                " reason, added_at, status_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " reason, added_at, status_at, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (name, version, kind, folder, fingerprint, json.dumps(spec, sort_keys=True),
-                 status, reason, now, now))
+                 status, reason, now, now, detail))
             eid = int(cur.lastrowid or 0)
             label = f"{name} (house bot)" if kind == "house" else f"{name} {version}"
             self._event(eid, f"{label} entered" + (f" ({status}: {reason})"
@@ -263,6 +264,11 @@ class LeagueStore:
                 for r in self.con.execute(
                     "SELECT id, name, version, kind, folder, fingerprint, spec, status, reason,"
                     " added_at FROM entrants ORDER BY id")]
+
+    def detail(self, entrant: int) -> str | None:
+        """What the entrant's build or check printed when it entered (the host's to see)."""
+        row = self.con.execute("SELECT detail FROM entrants WHERE id = ?", (entrant,)).fetchone()
+        return None if row is None or row[0] is None else str(row[0])
 
     def frozen_ratings(self) -> dict[int, tuple[float, float]]:
         return {int(r[0]): (float(r[1]), float(r[2] or 0.0)) for r in self.con.execute(

@@ -118,6 +118,7 @@ class LeagueData:
             "SELECT at, text FROM events WHERE entrant = ? ORDER BY id DESC LIMIT 50",
             (entrant_id,))]
         return {"entrant": row.__dict__, "matches": matches, "errors_shown": errors,
+                "entry_output": store.detail(entrant_id) if errors else None,
                 "faults": faults, "events": events, "version": board.version}
 
     def replay(self, match_id: int) -> dict[str, Any] | None:

@@ -121,7 +121,9 @@ def test_a_league_places_new_versions_suspends_crashers_and_resumes_after_kill(
         crash = f"{PY} -c 'import sys; sys.exit(3)' {{port}}"
         submission(subs, "early", "early", "1", crash)
         early = wait_for("early suspended", lambda: entrant(db, "early", "suspended"), proc)
-        assert early[2].startswith("check-bot failed") and "code 3" in early[2]
+        assert early[2] == "check-bot failed at its handshake step"
+        [(detail,)] = query(db, "SELECT detail FROM entrants WHERE id = ?", early[0])
+        assert "exited with code 3" in detail  # its output: on its page, for the host
 
         # one that starts crashing in its matches is suspended after crash_limit in a row
         flag = league_home / "crash-now"
@@ -196,13 +198,24 @@ def test_a_league_places_new_versions_suspends_crashers_and_resumes_after_kill(
 def test_uecda_groups_advance_the_best_of_each_group(league_home: Path) -> None:
     bots = ["default", "random", "weakest", "greedy", "d2=default", "r2=random", "w2=weakest"]
     config = write_config(league_home, extra="[groups]\ngames = 2\nadvance = 2\n",
-                          format="uecda-groups", house=bots, submissions="subs")
+                          format="uecda-groups", house=bots, submissions="subs", tables=1)
+    db = league_home / "league.sqlite"
+    proc = start(config)
+    try:  # killed mid-round: the next run goes on with the round
+        wait_for("a group played and one in play", lambda: query(
+            db, "SELECT 1 FROM matches WHERE status = 'done'") and query(
+            db, "SELECT 1 FROM matches WHERE status = 'running'"), proc)
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(30)
+    finally:
+        stop(proc)
     proc = start(config)
     try:
         assert proc.wait(WAIT * 2) == 0, (league_home / "league-out.txt").read_text()
     finally:
         stop(proc)
-    db = league_home / "league.sqlite"
+    assert query(db, "SELECT round, grp, COUNT(*) FROM matches WHERE status = 'done' GROUP BY"
+                     " round, grp HAVING COUNT(*) > 1") == []  # each group played once
     assert "the final is played" in (league_home / "league-out.txt").read_text()
     filler = query(db, "SELECT id FROM entrants WHERE status = 'filler'")[0][0]
     rounds: dict[int, dict[int, int]] = {}

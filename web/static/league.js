@@ -178,7 +178,9 @@ function renderEntrant(d) {
   $("e-errors").replaceChildren(...d.faults.map((f) => el("details", {class: "fault"},
     el("summary", {}, `match ${f.match} (attempt ${f.attempt}): ${f.status}` + (f.stand_in ? `, a stand-in (${f.stand_in}) took the seat` : "")),
     el("pre", {}, f.detail || "(no detail)"))));
-  if (d.errors_shown && !d.faults.length) $("e-errors").replaceChildren(el("p", {class: "muted"}, "No error so far."));
+  if (d.entry_output) $("e-errors").prepend(el("details", {class: "fault entry-output"},
+    el("summary", {}, "when it entered: " + (r.reason || "its build and check")), el("pre", {}, d.entry_output)));
+  if (d.errors_shown && !d.faults.length && !d.entry_output) $("e-errors").replaceChildren(el("p", {class: "muted"}, "No error so far."));
   $("e-events").replaceChildren(...d.events.map((ev) => el("li", {}, el("span", {class: "when"}, ago(ev.at) + " "), ev.text)));
 }
 
