@@ -264,6 +264,10 @@ def validate(cfg: LeagueConfig) -> LeagueConfig:
     if cfg.sandbox not in ("none", "bwrap"):
         raise LeagueConfigError("sandbox must be none or bwrap")
     cfg.launch_options()  # the limits' names and values
+    if cfg.sandbox == "bwrap" and cfg.lobby:
+        raise LeagueConfigError("a lobby seat reaches the lobby, which the sandbox forbids: "
+                                "lobby entrants need sandbox = \"none\" (their programs run on "
+                                "their own machines anyway)")
     if cfg.show_errors not in SHOW_ERRORS:
         raise LeagueConfigError(f"show_errors must be one of {', '.join(SHOW_ERRORS)}")
     if not 1 <= cfg.tables <= 64:
