@@ -255,3 +255,16 @@ def test_an_in_process_league_stops_by_its_rule_and_its_logs_replay(league_home:
     check = subprocess.run([sys.executable, "-m", "daihinmin.tools", "replay", "--verify", log],
                            capture_output=True, text=True, timeout=WAIT)
     assert check.returncode == 0, check.stdout + check.stderr
+
+
+def test_a_league_in_the_sandbox_plays_its_submissions(league_home: Path) -> None:
+    submission(league_home / "subs", "alpha", "alpha", "1", bot_command("default", "alpha"))
+    config = write_config(league_home, extra="[limits]\nmemory = 1024\n[stop]\nmatches = 2\n",
+                          house=["random", "weakest"], sandbox="bwrap", tables=1)
+    done = subprocess.run([sys.executable, "-m", "daihinmin.tools", "league", str(config)],
+                          capture_output=True, text=True, timeout=WAIT)
+    assert done.returncode == 0, done.stdout + done.stderr
+    db = league_home / "league.sqlite"
+    alpha = query(db, "SELECT id, status FROM entrants WHERE name = 'alpha'")
+    assert alpha[0][1] == "active", query(db, "SELECT reason, detail FROM entrants")
+    assert int(query(db, "SELECT COUNT(*) FROM results WHERE entrant = ?", alpha[0][0])[0][0]) > 0
