@@ -39,6 +39,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         "the config's web_port, else no page)")
     p.add_argument("--export", choices=("json", "csv"), default=None,
                    help="print the standings from the database and exit (runs nothing)")
+    p.add_argument("--reinstate", metavar="NAME", default=None,
+                   help="let a suspended entrant play again (its newest version) and exit; "
+                        "the league must not be running")
     p.set_defaults(func=league_command)
 
 
@@ -61,6 +64,8 @@ def league_command(args: argparse.Namespace) -> int:
         return USAGE
     if args.export:
         return export(cfg, args.export)
+    if args.reinstate is not None:
+        return reinstate(cfg, args.reinstate)
     if cfg.backend == "ray":
         err("backend 'ray' plays a league once the runs layer is installed; use 'local'")
         return USAGE
@@ -97,6 +102,33 @@ def export(cfg: LeagueConfig, kind: str) -> int:
         import json
 
         print(json.dumps(board.to_json(), indent=1, ensure_ascii=False))
+    return OK
+
+
+def reinstate(cfg: LeagueConfig, name: str) -> int:
+    from daihinmin.league.store import LeagueMismatchError, LeagueStore, LeagueStoreError
+    from daihinmin.records.outfile import OutputRefusedError
+
+    try:
+        store = LeagueStore.open(cfg.database_path, cfg.fingerprint(), cfg.to_json())
+    except OutputRefusedError as exc:
+        err(str(exc))
+        return OUTPUT_REFUSED
+    except LeagueMismatchError as exc:
+        err(str(exc))
+        return USAGE
+    except (LeagueStoreError, OSError) as exc:
+        err(str(exc))
+        return BAD_INPUT
+    try:
+        suspended = [e for e in store.entrants() if e.name == name and e.status == "suspended"]
+        if not suspended:
+            err(f"no suspended entrant named {name}")
+            return USAGE
+        store.set_status(suspended[-1].id, "active", "reinstated by the host")
+        print(f"daihinmin league: {suspended[-1].label} may play again")
+    finally:
+        store.close()
     return OK
 
 

@@ -74,3 +74,9 @@ def test_lobby_clients_are_seated_and_one_that_never_comes_is_a_fault(tmp_path: 
     assert query(db, "SELECT COUNT(*) FROM faults WHERE entrant = ?", good) == [(0,)]
     assert query(db, "SELECT COUNT(*) FROM results WHERE entrant = ?", good)[0][0] >= 4
     assert "Traceback" not in out.read_text()
+    back = subprocess.run([sys.executable, "-m", "daihinmin.tools", "league",
+                           str(tmp_path / "league.toml"), "--reinstate", "flaky"],
+                          capture_output=True, text=True, timeout=WAIT)
+    assert back.returncode == 0, back.stderr
+    assert query(db, "SELECT status, reason FROM entrants WHERE id = ?", flaky) == [
+        ("active", "reinstated by the host")]
