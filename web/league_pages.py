@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import secrets
 import time
+from collections import OrderedDict
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,7 @@ from starlette.staticfiles import StaticFiles
 
 STATIC = files("daihinmin.web") / "static"
 MATCHES_SHOWN = 200  # an entrant's page lists its newest matches
+REPLAYS_KEPT = 16  # replays of ended matches kept ready (each is re-simulated once)
 
 
 class LeagueData:
@@ -49,6 +51,7 @@ class LeagueData:
         self.cached: Leaderboard | None = None
         self.cached_at = 0.0
         self.took = 0.0  # seconds the last board took to compute
+        self.replays: OrderedDict[tuple[int, str, str], dict[str, Any]] = OrderedDict()
 
     def open(self) -> LeagueStore:
         if self.store is None:
@@ -134,6 +137,10 @@ class LeagueData:
                                 (match_id,)).fetchone()
         if row is None or not row[0] or not Path(row[0]).is_file():
             return None
+        key = (match_id, row[0], row[1])
+        if key in self.replays:  # a match's log does not change once it ended
+            self.replays.move_to_end(key)
+            return self.replays[key]
         names = {e.id: e.name if e.kind == "house" else e.label for e in store.entrants()}
         lineup = json.loads(row[2])
         try:
@@ -146,6 +153,10 @@ class LeagueData:
         data = frames(log)
         data["league_match"] = match_id
         data["status"] = row[1]
+        if row[1] in ("done", "failed"):
+            self.replays[key] = data
+            while len(self.replays) > REPLAYS_KEPT:
+                self.replays.popitem(last=False)
         return data
 
 
