@@ -125,6 +125,7 @@ LAYERS: list[set[str]] = [
     {"watch"},
     {"runs"},
     {"tournament"},
+    {"league"},
     {"web"},
     {"bench", "research"},
     {"tools"},

@@ -864,7 +864,7 @@ def test_tournament_report_html_draws_ratings_and_intervals(tmp_path: Path,
     rows = browser.find_elements(By.CSS_SELECTOR, "table.standings tr")[1:]
     for row, p in zip(rows, report["participants"], strict=True):
         cells = row.find_elements(By.CSS_SELECTOR, "td, th")
-        assert cells[1].text == p["name"] and cells[5].text == f"{p['rating']:.2f}"
+        assert cells[1].text == p["name"] and cells[5].text == f"{p['elo']:.0f}"
 
 
 def test_spectator_follows_a_live_tournament(server: tuple[str, Path], browser: WebDriver,
