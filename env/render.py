@@ -96,9 +96,11 @@ class FrameLog:
 
     def page(self, rules: RuleSet, seed: int, games: int) -> str:
         """The replay page of the episode so far (one self-contained HTML document)."""
-        from daihinmin.web.replay_html import replay_page
+        from daihinmin.web.replay_html import replay_page_pieces
 
-        return replay_page(self.data(rules, seed, games))
+        data = self.data(rules, seed, games)
+        head = {k: v for k, v in data.items() if k != "games"}
+        return "".join(replay_page_pieces(head, data["games"]))
 
 
 __all__ = ["SPECTATOR_NOTE", "FrameLog", "text_frame"]

@@ -123,7 +123,9 @@ LAYERS: list[set[str]] = [
     {"launch"},
     {"server", "local"},
     {"watch"},
+    {"runs"},
     {"tournament"},
+    {"league"},
     {"web"},
     {"env"},  # the research environments (rendering through the replay page of web)
     {"bench", "research"},

@@ -20,7 +20,8 @@ from typing import Any
 # Options of ``match`` that the Numba engine has no use for: (attribute, flag, unset value).
 _TCP_ONLY: tuple[tuple[str, str, object], ...] = (
     ("cmd", "--cmd", []), ("resume", "--resume", None), ("log", "--log", None),
-    ("publish", "--publish", None), ("jobs", "--jobs", 1))
+    ("publish", "--publish", None), ("jobs", "--jobs", 1), ("backend", "--backend", "local"),
+    ("address", "--address", None))
 
 
 def refuse_tcp_options(args: argparse.Namespace) -> None:
