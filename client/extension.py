@@ -39,8 +39,7 @@ from daihinmin.rules.extension_rules import adopt_rules, rules_digest
 from daihinmin.rules.ruleset import RuleSet
 from daihinmin.values.cards import EMPTY, CardSet
 from daihinmin.values.errors import MoveShapeError
-from daihinmin.values.moves import Move
-from daihinmin.values.shapes import move_from_cells
+from daihinmin.values.moves import Move, move_from_cells
 
 from .errors import ClientError, UnexpectedMessageError
 from .tables import MAX_CARDS, FieldTable, HandTable

@@ -28,8 +28,7 @@ from daihinmin.protocol.codec import (
 from daihinmin.protocol.table import CELLS, COLS, Table
 from daihinmin.values.cards import CardSet
 from daihinmin.values.errors import MoveShapeError
-from daihinmin.values.moves import Move
-from daihinmin.values.shapes import move_from_cells, move_to_cells
+from daihinmin.values.moves import Move, move_from_cells, move_to_cells
 
 from .errors import UnexpectedMessageError
 

@@ -19,7 +19,7 @@ Counted faults (TIMEOUT, MALFORMED, and ILLEGAL if asked) add up per seat over t
 at ``fault_limit`` (or at once on DISCONNECTED/CRASHED) the seat is handed to a stand-in
 for the rest of the match and its connection is closed: the ``fallback`` bot (policy
 ``fallback``), or an always-pass stand-in (policy ``forfeit``: the player is out of the
-match; see :mod:`daihinmin.server.standings` for how it is ranked).
+match; see :mod:`daihinmin.records.standings` for how it is ranked).
 
 A seat's status is the kind that made it hand over, if it did; otherwise the most serious
 kind it met (MALFORMED, then TIMEOUT, then ILLEGAL), or OK.

@@ -4,7 +4,7 @@ The research fast path (``tournament --in-process``, ``mc_strength``, ``duplicat
 terminal game play through :class:`~daihinmin.driver.game.GameDriver`, as the TCP server
 does, so every bot sees the same views and callbacks in the same order as over the wire, and
 every game ends as the same :class:`~daihinmin.driver.record.GameRecord` (written to a match
-log by :mod:`daihinmin.local.match_log`).  A bot that raises loses that answer, as a bad
+log by :mod:`daihinmin.records.inprocess_log`).  A bot that raises loses that answer, as a bad
 table does on the wire: its move is a pass answered 8, its exchange or choice the rules'
 default, and the record says so (``error``, fault ``CRASHED``).
 
@@ -51,6 +51,10 @@ log = logging.getLogger(__name__)
 #: such as an oracle; it must not change the state).
 BeforePlay = Callable[[GameState], None]
 
+#: Told every output of the driver after the bots have handled it (a watcher of the table,
+#: such as :func:`daihinmin.watch.publish.driver_observer`; it must not change the game).
+DriverObserver = Callable[[GameDriver, Output], None]
+
 CRASHED = str(SeatStatus.CRASHED)
 
 
@@ -65,10 +69,11 @@ class BotTable:
     costing them the answer."""
 
     def __init__(self, bots: Sequence[Bot], before_play: BeforePlay | None = None,
-                 strict: Container[int] = ()) -> None:
+                 strict: Container[int] = (), observer: DriverObserver | None = None) -> None:
         self.bots = bots
         self.before_play = before_play
         self.strict = strict
+        self.observer = observer
 
     def handle(self, driver: GameDriver, out: Output) -> None:
         """Answer a request with the asked bot, or tell every bot an event."""
@@ -84,6 +89,8 @@ class BotTable:
         elif isinstance(out, GameOver):
             for p, bot in enumerate(bots):
                 bot.on_game_end(driver.view(p), out.result.places)
+        if self.observer is not None:
+            self.observer(driver, out)
 
     def answer(self, driver: GameDriver, request: ExchangeRequest | MoveRequest | ChoiceRequest
                ) -> None:
@@ -127,10 +134,11 @@ class BotTable:
 
 
 def play_local_game(match: MatchState, bots: Sequence[Bot],
-                    before_play: BeforePlay | None = None) -> GameRecord:
+                    before_play: BeforePlay | None = None,
+                    observer: DriverObserver | None = None) -> GameRecord:
     """Play the match's next game between ``bots``; its record."""
     driver = GameDriver(match)
-    table = BotTable(bots, before_play)
+    table = BotTable(bots, before_play, observer=observer)
     while (out := driver.next()) is not None:
         table.handle(driver, out)
     return driver.record
@@ -138,18 +146,20 @@ def play_local_game(match: MatchState, bots: Sequence[Bot],
 
 def play_local_match(rules: RuleSet, seed: int, games: int, bots: Sequence[Bot],
                      on_game: Callable[[GameRecord], None] | None = None,
-                     before_play: BeforePlay | None = None) -> MatchState:
-    """Play ``games`` games between in-process ``bots`` (index = player number)."""
+                     before_play: BeforePlay | None = None,
+                     observer: DriverObserver | None = None) -> MatchState:
+    """Play ``games`` games between in-process ``bots`` (index = player number); an
+    ``observer`` is told every output of the driver (a watched table)."""
     if len(bots) != rules.players:
         raise ValueError(f"{rules.players} bots needed, got {len(bots)}")
     match = MatchState(rules, seed=seed, games=games)
     for p, bot in enumerate(bots):
         bot.on_match_start(p)
     while not match.finished:
-        record = play_local_game(match, bots, before_play)
+        record = play_local_game(match, bots, before_play, observer)
         if on_game is not None:
             on_game(record)
     return match
 
 
-__all__ = ["BeforePlay", "BotTable", "play_local_game", "play_local_match"]
+__all__ = ["BeforePlay", "BotTable", "DriverObserver", "play_local_game", "play_local_match"]

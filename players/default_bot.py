@@ -19,8 +19,7 @@ from __future__ import annotations
 from daihinmin.contract.view import Bot, GameView
 from daihinmin.rules.plays import revolts
 from daihinmin.values.errors import MoveShapeError
-from daihinmin.values.moves import PASS, Move
-from daihinmin.values.shapes import move_from_cells, move_to_cells
+from daihinmin.values.moves import PASS, Move, move_from_cells, move_to_cells
 
 from .sample_tables import field_facts, follow_cells, hand_grid, lead_cells
 from .weakest_bot import lead_choice

@@ -111,5 +111,31 @@ def prepare(name: str) -> None:
         hook()
 
 
-__all__ = ["BotFactory", "UnknownBotError", "make_bot", "names", "needs_preparing", "prepare",
-           "register", "resolve"]
+def parse_options(items: list[str]) -> dict[str, object]:
+    """``KEY=VALUE`` pairs; values that read as int or float become numbers, yes/no and
+    true/false become booleans.
+
+    >>> parse_options(["time_ms=250", "adapt=no", "weights_file=w.json"])
+    {'time_ms': 250, 'adapt': False, 'weights_file': 'w.json'}
+    """
+    out: dict[str, object] = {}
+    for item in items:
+        key, sep, text = item.partition("=")
+        if not sep or not key:
+            raise ValueError(f"--opt needs KEY=VALUE, got {item!r}")
+        value: object = text
+        if text.lower() in ("yes", "no", "true", "false"):
+            out[key.replace("-", "_")] = text.lower() in ("yes", "true")
+            continue
+        for convert in (int, float):
+            try:
+                value = convert(text)
+                break
+            except ValueError:
+                continue
+        out[key.replace("-", "_")] = value
+    return out
+
+
+__all__ = ["BotFactory", "UnknownBotError", "make_bot", "names", "needs_preparing", "parse_options",
+           "prepare", "register", "resolve"]

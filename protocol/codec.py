@@ -15,8 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from daihinmin.values.cards import JOKER, JOKER2, CardSet
-from daihinmin.values.moves import Move
-from daihinmin.values.shapes import move_from_cells, move_to_cells
+from daihinmin.values.moves import Move, move_from_cells, move_to_cells
 
 from .errors import (
     BadCellError,

@@ -1,12 +1,12 @@
-"""daihinmin.server: the UECda match server (Trio), its match log, replay and headless runner.
+"""daihinmin.server: the UECda match server (Trio) and its headless runner.
 
-Modules: ``match_server`` (listen, seat, run the games), ``game_play`` (one game in the
-protocol's message order), ``tables`` (the tables sent), ``connection``/``handshake`` (wire),
-``matchlog`` (JSON Lines log), ``replay`` (re-simulate and verify a log), ``runner``/``bots``
-(player processes of a headless match), ``standings``.
-Faults (``docs/SERVER_FAULTS.md``): ``faults`` (statuses), ``seats`` (the fault policy),
-``requests`` (asking a seat, with deadlines), ``stand_in`` (who plays a handed-over seat),
-``resume`` (continue a logged match).
+Modules: ``match_server`` (listen, seat, run the games), ``config``, ``game_play`` (one game
+in the protocol's message order), ``tables`` (the tables sent), ``connection``/``handshake``/
+``outbox`` (the wire), ``extension`` (protocol 20260), ``runner`` (a headless match: the
+server with its player processes, started through :mod:`daihinmin.launch`), ``ratelog``.
+Faults (``docs/SERVER_FAULTS.md``): ``seats`` (the fault policy), ``requests`` (asking a
+seat, with deadlines), ``stand_in`` (who plays a handed-over seat), ``resume`` (continue a
+logged match), ``errors``.  The match log it writes is :mod:`daihinmin.records`.
 
 Where this server deliberately differs from the reference server tndhms
 (``docs/PROTOCOL.md`` §3, §5, §11):

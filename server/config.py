@@ -7,10 +7,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from daihinmin.records.logcheck import MAX_GAMES
 from daihinmin.rules.ruleset import UECDA, RuleSet
 
 from .errors import ServerConfigError
-from .logcheck import MAX_GAMES
 
 if TYPE_CHECKING:
     from .resume import ResumePoint

@@ -1,4 +1,4 @@
-"""Errors of the match server, its players and its match log."""
+"""Errors of the match server and its players (the match log's: ``daihinmin.records``)."""
 
 from __future__ import annotations
 
@@ -35,10 +35,6 @@ class PlayerDisconnectedError(PlayerConnectionError):
 
 class PlayerTimeoutError(PlayerConnectionError):
     """The player did not send a message before its deadline."""
-
-
-class MatchLogError(ServerError):
-    """A match log file cannot be read: bad JSON, unknown schema, or missing records."""
 
 
 class MatchInterruptedError(ServerError):

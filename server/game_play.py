@@ -37,8 +37,7 @@ from daihinmin.driver.record import GameRecord, TurnRecord, raw_cells
 from daihinmin.protocol.table import PROTOCOL_20070, encode_int
 from daihinmin.rules.game import GameState
 from daihinmin.rules.match import GameSetup, MatchState
-from daihinmin.values.moves import PASS_KIND, Cell, Move
-from daihinmin.values.shapes import move_to_cells
+from daihinmin.values.moves import PASS_KIND, Cell, Move, move_to_cells
 
 from .config import ServerConfig
 from .extension import ExtensionWire

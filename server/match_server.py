@@ -40,6 +40,14 @@ from daihinmin.driver.faults import OnFault, SeatReport, SeatStatus
 from daihinmin.driver.record import GameRecord, TurnRecord
 from daihinmin.protocol.errors import ProtocolError
 from daihinmin.protocol.table import TABLE_BYTES, encode_int
+from daihinmin.records.matchlog import (
+    MatchEnd,
+    MatchHeader,
+    MatchLogWriter,
+    PlayerInfo,
+    ResumeRecord,
+    drop_torn_tail,
+)
 from daihinmin.rules.game import GameState
 from daihinmin.rules.match import GameSetup, MatchState
 from daihinmin.rules.ruleset import ruleset_to_dict
@@ -56,14 +64,6 @@ from .errors import HandshakeError, plain_reason
 from .extension import refuse, wire_refusal
 from .game_play import play_game
 from .handshake import profile_person, profile_version
-from .matchlog import (
-    MatchEnd,
-    MatchHeader,
-    MatchLogWriter,
-    PlayerInfo,
-    ResumeRecord,
-    drop_torn_tail,
-)
 from .ratelog import RateLimitedLog
 from .resume import ResumePoint, resume_point_for
 from .seats import SeatTable

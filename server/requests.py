@@ -21,8 +21,7 @@ from daihinmin.protocol.errors import TABLE_ERRORS, BadCellValueError, MoveTable
 from daihinmin.protocol.table import PROTOCOL_20260, Table
 from daihinmin.rules.game import GameState, StepResult
 from daihinmin.values.cards import CardSet
-from daihinmin.values.moves import Cell, Move
-from daihinmin.values.shapes import move_from_cells
+from daihinmin.values.moves import Cell, Move, move_from_cells
 
 from .connection import PlayerConnection
 from .errors import PlayerDisconnectedError, PlayerTimeoutError

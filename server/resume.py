@@ -32,15 +32,23 @@ from typing import Any
 
 from daihinmin.driver.faults import SeatReport
 from daihinmin.driver.record import GameRecord
+from daihinmin.records.errors import MatchLogError
+from daihinmin.records.matchlog import (
+    MatchEnd,
+    MatchHeader,
+    PlayerInfo,
+    ResumeRecord,
+    open_log,
+    read_header,
+)
+from daihinmin.records.replay import LogMismatchError, Mismatch, replay_game
+from daihinmin.records.standings import Standings
 from daihinmin.rules.match import GameResult, MatchState
 from daihinmin.rules.ruleset import RuleConfigError
 from daihinmin.rules.scoring import lower_is_better
 
 from .config import ServerConfig
-from .errors import MatchLogError, ResumeLogError, ServerConfigError
-from .matchlog import MatchEnd, MatchHeader, PlayerInfo, ResumeRecord, open_log, read_header
-from .replay import LogMismatchError, Mismatch, replay_game
-from .standings import Standings
+from .errors import ResumeLogError, ServerConfigError
 
 FileIdentity = tuple[int, int, int]  # device, inode, size
 

@@ -21,14 +21,14 @@ from dataclasses import replace
 import trio
 from daihinmin.driver.faults import SeatStatus
 from daihinmin.driver.record import GameRecord, TurnRecord
+from daihinmin.launch.process import PlayerSpec, run_player_process, stderr_tail
+from daihinmin.records.matchlog import PlayerInfo
 from daihinmin.rules.game import GameState
 from daihinmin.rules.match import GameSetup
 
-from .bots import PlayerSpec, run_player_process, stderr_tail
 from .config import CONNECT_TIMEOUT_SECONDS, ServerConfig
 from .errors import CTRL_C, MatchInterruptedError, ServerConfigError
 from .match_server import MatchObserver, MatchOutcome, MatchServer
-from .matchlog import PlayerInfo
 
 log = logging.getLogger("daihinmin.server")
 

@@ -35,5 +35,7 @@ def module_names() -> tuple[str, ...]:
 
 
 def top_package(name: str) -> str:
-    """``daihinmin.players.mc.bot`` -> ``players``: cycles are counted between these."""
-    return name.split(".")[1]
+    """``daihinmin.players.mc.bot`` -> ``players``: cycles are counted between these
+    (``daihinmin`` itself, the top package, is its own)."""
+    parts = name.split(".")
+    return parts[1] if len(parts) > 1 else parts[0]

@@ -1,5 +1,5 @@
 """The floor server of ``daihinmin bench tcp``: a real session recorded by the native clients,
-replayed by ``bench_floor_server.c`` (and in Python, on selectors and on Trio, by
+replayed by ``floor_server.c`` (and in Python, on selectors and on Trio, by
 ``bench_floor_py``) to the same clients over real TCP on 127.0.0.1."""
 
 from __future__ import annotations
@@ -12,9 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from daihinmin.server.config import MOVE_TIMEOUT
-from daihinmin.server.outbox import HELD_CHUNKS
-from daihinmin.tools.bench_floor import (
+from daihinmin.bench.floor import (
     OP_GAME,
     OP_READ,
     RecordingError,
@@ -23,8 +21,8 @@ from daihinmin.tools.bench_floor import (
     read_recording,
     read_script,
 )
-from daihinmin.tools.bench_floor_py import LOOPS
-from daihinmin.tools.bench_tcp import (
+from daihinmin.bench.floor_py import LOOPS
+from daihinmin.bench.tcp import (
     PLAYERS,
     BenchError,
     Floor,
@@ -36,6 +34,8 @@ from daihinmin.tools.bench_tcp import (
     start_table,
     stop,
 )
+from daihinmin.server.config import MOVE_TIMEOUT
+from daihinmin.server.outbox import HELD_CHUNKS
 
 pytestmark = pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler")
 GAMES = 4
@@ -164,7 +164,7 @@ def test_read_script_gives_back_what_the_script_wrote(tmp_path: Path) -> None:
         read_script(data[:-1])
     cut = tmp_path / "cut.script"
     cut.write_bytes(data[:-1])
-    done = subprocess.run([sys.executable, "-m", "daihinmin.tools.bench_floor_py", "trio",
+    done = subprocess.run([sys.executable, "-m", "daihinmin.bench.floor_py", "trio",
                            str(cut)], capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 2 and "cannot read the script" in done.stderr
 
@@ -177,7 +177,7 @@ def test_a_player_that_never_replies_ends_the_python_replay_at_the_move_deadline
     script.read(0, b"xyz")
     path = tmp_path / "silent.script"
     path.write_bytes(script.to_bytes())
-    replay = subprocess.Popen([sys.executable, "-m", "daihinmin.tools.bench_floor_py", loop,
+    replay = subprocess.Popen([sys.executable, "-m", "daihinmin.bench.floor_py", loop,
                                str(path)], stderr=subprocess.PIPE, text=True)
     try:
         assert replay.stderr is not None

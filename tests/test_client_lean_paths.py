@@ -30,8 +30,7 @@ from daihinmin.protocol.codec import TableState, build_move, build_turn
 from daihinmin.rules.movegen import all_plays
 from daihinmin.rules.ruleset import UECDA
 from daihinmin.values.cards import JOKER, JOKER2, CardSet
-from daihinmin.values.moves import PASS
-from daihinmin.values.shapes import move_to_cells
+from daihinmin.values.moves import PASS, move_to_cells
 from test_client_fast_paths import (  # the same bots, cut and match
     QuietWitness,
     Witness,

@@ -24,13 +24,13 @@ from daihinmin.driver.game import (
     TurnDone,
 )
 from daihinmin.driver.record import GameRecord
-from daihinmin.local.match_log import IN_PROCESS_PROTOCOL, LocalMatchLog
 from daihinmin.local.runner import play_local_game, play_local_match
 from daihinmin.players.random_bot import RandomBot
+from daihinmin.records.inprocess_log import IN_PROCESS_PROTOCOL, LocalMatchLog
+from daihinmin.records.matchlog import MatchHeader, MatchLogWriter, PlayerInfo, parse_lines
+from daihinmin.records.replay import verify_log
 from daihinmin.rules.match import MatchState
 from daihinmin.rules.ruleset import UECDA, ruleset_from, ruleset_to_dict
-from daihinmin.server.matchlog import MatchHeader, MatchLogWriter, PlayerInfo, parse_lines
-from daihinmin.server.replay import verify_log
 from daihinmin.values.moves import Move
 
 PRESETS = [("uecda", []), ("app", ["seven_pass=yes", "ten_discard=yes"]), ("original", []),

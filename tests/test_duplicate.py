@@ -6,10 +6,10 @@ import json
 from typing import Any
 
 import pytest
+from daihinmin.research import duplicate
+from daihinmin.research.duplicate import position_classes, position_game
 from daihinmin.rules.match import MatchState
 from daihinmin.rules.ruleset import UECDA
-from daihinmin.tools import duplicate
-from daihinmin.tools.duplicate import position_classes, position_game
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]:

@@ -14,12 +14,12 @@ from daihinmin.client import Bot, ClientProtocol, GameView, MatchRecord, run_bot
 from daihinmin.client.extension import ExtensionRequiredError
 from daihinmin.players.default_bot import DefaultBot
 from daihinmin.players.random_bot import RandomBot
+from daihinmin.records.matchlog import MatchLog, read_match_log
+from daihinmin.records.replay import verify_log
 from daihinmin.rules.choices import PendingChoice
 from daihinmin.rules.ruleset import RuleSet, ruleset_from
 from daihinmin.server.config import ServerConfig
 from daihinmin.server.match_server import MatchServer
-from daihinmin.server.matchlog import MatchLog, read_match_log
-from daihinmin.server.replay import verify_log
 from daihinmin.values.cards import DECK52, CardSet
 from late_client import LateStream, run_late_bot
 from probe import ProbePlayer

@@ -1,7 +1,7 @@
 """Real misbehaving client processes against the server over loopback TCP.
 
 Each match seats four bundled ``default`` bot processes and one
-``python -m daihinmin.tools.fault_client MODE`` process (it plays the same ``default`` bot
+``python -m daihinmin.bench.fault_client MODE`` process (it plays the same ``default`` bot
 until it misbehaves).  Every match must finish all its games, give each seat the right
 status, say in the log which turns a stand-in played, and verify with the engine.
 Deadlines are short (0.3 s) so each match takes a few seconds.
@@ -15,13 +15,13 @@ from pathlib import Path
 
 import pytest
 import trio
-from daihinmin.server.bots import PlayerSpec
+from daihinmin.launch.process import PlayerSpec
+from daihinmin.records.matchlog import LoadedMatchLog, MatchLog, read_match_log
+from daihinmin.records.replay import verify_log
+from daihinmin.records.standings import Standings
 from daihinmin.server.config import ServerConfig
 from daihinmin.server.match_server import MatchOutcome
-from daihinmin.server.matchlog import LoadedMatchLog, MatchLog, read_match_log
-from daihinmin.server.replay import verify_log
 from daihinmin.server.runner import run_headless_match
-from daihinmin.server.standings import Standings
 from daihinmin.tools.cli import main
 
 pytestmark = pytest.mark.timeout(120)
@@ -43,7 +43,7 @@ def standings_of(log: MatchLog) -> Standings:
     return standings
 
 def fault_spec(mode: str, *args: str) -> PlayerSpec:
-    return PlayerSpec(f"fault:{mode}", (sys.executable, "-m", "daihinmin.tools.fault_client",
+    return PlayerSpec(f"fault:{mode}", (sys.executable, "-m", "daihinmin.bench.fault_client",
                                         mode, "--host", "{host}", "--port", "{port}", *args))
 
 

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from daihinmin.driver.faults import SeatEvent, SeatReport, SeatStatus
 from daihinmin.driver.record import GameRecord
+from daihinmin.records.matchlog import SCHEMA, MatchEnd, read_match_log
+from daihinmin.records.replay import verify_log
 from daihinmin.server.config import ServerConfig
-from daihinmin.server.matchlog import SCHEMA, MatchEnd, read_match_log
-from daihinmin.server.replay import verify_log
 from probe import probe_match
 
 # schema 2's keys (+ the end's "seats")

@@ -22,6 +22,8 @@ from daihinmin.client import GameView, MatchRecord
 from daihinmin.players.default_bot import DefaultBot
 from daihinmin.protocol.codec import build_profile
 from daihinmin.protocol.table import TABLE_BYTES
+from daihinmin.records.matchlog import read_match_log
+from daihinmin.records.replay import verify_log
 from daihinmin.server.config import ServerConfig
 from daihinmin.server.connection import (
     MAX_OWED_TABLES,
@@ -32,8 +34,6 @@ from daihinmin.server.connection import (
 )
 from daihinmin.server.errors import PlayerDisconnectedError, PlayerTimeoutError
 from daihinmin.server.match_server import MatchServer
-from daihinmin.server.matchlog import read_match_log
-from daihinmin.server.replay import verify_log
 from daihinmin.values.moves import Move
 from late_client import LateStream, run_late_bot
 from probe import ProbePlayer

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.timeout(180)
 @pytest.mark.slow
 def test_a_short_soak_loses_no_game(tmp_path: Path) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "daihinmin.tools.soak", "--games", "8", "--games-per-match", "4",
+        [sys.executable, "-m", "daihinmin.bench.soak", "--games", "8", "--games-per-match", "4",
          "--rate", "0.3", "--bad-connections", "3", "--seed", "5", "--json", "--quiet",
          "--log-dir", str(tmp_path)],
         capture_output=True, text=True, timeout=170)

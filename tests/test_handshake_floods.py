@@ -19,10 +19,10 @@ from pathlib import Path
 import pytest
 import trio
 from daihinmin.protocol.table import TABLE_BYTES
+from daihinmin.records.matchlog import read_match_log
+from daihinmin.records.replay import verify_log
 from daihinmin.server.config import ServerConfig
 from daihinmin.server.match_server import MatchServer
-from daihinmin.server.matchlog import read_match_log
-from daihinmin.server.replay import verify_log
 
 pytestmark = pytest.mark.timeout(120)
 

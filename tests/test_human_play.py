@@ -17,11 +17,11 @@ from daihinmin.players.default_bot import DefaultBot
 from daihinmin.players.human import HumanBot
 from daihinmin.players.random_bot import RandomBot
 from daihinmin.players.registry import make_bot
+from daihinmin.records.matchlog import read_match_log
+from daihinmin.records.replay import verify_log
 from daihinmin.rules.ruleset import ruleset_from
 from daihinmin.server.config import ServerConfig
 from daihinmin.server.match_server import MatchServer
-from daihinmin.server.matchlog import read_match_log
-from daihinmin.server.replay import verify_log
 from daihinmin.tools.cmd_play import bot_kinds
 from rich.console import Console
 from seating import seat_bots

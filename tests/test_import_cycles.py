@@ -111,23 +111,26 @@ def test_no_package_imports_a_package_that_imports_it() -> None:
         pytest.fail("package import cycle: " + "; ".join(steps))
 
 
-# What each package may import (besides itself); anything else is an upward import.
+# The layers, bottom to top: a package may import the packages of the layers below its own,
+# never one of its own layer or above (that would be an upward import).
+LAYERS: list[set[str]] = [
+    {"values"},
+    {"rules", "protocol"},
+    {"contract"},
+    {"driver"},
+    {"records"},
+    {"players", "client"},
+    {"launch"},
+    {"server", "local"},
+    {"watch"},
+    {"tournament"},
+    {"web"},
+    {"bench", "research"},
+    {"tools"},
+]
 ALLOWED: dict[str, set[str]] = {
-    "values": set(),
-    "protocol": {"values"},
-    "rules": {"values"},
-    "contract": {"values", "rules"},
-    "driver": {"values", "rules", "contract"},
-    "players": {"values", "rules", "contract", "protocol"},
-    "client": {"values", "rules", "contract", "protocol"},
-    "server": {"values", "rules", "contract", "protocol", "players", "driver"},
-    "local": {"values", "rules", "contract", "players", "driver", "server"},
-    "web": {"values", "rules", "contract", "protocol", "players", "server", "driver"},
-    "tournament": {"values", "rules", "contract", "protocol", "players", "client", "server",
-                   "web", "driver", "local"},
-    "tools": {"values", "rules", "contract", "protocol", "players", "client", "server", "web",
-              "driver", "local", "tournament"},
-}
+    package: set().union(*LAYERS[:level])
+    for level, layer in enumerate(LAYERS) for package in layer}
 
 
 def test_packages_import_only_the_layers_below() -> None:
@@ -136,3 +139,48 @@ def test_packages_import_only_the_layers_below() -> None:
     upward = [f"{a} -> {b} ({', '.join(edges[a][b][:3])})"
               for a in sorted(edges) for b in sorted(edges[a]) if b not in ALLOWED[a]]
     assert not upward, "imports against the layers: " + "; ".join(upward)
+
+
+def module_edges() -> dict[str, dict[str, list[int]]]:
+    """module -> imported module -> lines, for every import at any depth (a late import
+    inside a function counts: it hides a cycle, it does not break it).  ``from package import
+    name`` is an edge to the module ``package.name`` where that is a module."""
+    names = set(module_names())
+    edges: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
+    for name in names:
+        module = importlib.import_module(name)
+        tree = ast.parse(inspect.getsource(module))
+        package = name if hasattr(module, "__path__") else name.rsplit(".", 1)[0]
+        stack: list[ast.AST] = [tree]
+        while stack:
+            node = stack.pop()
+            if _is_type_checking(node):
+                continue
+            stack.extend(ast.iter_child_nodes(node))
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                    source = f"{base}.{node.module}" if node.module else base
+                else:
+                    source = node.module or ""
+                targets = [f"{source}.{a.name}" if f"{source}.{a.name}" in names else source
+                           for a in node.names]
+            else:
+                continue
+            for target in targets:
+                if target in names and target != name:
+                    edges[name][target].append(node.lineno)
+    return edges
+
+
+def test_no_module_imports_a_module_that_imports_it() -> None:
+    edges = module_edges()
+    plain = {a: {b: [str(x) for x in lines] for b, lines in targets.items()}
+             for a, targets in edges.items()}
+    assert edges["daihinmin.local.terminal"]["daihinmin.local.runner"], "the graph sees modules"
+    cycle = find_cycle(plain)
+    if cycle:
+        steps = [f"{a} -> {b} (line {', '.join(plain[a][b][:3])})" for a, b in pairwise(cycle)]
+        pytest.fail("module import cycle: " + "; ".join(steps))

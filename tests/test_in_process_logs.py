@@ -1,7 +1,7 @@
 """In-process runs write the server's match log, and ``daihinmin replay --verify`` accepts it.
 
 Real processes and real files: ``daihinmin tournament --in-process --log-dir`` and
-``python -m daihinmin.tools.mc_strength --log-dir`` write one log per match; each is checked
+``python -m daihinmin.research.mc_strength --log-dir`` write one log per match; each is checked
 by ``daihinmin replay --verify`` (its exit code and its summary line).
 """
 
@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from daihinmin.server.matchlog import read_match_log
+from daihinmin.records.matchlog import read_match_log
 
 DAIHINMIN = [sys.executable, "-m", "daihinmin.tools.cli"]
 
@@ -78,7 +78,7 @@ def test_a_log_already_in_the_folder_is_kept_and_the_match_takes_the_next_name(
 
 @pytest.mark.usefixtures("mc_compiled")  # its processes load the cache the fixture fills
 def test_mc_strength_writes_logs_that_replay_verifies(tmp_path: Path) -> None:
-    done = run([sys.executable, "-m", "daihinmin.tools.mc_strength", "--games", "3",
+    done = run([sys.executable, "-m", "daihinmin.research.mc_strength", "--games", "3",
                 "--jobs", "2", "--playouts", "20", "--time-ms", "0", "--log-dir",
                 str(tmp_path), "--json"], tmp_path)
     assert done.returncode == 0, done.stderr
@@ -88,7 +88,7 @@ def test_mc_strength_writes_logs_that_replay_verifies(tmp_path: Path) -> None:
     assert sum(len(read_match_log(f).games) for f in files) == 3
     for path in files:
         assert "(complete)" in verify(path)
-    again = run([sys.executable, "-m", "daihinmin.tools.mc_strength", "--games", "1",
+    again = run([sys.executable, "-m", "daihinmin.research.mc_strength", "--games", "1",
                  "--log-dir", str(tmp_path)], tmp_path)
     assert again.returncode == 5 and "exists" in again.stderr  # never clobbered
 
@@ -96,7 +96,7 @@ def test_mc_strength_writes_logs_that_replay_verifies(tmp_path: Path) -> None:
 def test_duplicate_writes_a_log_per_position_that_replay_verifies(tmp_path: Path) -> None:
     """A position is a one-game match that starts at a later game with fixed classes: the
     header's ``start`` says so, and replay begins there."""
-    done = run([sys.executable, "-m", "daihinmin.tools.duplicate", "--a", "default", "--b",
+    done = run([sys.executable, "-m", "daihinmin.research.duplicate", "--a", "default", "--b",
                 "greedy", "--positions", "3", "--warm-games", "0", "--log-dir", str(tmp_path),
                 "--json"], tmp_path)
     assert done.returncode == 0, done.stderr
@@ -112,7 +112,7 @@ def test_duplicate_writes_a_log_per_position_that_replay_verifies(tmp_path: Path
 def test_duplicate_logs_each_jobs_unscored_warm_up_match_too(tmp_path: Path) -> None:
     """Every game played is in a log; the warm-up logs are named as such and listed apart,
     so nobody counts them as positions."""
-    args = [sys.executable, "-m", "daihinmin.tools.duplicate", "--a", "default", "--b",
+    args = [sys.executable, "-m", "daihinmin.research.duplicate", "--a", "default", "--b",
             "greedy", "--positions", "3", "--warm-games", "2", "--jobs", "2", "--log-dir",
             str(tmp_path), "--json"]
     done = run(args, tmp_path)
@@ -137,10 +137,10 @@ def test_duplicate_logs_each_jobs_unscored_warm_up_match_too(tmp_path: Path) -> 
                                    {"game": 2, "classes": None, "seats": [0, 1]},
                                    "game 2"])
 def test_a_bad_start_in_the_header_is_refused(start: object) -> None:
-    from daihinmin.local.match_log import IN_PROCESS_PROTOCOL
+    from daihinmin.records.errors import MatchLogError
+    from daihinmin.records.inprocess_log import IN_PROCESS_PROTOCOL
+    from daihinmin.records.matchlog import MatchHeader, PlayerInfo, parse_lines
     from daihinmin.rules.ruleset import UECDA, ruleset_to_dict
-    from daihinmin.server.errors import MatchLogError
-    from daihinmin.server.matchlog import MatchHeader, PlayerInfo, parse_lines
 
     header = MatchHeader(rules=ruleset_to_dict(UECDA), seed=1, games=3, started="",
                          players=[PlayerInfo(p, "x", IN_PROCESS_PROTOCOL) for p in range(5)],
@@ -152,8 +152,8 @@ def test_a_bad_start_in_the_header_is_refused(start: object) -> None:
 def test_a_header_that_lists_fewer_players_than_the_table_is_bad_input(tmp_path: Path) -> None:
     """Found by the reader fuzz: a header with ``players: []`` made ``replay`` crash in the
     standings (an IndexError); it is now refused as bad input (exit 4)."""
+    from daihinmin.records.matchlog import MatchHeader, PlayerInfo
     from daihinmin.rules.ruleset import UECDA, ruleset_to_dict
-    from daihinmin.server.matchlog import MatchHeader, PlayerInfo
 
     header = MatchHeader(rules=ruleset_to_dict(UECDA), seed=1, games=1, started="",
                          players=[PlayerInfo(0, "only", 0)])

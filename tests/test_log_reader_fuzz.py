@@ -20,10 +20,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from daihinmin.records.errors import MatchLogError
+from daihinmin.records.matchlog import MAX_LINE_BYTES, read_match_log
+from daihinmin.records.replay import LogMismatchError, verify_log
 from daihinmin.server.config import ServerConfig
-from daihinmin.server.errors import MatchLogError, ResumeLogError, ServerConfigError
-from daihinmin.server.matchlog import MAX_LINE_BYTES, read_match_log
-from daihinmin.server.replay import LogMismatchError, verify_log
+from daihinmin.server.errors import ResumeLogError, ServerConfigError
 from daihinmin.server.resume import config_for_resume, load_resume
 from daihinmin.tools.cli import main
 from hypothesis import HealthCheck, given, settings

@@ -17,9 +17,9 @@ import uuid
 from pathlib import Path
 
 import pytest
-from daihinmin.server.matchlog import read_match_log
-from daihinmin.server.replay import verify_log
-from daihinmin.tools.bench_tcp import compile_native
+from daihinmin.bench.tcp import compile_native
+from daihinmin.records.matchlog import read_match_log
+from daihinmin.records.replay import verify_log
 from daihinmin.tools.cli import main
 from daihinmin.tools.match_tables import table_log_path, table_seed
 from test_match_runner import processes_with

@@ -17,8 +17,8 @@ import uuid
 from pathlib import Path
 
 import pytest
-from daihinmin.server.matchlog import read_match_log
-from daihinmin.server.replay import verify_log
+from daihinmin.records.matchlog import read_match_log
+from daihinmin.records.replay import verify_log
 from daihinmin.tools.cli import main
 from daihinmin.tools.cmd_match import DEFAULT_TABLE, lineup_of, player_specs
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 import pytest
+from daihinmin.bench.mc import run_bench, sample_positions
 from daihinmin.contract.view import GameView
 from daihinmin.driver.record import GameRecord
 from daihinmin.local.runner import play_local_match
@@ -14,7 +15,6 @@ from daihinmin.players.mc.state import HAND
 from daihinmin.players.registry import make_bot
 from daihinmin.rules.game import GameState
 from daihinmin.rules.ruleset import UECDA, ruleset_from
-from daihinmin.tools.mc_bench import run_bench, sample_positions
 from daihinmin.values.cards import CardSet
 from daihinmin.values.moves import Move
 

@@ -28,10 +28,10 @@ from daihinmin.players.mc.rollout import (
 )
 from daihinmin.players.mc.rulebits import rules_word
 from daihinmin.players.mc.table_policy import CARD_RACE_POLICY, table_policy
+from daihinmin.research.mc_strength import main as mc_strength_main
 from daihinmin.rules.game import GameState
 from daihinmin.rules.match import MatchState
 from daihinmin.rules.ruleset import THIRTEENTH_FLOOR, UECDA, WEB
-from daihinmin.tools.mc_strength import main as mc_strength_main
 from daihinmin.values.cards import CardSet
 from daihinmin.values.moves import Move
 from hypothesis import given, settings

@@ -23,7 +23,7 @@ import daihinmin.players.mc as pkg
 from daihinmin.players.mc.bot import MCBot, warm_up
 from daihinmin.players.mc.models import MODEL_WEAKEST
 from daihinmin.rules.ruleset import APP, ORIGINAL, UECDA, WEB
-from daihinmin.tools.mc_bench import sample_positions
+from daihinmin.bench.mc import sample_positions
 
 def signatures():
     out = {}

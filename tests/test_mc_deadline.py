@@ -13,6 +13,7 @@ from functools import lru_cache
 
 import numpy as np
 import pytest
+from daihinmin.bench.mc import sample_positions
 from daihinmin.contract.view import GameView
 from daihinmin.players.mc.bot import (
     SAMPLE_CHUNK,
@@ -26,7 +27,6 @@ from daihinmin.players.mc.state import MAX_PLAYERS, seed_numba
 from daihinmin.players.mc.worlds import sample_worlds
 from daihinmin.rules.game import GameState
 from daihinmin.rules.ruleset import WEB
-from daihinmin.tools.mc_bench import sample_positions
 from hypothesis import HealthCheck, assume, given, settings
 from test_mc_endgame import brute_force, race_moves, race_view, two_player_endings
 

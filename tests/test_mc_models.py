@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from daihinmin.bench.mc import sample_positions
 from daihinmin.contract.view import Bot, GameView
 from daihinmin.local.runner import play_local_match
 from daihinmin.players.default_bot import DefaultBot
@@ -41,7 +42,6 @@ from daihinmin.players.util import weakness
 from daihinmin.players.weakest_bot import WeakestBot
 from daihinmin.rules.movegen import all_plays
 from daihinmin.rules.ruleset import UECDA, WEB, RuleSet
-from daihinmin.tools.mc_bench import sample_positions
 from daihinmin.values.cards import CardSet
 from daihinmin.values.moves import PASS, Move
 from hypothesis import given, settings

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pytest
-from daihinmin.players.mc import state as S
 from daihinmin.players.mc.convert import encode_move
+from daihinmin.players.mc.plays import is_next_step as sim_is_next_step
 from daihinmin.players.mc.rulebits import rules_word
 from daihinmin.rules.judge import is_next_step
 from daihinmin.rules.movegen import all_plays
@@ -52,7 +52,7 @@ def test_next_step_matches_the_engine(order: SequenceOrder, rev: bool) -> None:
             if move.kind is not field.kind:
                 continue
             want = is_next_step(Order(rules, field, rev), move, field)
-            got = S.is_next_step(encode_move(move)[1], encode_move(field)[1], int(rev), rw)
+            got = sim_is_next_step(encode_move(move)[1], encode_move(field)[1], int(rev), rw)
             assert got == want, f"{order} rev={rev}: {move} on {field}: {got} != {want}"
             seen.add(want)
     assert seen == {True, False}

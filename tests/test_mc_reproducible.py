@@ -13,6 +13,7 @@ import random
 from functools import cache
 
 import pytest
+from daihinmin.bench.mc import sample_positions
 from daihinmin.contract.view import GameView
 from daihinmin.players.mc.bot import MCBot
 from daihinmin.players.mc.convert import state_from_game
@@ -20,7 +21,6 @@ from daihinmin.players.mc.endgame import UNKNOWN, SolverScratch, solve_two
 from daihinmin.players.mc.state import seed_numba
 from daihinmin.rules.game import GameState
 from daihinmin.rules.ruleset import APP, ORIGINAL, UECDA, WEB, RuleSet
-from daihinmin.tools.mc_bench import sample_positions
 from daihinmin.values.cards import CardSet
 from daihinmin.values.moves import PASS
 

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 from daihinmin.contract.view import GameView
 from daihinmin.local.runner import play_local_match
+from daihinmin.players.mc import plays
 from daihinmin.players.mc import state as S
 from daihinmin.players.mc.bot import MCBot
 from daihinmin.players.mc.control import THREATS_SIZE, threats, unbeatable
@@ -276,7 +277,7 @@ def check_unbeatable(rules: RuleSet, rich: list[int], data: st.DataObject, rev: 
                   or clears_as_ambulance(move, rules))
         turned = int(move.kind.name != "JOKER" and rules.revolution and revolts(move, rules))
         answered = 0 if rules.revolution_delayed else turned ^ int(eleven)
-        assert S.order_flips(cards, info, rules_word(rules)) == (turned, answered)
+        assert plays.order_flips(cards, info, rules_word(rules)) == (turned, answered)
         assert unbeatable(t, cards, info, int(rev)) == (clears or not answers), str(move)
 
 

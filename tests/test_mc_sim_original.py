@@ -225,12 +225,12 @@ def test_sample_model_plays_like_the_default_bot_at_app_and_original(preset: str
     """The model of the ``default`` bot keeps to the table's rules here too: the client's
     move where the rules allow it, else a pass, or the sample lead where the leader may not
     pass (the ♣3 opening)."""
+    from daihinmin.bench.mc import sample_positions
     from daihinmin.players.default_bot import DefaultBot
     from daihinmin.players.mc.convert import decode_move
     from daihinmin.players.mc.models import MODEL_SAMPLE, choose_as
     from daihinmin.players.mc.rollout import DEFAULT_PARAMS
     from daihinmin.rules.ruleset import PRESETS
-    from daihinmin.tools.mc_bench import sample_positions
     from test_mc_models import view_state
 
     buf_c = np.zeros(MAX_MOVES, dtype=np.int64)

@@ -15,7 +15,7 @@ import random
 from types import SimpleNamespace
 
 import pytest
-from daihinmin.players.mc import state as S
+from daihinmin.players.mc import plays
 from daihinmin.players.mc.convert import encode_move, state_from_game
 from daihinmin.players.mc.endgame import UNKNOWN, SolverScratch, solve_two
 from daihinmin.players.mc.observe import simulator_gaps
@@ -72,7 +72,7 @@ def test_every_play_of_a_hand_is_judged_as_the_engine_does(context: str, data: s
     ctx = SimpleNamespace(rules=rules, field=None, revolution=rev, eleven_back=False)
     for move in all_plays(CardSet.of(cards), rules):
         c, i = encode_move(move)
-        assert S.is_forbidden_finish(c, i, 0, int(rev), word) == is_forbidden_finish(
+        assert plays.is_forbidden_finish(c, i, 0, int(rev), word) == is_forbidden_finish(
             ctx, move), str(move)
 
 

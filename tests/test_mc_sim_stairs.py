@@ -18,7 +18,7 @@ import random
 import numpy as np
 import pytest
 from daihinmin.local.runner import play_local_match
-from daihinmin.players.mc import state as S
+from daihinmin.players.mc import plays
 from daihinmin.players.mc.control import THREATS_SIZE, is_one_play, threats, unbeatable
 from daihinmin.players.mc.convert import decode_move, encode_move, hand_mask, state_from_game
 from daihinmin.players.mc.endgame import UNKNOWN, SolverScratch, solve_two
@@ -340,7 +340,7 @@ def test_unbeatable_matches_the_engine_with_stairs(toggle: str, data: st.DataObj
                       field=move, owner=0, revolution=rev != turned,
                       eleven_back=eleven).legal_plays()
             for q in range(1, n) if hands[q])
-        clears = eight_cuts(move, rules) or S.clears_at_once(cards, info, rules_word(rules))
+        clears = eight_cuts(move, rules) or plays.clears_at_once(cards, info, rules_word(rules))
         got = unbeatable(t, cards, info, int(rev) ^ int(turned) ^ int(eleven))
         if rules.forbidden_finish is ForbiddenFinish.OFF:
             assert got == (clears or not answers), str(move)
@@ -416,7 +416,7 @@ def test_mc_searches_and_plays_legally_at_the_floor_play_rules() -> None:
 def test_bench_and_strength_read_rule_overrides(capsys: pytest.CaptureFixture[str]) -> None:
     """``bench mc --rule`` and ``mc_strength --rule`` apply overrides to the preset: a bad
     one, or rules mc does not simulate, is a usage error (exit 2) before any game."""
-    from daihinmin.tools import mc_strength
+    from daihinmin.research import mc_strength
     from daihinmin.tools.cli import main
 
     assert main(["bench", "mc", "--rules", "thirteenth_floor", "--rule", "sequence_min=6"]) == 2

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 
 import numpy as np
 import pytest
+from daihinmin.players.mc import plays
 from daihinmin.players.mc import state as S
 from daihinmin.players.mc.bot import MAX_CHOICE_CANDIDATES, choice_candidates
 from daihinmin.players.mc.convert import encode_move, state_from_game
@@ -337,7 +338,7 @@ def test_geki_binds_the_ranks_as_the_engine_does() -> None:
     game.step(Move.parse("S6"))
     assert game.geki and game.turn == 1
     sim = state_from_game(game)
-    assert sim[S.LOCK] == S.LOCKED | S.GEKI
+    assert sim[S.LOCK] == plays.LOCKED | plays.GEKI
     assert [str(m) for m in game.legal_plays()] == ["S7"]
     check_position(game, 99, random.Random(0))
 

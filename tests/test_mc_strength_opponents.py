@@ -13,8 +13,8 @@ from daihinmin.local.runner import play_local_match
 from daihinmin.players.mc.bot import MCBot
 from daihinmin.players.mc.models import MODEL_POLICY, MODEL_UNIFORM
 from daihinmin.players.random_bot import RandomBot
+from daihinmin.research import mc_strength
 from daihinmin.rules.ruleset import UECDA
-from daihinmin.tools import mc_strength
 
 pytestmark = pytest.mark.usefixtures("mc_compiled")  # conftest.py: compiled once a session
 

@@ -8,12 +8,12 @@ import sys
 from pathlib import Path
 
 from daihinmin.players.human_render import event_notes
+from daihinmin.research.mc_strength import firsts_by_start_class
 from daihinmin.rules.event_words import _WORDS, SILENT, describe, describe_all
 from daihinmin.rules.events import Event, EventKind
 from daihinmin.rules.ruleset import UECDA, preset
 from daihinmin.rules.scoring import class_title, class_titles
 from daihinmin.tools.cmd_replay import describe_events
-from daihinmin.tools.mc_strength import firsts_by_start_class
 from games import new_game, step
 
 DAIHINMIN = [sys.executable, "-m", "daihinmin.tools"]

@@ -10,10 +10,10 @@ import json
 from pathlib import Path
 
 import pytest
+from daihinmin.records.matchlog import read_match_log
+from daihinmin.records.replay import LogMismatchError, verify_log
 from daihinmin.rules.ruleset import UECDA
 from daihinmin.server.config import ServerConfig
-from daihinmin.server.matchlog import read_match_log
-from daihinmin.server.replay import LogMismatchError, verify_log
 from probe import probe_match
 
 

@@ -20,8 +20,7 @@ from daihinmin.rules.game import GameState
 from daihinmin.rules.match import GameSetup, MatchState
 from daihinmin.rules.ruleset import UECDA
 from daihinmin.server.stand_in import StandIn
-from daihinmin.values.moves import PASS
-from daihinmin.values.shapes import move_from_cells, move_to_cells
+from daihinmin.values.moves import PASS, move_from_cells, move_to_cells
 
 
 @dataclass

@@ -29,8 +29,7 @@ from daihinmin.rules.game import GameState
 from daihinmin.rules.match import MatchState
 from daihinmin.rules.ruleset import UECDA
 from daihinmin.values.cards import CardSet
-from daihinmin.values.moves import PASS, Move
-from daihinmin.values.shapes import move_from_cells, move_to_cells
+from daihinmin.values.moves import PASS, Move, move_from_cells, move_to_cells
 
 
 def _transcript_module() -> ModuleType:

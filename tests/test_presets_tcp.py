@@ -11,9 +11,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from daihinmin.records.matchlog import read_match_log
 from daihinmin.rules.extension_rules import needs_extension
 from daihinmin.rules.ruleset import ruleset_from
-from daihinmin.server.matchlog import read_match_log
 
 CASES = {
     "uecda": [],

@@ -43,8 +43,7 @@ from daihinmin.rules.movegen import all_plays
 from daihinmin.rules.ruleset import UECDA
 from daihinmin.values.cards import DECK52, JOKER, JOKER2, CardParseError, CardSet
 from daihinmin.values.errors import MoveShapeError
-from daihinmin.values.moves import Move
-from daihinmin.values.shapes import move_from_cells, move_to_cells
+from daihinmin.values.moves import Move, move_from_cells, move_to_cells
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

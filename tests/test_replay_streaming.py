@@ -8,12 +8,12 @@ import tracemalloc
 from pathlib import Path
 
 import pytest
-from daihinmin.local.match_log import LocalMatchLog
 from daihinmin.local.runner import play_local_match
 from daihinmin.players.registry import make_bot
+from daihinmin.records.errors import MatchLogError
+from daihinmin.records.inprocess_log import LocalMatchLog
+from daihinmin.records.matchlog import LoggedGames, read_match_log, scan_match_log
 from daihinmin.rules.ruleset import UECDA
-from daihinmin.server.errors import MatchLogError
-from daihinmin.server.matchlog import LoggedGames, read_match_log, scan_match_log
 from daihinmin.tools.cli import main
 
 

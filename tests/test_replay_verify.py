@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from daihinmin.records.matchlog import read_match_log
+from daihinmin.records.replay import LogMismatchError, verify_log
 from daihinmin.server.config import ServerConfig
-from daihinmin.server.matchlog import read_match_log
-from daihinmin.server.replay import LogMismatchError, verify_log
 from daihinmin.tools.cli import main
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st

@@ -18,14 +18,14 @@ import time
 from pathlib import Path
 
 import pytest
-from daihinmin.server.matchlog import read_match_log
-from daihinmin.tools.exit_codes import INTERRUPTED, OK, OUTPUT_REFUSED, STAND_IN, USAGE
+from daihinmin.records.exit_codes import INTERRUPTED, OK, OUTPUT_REFUSED, STAND_IN, USAGE
+from daihinmin.records.matchlog import read_match_log
 
 pytestmark = pytest.mark.timeout(120)
 
 CLI = [sys.executable, "-m", "daihinmin.tools"]
 DATA = Path(__file__).parent / "data"
-CRASHER = (f"{sys.executable} -m daihinmin.tools.fault_client crash --at 3 "
+CRASHER = (f"{sys.executable} -m daihinmin.bench.fault_client crash --at 3 "
            "--host {host} --port {port}")
 
 

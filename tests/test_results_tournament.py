@@ -16,12 +16,12 @@ import time
 from pathlib import Path
 
 import pytest
-from daihinmin.tools.exit_codes import FAILED, OK, OUTPUT_REFUSED
+from daihinmin.records.exit_codes import FAILED, OK, OUTPUT_REFUSED
 
 pytestmark = pytest.mark.timeout(180)
 
 CLI = [sys.executable, "-m", "daihinmin.tools", "tournament"]
-CRASH_LATE = (f"crash={sys.executable} -m daihinmin.tools.fault_client crash --at 25 "
+CRASH_LATE = (f"crash={sys.executable} -m daihinmin.bench.fault_client crash --at 25 "
               "--host {host} --port {port}")
 
 

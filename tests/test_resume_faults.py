@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 import trio
 from daihinmin.driver.faults import SeatReport, SeatStatus
+from daihinmin.records.matchlog import read_match_log
+from daihinmin.records.replay import verify_log
 from daihinmin.server.config import ServerConfig
-from daihinmin.server.matchlog import read_match_log
-from daihinmin.server.replay import verify_log
 from daihinmin.server.resume import config_for_resume, load_resume
 from daihinmin.server.seats import SeatTable
 from probe import ProbePlayer, ProbeRecord, ProtocolViolation, serve_probes

@@ -20,10 +20,10 @@ from pathlib import Path
 
 import pytest
 import trio
+from daihinmin.records.matchlog import drop_torn_tail, parse_lines, read_match_log
+from daihinmin.records.replay import verify_log
 from daihinmin.server.config import ServerConfig
 from daihinmin.server.errors import ServerConfigError
-from daihinmin.server.matchlog import drop_torn_tail, parse_lines, read_match_log
-from daihinmin.server.replay import verify_log
 from daihinmin.server.resume import config_for_resume, load_resume
 from probe import ProbePlayer, probe_match, serve_probes
 

@@ -17,9 +17,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from daihinmin.local.match_log import LocalMatchLog
 from daihinmin.local.runner import play_local_match
 from daihinmin.players.registry import make_bot
+from daihinmin.records.inprocess_log import LocalMatchLog
 from daihinmin.rules.ruleset import UECDA
 
 # Resumes LOG twice (first COPY, so that every lazy import is done before the count), then

@@ -163,7 +163,7 @@ def decodable_plays(hand: CardSet, rules: RuleSet) -> set:
     from daihinmin.protocol.errors import MoveTableError
     from daihinmin.rules.judge import check_shape
     from daihinmin.values.errors import MoveShapeError
-    from daihinmin.values.shapes import move_from_cells
+    from daihinmin.values.moves import move_from_cells
 
     real = list(hand.without_jokers)
     cols = sorted({c >> 2 for c in real})

@@ -11,7 +11,8 @@ from daihinmin.server.config import ServerConfig, WriteMode
 from daihinmin.server.errors import ServerConfigError
 from daihinmin.tools.cli import build_parser
 from daihinmin.tools.cmd_match import lineup_of, match_write_mode
-from daihinmin.tools.cmd_serve import config_from_args, serve_write_mode
+from daihinmin.tools.cmd_serve import serve_write_mode
+from daihinmin.tools.match_options import config_from_args
 from daihinmin.tournament.config import Participant, TournamentConfig
 from daihinmin.tournament.schedule import MatchSpec
 from daihinmin.tournament.tcp_table import match_write_mode as tournament_write_mode

@@ -9,8 +9,8 @@ import sys
 import threading
 from pathlib import Path
 
-from daihinmin.server.matchlog import read_match_log
-from daihinmin.server.replay import verify_log
+from daihinmin.records.matchlog import read_match_log
+from daihinmin.records.replay import verify_log
 from probe import ProbePlayer
 
 

@@ -17,12 +17,12 @@ import trio
 from daihinmin.driver.record import GameRecord
 from daihinmin.protocol.codec import build_profile
 from daihinmin.protocol.extension import REFUSED
+from daihinmin.records.matchlog import read_match_log
+from daihinmin.records.replay import verify_log
 from daihinmin.rules.extension_rules import extension_reasons
 from daihinmin.rules.ruleset import PRESETS
 from daihinmin.server.config import ServerConfig, WriteMode
 from daihinmin.server.match_server import MatchServer
-from daihinmin.server.matchlog import read_match_log
-from daihinmin.server.replay import verify_log
 from daihinmin.values.cards import CardSet
 from probe import ProbePlayer, ProbeRecord, serve_probes
 

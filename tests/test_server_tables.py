@@ -247,8 +247,7 @@ def test_turn_table_bytes_from_cached_rows_equal_the_encoded_tables() -> None:
 def test_field_table_bytes_from_the_play_rows_equal_the_encoded_field_table() -> None:
     from daihinmin.rules.match import MatchState
     from daihinmin.server.tables import card_rows_bytes, field_bytes, field_state, field_table
-    from daihinmin.values.moves import MoveKind
-    from daihinmin.values.shapes import move_to_cells
+    from daihinmin.values.moves import MoveKind, move_to_cells
 
     pick = random.Random(4)
     match = MatchState(UECDA, seed=8, games=3)
@@ -291,7 +290,7 @@ def test_turn_and_field_bytes_built_straight_from_the_game_equal_the_state_path(
         field_bytes_now,
         field_state,
     )
-    from daihinmin.values.shapes import move_to_cells
+    from daihinmin.values.moves import move_to_cells
 
     rules = ruleset_from(preset, [f"players={players}"])
     pick = random.Random(players)

@@ -185,7 +185,7 @@ def test_tcp_with_an_external_command_kill_and_resume(tmp_path: Path) -> None:
 
 def logged_results(path: Path) -> list[tuple[int, list[int], list[int]]]:
     """(game, places, points) of every game in a match log."""
-    from daihinmin.server.matchlog import read_match_log
+    from daihinmin.records.matchlog import read_match_log
 
     return [(g.game, list(g.places), list(g.points)) for g in read_match_log(path).games]
 

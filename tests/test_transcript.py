@@ -48,8 +48,7 @@ from daihinmin.rules.game import GameState, StepResult
 from daihinmin.rules.match import GameSetup, MatchState
 from daihinmin.rules.ruleset import UECDA
 from daihinmin.values.cards import RANK_CHARS, CardSet, card, rank_of, suit_of
-from daihinmin.values.moves import PASS, Cell, Move
-from daihinmin.values.shapes import move_from_cells
+from daihinmin.values.moves import PASS, Cell, Move, move_from_cells
 from vectors import transcript_text
 
 ME = 3  # the transcript is player 3's connection

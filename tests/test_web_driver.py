@@ -10,17 +10,18 @@ import json
 import pytest
 import trio
 from daihinmin.players.registry import make_bot
-from daihinmin.rules.match import MatchState
-from daihinmin.rules.ruleset import PRESETS, RuleConfigError, ruleset_to_dict
-from daihinmin.server.matchlog import (
+from daihinmin.records.matchlog import (
     MatchEnd,
     MatchHeader,
     MatchLogWriter,
     PlayerInfo,
     parse_lines,
 )
-from daihinmin.server.replay import verify_log
+from daihinmin.records.replay import verify_log
+from daihinmin.rules.match import MatchState
+from daihinmin.rules.ruleset import PRESETS, RuleConfigError, ruleset_to_dict
 from daihinmin.web.driver import Seat, play_game
+from daihinmin.web.page_snapshot import snapshot
 from daihinmin.web.seats import BadAnswerError, CpuSeat, PersonSeat
 from daihinmin.web.settings import (
     level_bot,
@@ -29,7 +30,6 @@ from daihinmin.web.settings import (
     table_games,
     table_rules,
 )
-from daihinmin.web.snapshot import snapshot
 from daihinmin.web.tables import Place, Table
 
 PLAYER_COUNTS = [(name, n) for name, rules in PRESETS.items() for n in player_counts(rules)]
@@ -230,7 +230,7 @@ def test_a_published_match_keeps_only_the_last_games_scores() -> None:
     """Memory stays flat however long a published match runs: the snapshot lists the last
     SCORE_ROWS games, and the totals count every game."""
     from daihinmin.driver.record import GameRecord
-    from daihinmin.web.publish import SCORE_ROWS, TablePublisher
+    from daihinmin.watch.publish import SCORE_ROWS, TablePublisher
 
     async def main() -> TablePublisher:
         publisher = TablePublisher("ws://127.0.0.1:1/publish", PRESETS["uecda"], 500, "match")

@@ -7,12 +7,12 @@ import json
 import random
 import time
 
+from daihinmin.bench.tcp import register_bench_tcp
+from daihinmin.bench.tournament import register_bench
 from daihinmin.rules.match import MatchState
 from daihinmin.rules.ruleset import ruleset_from
-from daihinmin.tools.bench_tcp import register_bench_tcp
 from daihinmin.tools.cmd_bench_mc import register_bench_mc
 from daihinmin.tools.cmd_bench_server import register_bench_server
-from daihinmin.tournament.bench import register_bench
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -26,10 +26,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     e.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE")
     e.add_argument("--json", action="store_true", help="print one JSON object")
     e.set_defaults(func=bench_engine)
-    register_bench(bench_sub)  # ``bench tournament`` (daihinmin.tournament.bench)
+    register_bench(bench_sub)  # ``bench tournament`` (daihinmin.bench.tournament)
     register_bench_mc(bench_sub)  # ``bench mc`` (daihinmin.tools.cmd_bench_mc)
     register_bench_server(bench_sub)  # ``bench server`` (daihinmin.tools.cmd_bench_server)
-    register_bench_tcp(bench_sub)  # ``bench tcp`` (daihinmin.tools.bench_tcp)
+    register_bench_tcp(bench_sub)  # ``bench tcp`` (daihinmin.bench.tcp)
 
 
 def run_random_games(rules_name: str, overrides: list[str], games: int, seed: int

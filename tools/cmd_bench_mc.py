@@ -6,8 +6,8 @@ import argparse
 import json
 import sys
 
+from daihinmin.records.exit_codes import USAGE
 from daihinmin.rules.ruleset import PRESETS
-from daihinmin.tools.exit_codes import USAGE
 
 
 def register_bench_mc(bench_sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -24,10 +24,10 @@ def register_bench_mc(bench_sub: argparse._SubParsersAction[argparse.ArgumentPar
 
 
 def bench_mc(args: argparse.Namespace) -> int:
+    from daihinmin.bench.mc import run_bench  # Numba loads only when asked
     from daihinmin.players.mc.observe import simulator_gaps
     from daihinmin.players.prepare import prepare_kinds
     from daihinmin.rules.ruleset import RuleConfigError, ruleset_from
-    from daihinmin.tools.mc_bench import run_bench  # Numba loads only when asked
 
     try:
         rules = ruleset_from(args.rules, args.rule)

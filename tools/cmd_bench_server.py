@@ -79,7 +79,7 @@ def play_match(games: int, early: int, bot: str, seed: int, log_path: Path,
                fsync: bool, stand_ins: bool = False) -> dict[str, Any]:
     import trio
     from daihinmin.driver.record import GameRecord
-    from daihinmin.server.bots import PlayerSpec
+    from daihinmin.launch.process import PlayerSpec
     from daihinmin.server.config import ServerConfig
     from daihinmin.server.runner import run_headless_match
 
@@ -109,8 +109,8 @@ def play_match(games: int, early: int, bot: str, seed: int, log_path: Path,
 
 
 def time_resume(log_path: Path, folder: Path, full_replay: bool) -> dict[str, Any]:
-    from daihinmin.server.matchlog import read_match_log
-    from daihinmin.server.replay import verify_log
+    from daihinmin.records.matchlog import read_match_log
+    from daihinmin.records.replay import verify_log
     from daihinmin.server.resume import load_resume
 
     cut = folder / "resume.jsonl"

@@ -12,8 +12,13 @@ import argparse
 import logging
 import sys
 
-EXIT_OK, EXIT_BOT, EXIT_USAGE = 0, 1, 2
-EXIT_UNREACHABLE, EXIT_CLOSED, EXIT_PROTOCOL, EXIT_TIMEOUT = 3, 4, 5, 6
+from daihinmin.players.registry import parse_options
+from daihinmin.records.exit_codes import BOT_CLOSED as EXIT_CLOSED
+from daihinmin.records.exit_codes import BOT_OK as EXIT_OK
+from daihinmin.records.exit_codes import BOT_PROTOCOL as EXIT_PROTOCOL
+from daihinmin.records.exit_codes import BOT_TIMEOUT as EXIT_TIMEOUT
+from daihinmin.records.exit_codes import BOT_UNREACHABLE as EXIT_UNREACHABLE
+from daihinmin.records.exit_codes import BOT_USAGE as EXIT_USAGE
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -45,32 +50,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("-q", "--quiet", action="store_true", help="no summary at the end")
     p.add_argument("-v", "--verbose", action="store_true", help="log every game")
     p.set_defaults(func=run_bot_command)
-
-
-def parse_options(items: list[str]) -> dict[str, object]:
-    """``KEY=VALUE`` pairs; values that read as int or float become numbers, yes/no and
-    true/false become booleans.
-
-    >>> parse_options(["time_ms=250", "adapt=no", "weights_file=w.json"])
-    {'time_ms': 250, 'adapt': False, 'weights_file': 'w.json'}
-    """
-    out: dict[str, object] = {}
-    for item in items:
-        key, sep, text = item.partition("=")
-        if not sep or not key:
-            raise ValueError(f"--opt needs KEY=VALUE, got {item!r}")
-        value: object = text
-        if text.lower() in ("yes", "no", "true", "false"):
-            out[key.replace("-", "_")] = text.lower() in ("yes", "true")
-            continue
-        for convert in (int, float):
-            try:
-                value = convert(text)
-                break
-            except ValueError:
-                continue
-        out[key.replace("-", "_")] = value
-    return out
 
 
 def run_bot_command(args: argparse.Namespace) -> int:

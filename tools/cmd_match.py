@@ -21,27 +21,29 @@ from typing import TYPE_CHECKING
 from daihinmin.players.prepare import prepare_kinds
 from daihinmin.server.config import CONNECT_TIMEOUT_SECONDS, WriteMode
 
-from .cmd_serve import (
+from .match_options import (
     add_match_options,
     add_write_mode_options,
     config_from_args,
-    interrupted,
     publisher_for,
     refuse_resume_flags,
+    setup_logging,
+)
+from .match_outcome import (
+    interrupted,
     report_errors,
     report_interrupted,
     report_outcome,
-    setup_logging,
     start_standings,
 )
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable
 
+    from daihinmin.launch.process import PlayerSpec
+    from daihinmin.records.matchlog import MatchHeader
     from daihinmin.rules.ruleset import RuleSet
-    from daihinmin.server.bots import PlayerSpec
     from daihinmin.server.match_server import MatchOutcome
-    from daihinmin.server.matchlog import MatchHeader
 
 DEFAULT_TABLE = ("default", "default", "default", "random", "greedy")
 
@@ -123,8 +125,8 @@ def player_specs(lineup: Lineup, rules: RuleSet | None = None, seed: int | None 
     """One spec per player.  Bundled bots get ``rules`` as options, so they list legal moves
     with the match's rules and speak protocol 20260 when those need it, and a seed derived
     from the match seed, so the same match seed replays the same match."""
+    from daihinmin.launch.process import PlayerSpec
     from daihinmin.rules.extension_rules import rule_args
-    from daihinmin.server.bots import PlayerSpec
 
     extra = tuple(rule_args(rules)) if rules is not None else ()
     specs: list[PlayerSpec] = []
@@ -162,11 +164,12 @@ def check_bot_names(bots: list[str]) -> None:
 def match_command(args: argparse.Namespace) -> int:
     import trio
     from daihinmin.driver.record import GameRecord
+    from daihinmin.records.errors import MatchLogError, RecordsError
+    from daihinmin.records.exit_codes import BAD_INPUT, INTERRUPTED, OUTPUT_REFUSED, USAGE
+    from daihinmin.records.outfile import OutputRefusedError
     from daihinmin.rules.ruleset import RuleConfigError, ruleset_from
-    from daihinmin.server.errors import MatchLogError, ResumeLogError, ServerError
-    from daihinmin.server.outfile import OutputRefusedError
+    from daihinmin.server.errors import ResumeLogError, ServerError
     from daihinmin.server.runner import run_headless_match
-    from daihinmin.tools.exit_codes import BAD_INPUT, INTERRUPTED, OUTPUT_REFUSED, USAGE
     from daihinmin.tools.match_progress import match_progress
     from daihinmin.tools.match_tables import plan_tables, play_tables, refuse_tables_flags
 
@@ -199,7 +202,7 @@ def match_command(args: argparse.Namespace) -> int:
     except OutputRefusedError as exc:
         print(f"daihinmin match: {exc}", file=sys.stderr)
         return OUTPUT_REFUSED
-    except (RuleConfigError, ServerError, ValueError) as exc:
+    except (RuleConfigError, ServerError, RecordsError, ValueError) as exc:
         print(f"daihinmin match: {exc}", file=sys.stderr)
         return BAD_INPUT if isinstance(exc, (ResumeLogError, MatchLogError)) else USAGE
     try:

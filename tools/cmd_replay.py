@@ -20,9 +20,9 @@ from daihinmin.local.terminal_text import terminal_safe
 
 if TYPE_CHECKING:
     from daihinmin.driver.faults import SeatEvent
+    from daihinmin.records.matchlog import MatchLog
+    from daihinmin.records.replay import ReplayedGame
     from daihinmin.rules.game import StepResult
-    from daihinmin.server.matchlog import MatchLog
-    from daihinmin.server.replay import ReplayedGame
 
 
 class TerminalSafe:
@@ -113,7 +113,7 @@ def print_game(log: MatchLog, replayed: ReplayedGame) -> None:
 
 
 def print_summary(log: MatchLog) -> None:
-    from daihinmin.server.standings import Standings
+    from daihinmin.records.standings import Standings
 
     h = log.header
     print(f"match log {h.schema}: rules {h.rules.get('name')}, seed {h.seed}, "
@@ -153,10 +153,9 @@ def print_summary(log: MatchLog) -> None:
 
 
 def write_html(source: Path, log: MatchLog, target: Path) -> int:
+    from daihinmin.records.exit_codes import BAD_INPUT, OK, OUTPUT_REFUSED
     from daihinmin.web.replay_frames import LogFramesError, frames
     from daihinmin.web.replay_html import write_replay_html
-
-    from .exit_codes import BAD_INPUT, OK, OUTPUT_REFUSED
 
     try:
         data = frames(log)
@@ -178,9 +177,9 @@ def replay_command(args: argparse.Namespace) -> int:
 
 
 def replay_safely(args: argparse.Namespace) -> int:
-    from daihinmin.server.errors import MatchLogError
-    from daihinmin.server.matchlog import scan_match_log
-    from daihinmin.tools.exit_codes import BAD_INPUT
+    from daihinmin.records.errors import MatchLogError
+    from daihinmin.records.exit_codes import BAD_INPUT
+    from daihinmin.records.matchlog import scan_match_log
 
     try:
         # One game at a time: the log is checked whole first, and its games are read again
@@ -192,7 +191,7 @@ def replay_safely(args: argparse.Namespace) -> int:
 
 
 def replay_scanned(args: argparse.Namespace, log: MatchLog) -> int:
-    from daihinmin.server.replay import LogMismatchError, replay_log, verify_log
+    from daihinmin.records.replay import LogMismatchError, replay_log, verify_log
 
     if args.html is not None:
         return write_html(args.log, log, args.html)

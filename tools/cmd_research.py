@@ -9,17 +9,17 @@ from collections.abc import Callable
 
 # sub-command -> (module, one line for ``daihinmin --help``)
 RESEARCH_TOOLS: dict[str, tuple[str, str]] = {
-    "mc-strength": ("daihinmin.tools.mc_strength",
+    "mc-strength": ("daihinmin.research.mc_strength",
                     "mc against four copies of one bot: mean points with 95%% intervals"),
-    "duplicate": ("daihinmin.tools.duplicate",
+    "duplicate": ("daihinmin.research.duplicate",
                   "two players on the same deals and seats: the paired difference"),
-    "mc-fit": ("daihinmin.tools.mc_fit",
+    "mc-fit": ("daihinmin.research.mc_fit",
                "fit mc's learned playout policy to its own searches"),
-    "levels": ("daihinmin.tools.levels_measure",
+    "levels": ("daihinmin.research.levels_measure",
                "one bot against a table of another: mean place (the CPU levels' order)"),
-    "soak": ("daihinmin.tools.soak",
+    "soak": ("daihinmin.bench.soak",
              "one server, many matches against misbehaving clients: memory and faults"),
-    "fault-client": ("daihinmin.tools.fault_client",
+    "fault-client": ("daihinmin.bench.fault_client",
                      "a client that misbehaves on purpose, against any server"),
 }
 

@@ -123,7 +123,7 @@ def db_path(args: argparse.Namespace) -> Path:
 
 def open_store(args: argparse.Namespace, cfg: TournamentConfig | None
                ) -> tuple[TournamentStore, TournamentConfig]:
-    from daihinmin.server.outfile import check_output_path
+    from daihinmin.records.outfile import check_output_path
     from daihinmin.tournament.config import TournamentConfigError
     from daihinmin.tournament.store import StoreReadError, TournamentStore
 
@@ -158,7 +158,7 @@ def open_store(args: argparse.Namespace, cfg: TournamentConfig | None
 
 def check_log_dir(cfg: TournamentConfig) -> None:
     """Match logs go into a folder that exists."""
-    from daihinmin.server.outfile import OutputRefusedError
+    from daihinmin.records.outfile import OutputRefusedError
 
     if cfg.log_dir is None:
         return
@@ -168,9 +168,7 @@ def check_log_dir(cfg: TournamentConfig) -> None:
 
 def cmd_tournament(args: argparse.Namespace) -> int:
     from daihinmin.local.terminal_text import terminal_safe
-    from daihinmin.rules.scoring import lower_is_better
-    from daihinmin.server.outfile import OutputRefusedError, check_output_path
-    from daihinmin.tools.exit_codes import (
+    from daihinmin.records.exit_codes import (
         BAD_INPUT,
         FAILED,
         INTERRUPTED,
@@ -178,6 +176,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         OUTPUT_REFUSED,
         USAGE,
     )
+    from daihinmin.records.outfile import OutputRefusedError, check_output_path
+    from daihinmin.rules.scoring import lower_is_better
     from daihinmin.tournament.config import ConfigFileError, TournamentConfigError
     from daihinmin.tournament.report import (
         planned_note,
@@ -283,7 +283,7 @@ def publishing_from(args: argparse.Namespace) -> Publishing | None:
             raise ValueError("--publish-hands needs --publish URL")
         return None
     from daihinmin.tournament.publish import Publishing
-    from daihinmin.web.publish import publish_url
+    from daihinmin.watch.publish import publish_url
 
     publish_url(args.publish)  # refused now, not after the first match
     return Publishing(args.publish, args.publish_hands)

@@ -15,7 +15,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from .exit_codes import FAILED, INTERRUPTED, OK, USAGE
+from daihinmin.records.exit_codes import FAILED, INTERRUPTED, OK, USAGE
 
 DEFAULT_PORT = 8080
 

@@ -30,20 +30,22 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from daihinmin.driver.faults import SeatReport, more_serious
+from daihinmin.launch.process import PlayerSpec
 from daihinmin.local.parallel import split_count
-from daihinmin.server.bots import PlayerSpec
+from daihinmin.records.standings import Standings
 from daihinmin.server.config import ServerConfig
 from daihinmin.server.errors import MatchInterruptedError, ServerConfigError
 from daihinmin.server.match_server import MatchOutcome
-from daihinmin.server.standings import Standings
 
-from .cmd_serve import (
+from .match_options import (
     default_log_path,
+    setup_logging,
+)
+from .match_outcome import (
     finish_standings,
     report_errors,
     report_outcome,
     result_code,
-    setup_logging,
     start_standings,
 )
 
@@ -108,7 +110,7 @@ def plan_tables(args: argparse.Namespace, config: ServerConfig,
                 specs_for: Callable[[ServerConfig], list[PlayerSpec]]) -> list[TableTask]:
     """The tables (at most one per game); each log path is checked now, before any player
     starts (the ``outfile`` rules: an existing one is refused without ``--overwrite``)."""
-    from daihinmin.server.outfile import check_output_path
+    from daihinmin.records.outfile import check_output_path
 
     base = None if args.no_log else (args.log or default_log_path(config.seed))
     tasks = []
@@ -308,7 +310,7 @@ def run_pool(pool: WorkerPool, run: TablesRun) -> None:
 def play_tables(args: argparse.Namespace, config: ServerConfig, tasks: list[TableTask],
                 labels: list[str]) -> int:
     """Play the tables at once; print one result (or the errors) and return the exit code."""
-    from daihinmin.tools.exit_codes import FAILED, INTERRUPTED
+    from daihinmin.records.exit_codes import FAILED, INTERRUPTED
     from daihinmin.tools.match_progress import match_progress
     from daihinmin.tournament.pool import WorkerPool
     from daihinmin.tournament.worker import own_cpu_seconds

@@ -1,7 +1,7 @@
 """The standings of ``match`` and ``serve`` on a terminal (80 columns) and as JSON.
 
 A seat that a stand-in played shows its own games and points apart from the stand-in's
-(see :mod:`daihinmin.server.standings` and docs/RESULTS.md); each faulty seat gets a line
+(see :mod:`daihinmin.records.standings` and docs/RESULTS.md); each faulty seat gets a line
 under the table saying what happened, so the table itself stays narrow.
 """
 
@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from daihinmin.records.standings import PlayerStanding, Standings
     from daihinmin.server.config import ServerConfig
-    from daihinmin.server.standings import PlayerStanding, Standings
     from rich.console import Console
 
 LABEL_CHARS = 14

@@ -1,7 +1,9 @@
-"""Tournaments: thousands of matches over many tables, with duplicate deals and ratings.
+"""daihinmin.tournament: thousands of matches over many tables, with duplicate deals and ratings.
 
-Modules: ``config`` (what to play), ``schedule`` (which matches), ``store`` (SQLite results,
-resumable), ``stats`` (ratings and intervals), ``worker``/``pool`` (running matches on all
-cores, in process or over TCP), ``display`` and ``report`` (live view and final tables),
-``publish`` (the tables and standings live in ``daihinmin web``, ``--publish``).
+Modules: ``config`` (what to play), ``schedule`` (which matches), ``store`` (the SQLite
+results, resumable) and ``walcheck``, ``run`` (the dispatcher: the one writer of the store),
+``worker``/``pool``/``local_table``/``tcp_table``/``match_logs`` (matches played on all
+cores, in process or over TCP), ``live`` and ``stats`` (the standings and ratings with their
+intervals), ``report`` (the final tables), ``publish`` (the tables and standings live in
+``daihinmin web``: ``--publish``).
 """

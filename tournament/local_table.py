@@ -14,18 +14,19 @@ from typing import TYPE_CHECKING, Any
 
 from daihinmin.contract.view import Bot
 from daihinmin.driver.record import GameRecord
-from daihinmin.local.match_log import LocalMatchLog
 from daihinmin.local.runner import play_local_match
 from daihinmin.players.registry import make_bot, resolve
+from daihinmin.records.inprocess_log import LocalMatchLog
 from daihinmin.rules.match import MatchState
 from daihinmin.rules.ruleset import RuleSet
+from daihinmin.watch.publish import driver_observer
 
 from .config import Participant, TournamentConfig
 from .match_logs import next_log_path
 from .schedule import MatchSpec, derive_seed
 
 if TYPE_CHECKING:
-    from daihinmin.web.publish import TableWatcher
+    from daihinmin.watch.publish import TableWatcher
 
 # (match id, game, seats, places, points, turns)
 GameCallback = Callable[[int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...], int],
@@ -75,12 +76,11 @@ def play_local(cfg: TournamentConfig, rules: RuleSet, spec: MatchSpec,
         on_game(spec.index, record.game, tuple(record.seats), tuple(record.places),
                 tuple(record.points), len(record.turns))
 
+    observer = None if watcher is None else driver_observer(watcher)  # --publish
+
     def run_match(each_game: Callable[[GameRecord], None]) -> MatchState:
-        if watcher is None:
-            return play_local_match(rules, seed=spec.seed, games=spec.games, bots=bots,
-                                    on_game=each_game)
-        from .publish import play_watched_match  # --publish: every turn to the watcher
-        return play_watched_match(rules, spec.seed, spec.games, bots, each_game, watcher)
+        return play_local_match(rules, seed=spec.seed, games=spec.games, bots=bots,
+                                on_game=each_game, observer=observer)
 
     if cfg.log_dir is None:
         run_match(report)

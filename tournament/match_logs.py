@@ -5,7 +5,7 @@
 the run was interrupted and ``--resume`` replays it) gets the next free name,
 ``match-NNNNN.2.jsonl``, ``match-NNNNN.3.jsonl`` ...: the log of an earlier attempt is kept,
 never clobbered.  The file is still created exclusively and locked by its one writer
-(:mod:`daihinmin.server.outfile`), so a file that appears in between is refused, not
+(:mod:`daihinmin.records.outfile`), so a file that appears in between is refused, not
 overwritten.  The results database records which log belongs to which attempt.
 
 >>> import tempfile

@@ -1,13 +1,21 @@
-"""Worker processes on all cores, fed from one task queue (forkserver where available)."""
+"""Worker processes on all cores, fed from one task queue (forkserver where available).
+
+:func:`worker_main` is what each worker runs by default: the in-process loop
+(:mod:`.worker`) or the TCP tables' loop (:mod:`.tcp_table`), by the tournament's transport.
+"""
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
+import os
 import queue
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .worker import worker_main
+from .config import TournamentConfig
+from .tcp_table import tcp_loop
+from .worker import is_stop, local_loop, own_cpu_seconds
 
 
 def mp_context() -> Any:
@@ -20,6 +28,28 @@ def split_slots(total: int, workers: int) -> list[int]:
     """``total`` table slots over ``workers`` processes, as evenly as possible."""
     base, extra = divmod(total, workers)
     return [base + (1 if w < extra else 0) for w in range(workers)]
+
+
+def worker_main(worker: int, cfg: TournamentConfig, tasks: Any, results: Any,
+                slots: int, show_hands: bool | None = None) -> None:
+    """``show_hands`` None: not published; else publish the tables (with hands or not)."""
+    # Seat faults reach the dispatcher as messages (stored, in the live view and the
+    # report); the server's warnings on stderr would only scroll the live view away.
+    logging.getLogger("daihinmin.server").setLevel(logging.ERROR)
+    try:
+        if cfg.transport == "in-process":
+            local_loop(cfg, tasks, results, worker, show_hands)
+        else:
+            import trio
+
+            from .publish import Views
+            views = None if show_hands is None else Views(show_hands)
+            trio.run(tcp_loop, cfg, tasks, results, slots, worker, views)
+    except BaseException as exc:
+        if is_stop(exc):
+            os._exit(1)  # nobody to report to; the dispatcher replays unfinished matches
+        raise
+    results.put(("exit", worker, own_cpu_seconds()))
 
 
 class WorkerPool:

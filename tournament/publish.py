@@ -3,7 +3,7 @@ with the tournament's standings.
 
 The tables play in worker processes and the standings are added up by the dispatcher, so
 the snapshots travel the way the results do.  In a worker each table's match has a
-:class:`~daihinmin.web.publish.TableWatcher` (the observer ``serve``/``match --publish`` use)
+:class:`~daihinmin.watch.publish.TableWatcher` (the observer ``serve``/``match --publish`` use)
 and :func:`relay_views` hands its newest snapshot to the result queue at most
 ``VIEW_SECONDS`` apart (``("view", key, snapshot)``, latest only: a spectator needs no stale
 one, and the queue never fills with them).  In the dispatcher a :class:`TournamentRelay`
@@ -18,18 +18,13 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import trio
-from daihinmin.contract.view import Bot
-from daihinmin.driver.game import ExchangeDone, GameDriver, GameOver, Output, TurnDone
-from daihinmin.driver.record import GameRecord
-from daihinmin.local.runner import BotTable
-from daihinmin.rules.match import MatchState
 from daihinmin.rules.ruleset import RuleSet
-from daihinmin.web.publish import TablePublisher, TableWatcher
+from daihinmin.watch.publish import TablePublisher, TableWatcher
 
 from .config import TournamentConfig
 from .live import LiveTally
@@ -115,41 +110,6 @@ def start_relay_thread(views: Views, put: Callable[[tuple[Any, ...]], None]) -> 
             relay_due(views, put)
 
     threading.Thread(target=relay, name="tournament-views", daemon=True).start()
-
-
-class WatchedBotTable(BotTable):
-    """In-process bots that also tell a :class:`TableWatcher` what the driver says happened
-    (the TCP server tells it through its match observer)."""
-
-    def __init__(self, bots: Sequence[Bot], watcher: TableWatcher) -> None:
-        super().__init__(bots)
-        self.watcher = watcher
-
-    def handle(self, driver: GameDriver, out: Output) -> None:
-        super().handle(driver, out)
-        state = driver.state
-        if isinstance(out, ExchangeDone) and state is not None:
-            self.watcher.turn_played(driver.setup, state, None)
-        elif isinstance(out, TurnDone) and state is not None:
-            self.watcher.turn_played(driver.setup, state, driver.record.turns[-1])
-        elif isinstance(out, GameOver):
-            self.watcher.game_finished(driver.record)
-
-
-def play_watched_match(rules: RuleSet, seed: int, games: int, bots: Sequence[Bot],
-                       on_game: Callable[[GameRecord], None],
-                       watcher: TableWatcher) -> MatchState:
-    """``local.runner.play_local_match`` with every turn shown to ``watcher``."""
-    match = MatchState(rules, seed=seed, games=games)
-    for p, bot in enumerate(bots):
-        bot.on_match_start(p)
-    table = WatchedBotTable(bots, watcher)
-    while not match.finished:
-        driver = GameDriver(match)
-        while (out := driver.next()) is not None:
-            table.handle(driver, out)
-        on_game(driver.record)
-    return match
 
 
 def standings_json(tally: LiveTally) -> dict[str, Any]:
@@ -271,5 +231,5 @@ class TournamentRelay:
         self._nursery.cancel_scope.cancel()
 
 
-__all__ = ["Publishing", "TournamentRelay", "Views", "WatchedBotTable", "play_watched_match",
+__all__ = ["Publishing", "TournamentRelay", "Views",
            "relay_due", "relay_views", "standings_json", "start_relay_thread", "watch_match"]

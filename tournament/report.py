@@ -274,7 +274,7 @@ def print_head_to_head(console: Console, stats: TournamentStats) -> None:
 
 def open_output(path: str | Path, overwrite: bool) -> IO[str]:
     """A report file: never clobbered unless ``overwrite`` (server.outfile)."""
-    from daihinmin.server.outfile import claim_output
+    from daihinmin.records.outfile import claim_output
 
     return claim_output(Path(path), what="report file", overwrite=overwrite)
 

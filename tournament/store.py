@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from daihinmin.server.outfile import OutputRefusedError
+from daihinmin.records.outfile import OutputRefusedError
 
 from .config import TournamentConfig, config_from_dict
 from .schedule import MatchSpec, build_schedule
@@ -167,8 +167,8 @@ class TournamentStore:
     @classmethod
     def create(cls, path: str | Path, cfg: TournamentConfig) -> TournamentStore:
         """A new database: the file is created exclusively (an existing one is refused,
-        :class:`~daihinmin.server.outfile.OutputRefusedError`) and locked."""
-        from daihinmin.server.outfile import check_output_path
+        :class:`~daihinmin.records.outfile.OutputRefusedError`) and locked."""
+        from daihinmin.records.outfile import check_output_path
 
         path = Path(path)
         check_output_path(path, what="results database", existing=path.exists())
@@ -193,7 +193,7 @@ class TournamentStore:
             if cfg is None:
                 raise StoreReadError(f"{path} does not exist and no tournament was given")
             return cls.create(path, cfg)
-        from daihinmin.server.outfile import check_output_path
+        from daihinmin.records.outfile import check_output_path
 
         check_output_path(Path(path), what="results database", existing=True)
         store = cls(path, writer=True)
@@ -490,7 +490,7 @@ class ParticipantFaults:
 def lock_database(path: Path) -> IO[bytes]:
     """The exclusive OS lock of a results database (a lock on the file itself, which
     SQLite's own POSIX locks do not touch)."""
-    from daihinmin.server.outfile import OutputLockedError, lock_file
+    from daihinmin.records.outfile import OutputLockedError, lock_file
 
     f = path.open("rb")
     try:

@@ -16,12 +16,12 @@ from typing import Any
 import trio
 from daihinmin.driver.faults import SeatReport
 from daihinmin.driver.record import GameRecord
+from daihinmin.launch.process import PlayerSpec
 from daihinmin.rules.ruleset import RuleSet
-from daihinmin.server.bots import PlayerSpec
 from daihinmin.server.config import ServerConfig, WriteMode
 from daihinmin.server.errors import leaf_errors
 from daihinmin.server.runner import run_headless_match
-from daihinmin.web.publish import TableWatcher
+from daihinmin.watch.publish import TableWatcher
 
 from .config import TournamentConfig
 from .local_table import bot_options

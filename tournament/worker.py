@@ -18,9 +18,7 @@ A worker whose dispatcher died stops by itself (checked between games and while 
 
 from __future__ import annotations
 
-import logging
 import multiprocessing
-import os
 import queue
 import resource
 import traceback
@@ -33,7 +31,7 @@ from .schedule import MatchSpec
 
 if TYPE_CHECKING:
     from daihinmin.rules.ruleset import RuleSet
-    from daihinmin.web.publish import TableWatcher
+    from daihinmin.watch.publish import TableWatcher
 
     from .publish import Views
 
@@ -70,29 +68,6 @@ def is_stop(exc: BaseException) -> bool:
     if isinstance(exc, BaseExceptionGroup):
         return any(is_stop(e) for e in exc.exceptions)
     return isinstance(exc, DispatcherGoneError | KeyboardInterrupt)
-
-
-def worker_main(worker: int, cfg: TournamentConfig, tasks: Any, results: Any,
-                slots: int, show_hands: bool | None = None) -> None:
-    """``show_hands`` None: not published; else publish the tables (with hands or not)."""
-    # Seat faults reach the dispatcher as messages (stored, in the live view and the
-    # report); the server's warnings on stderr would only scroll the live view away.
-    logging.getLogger("daihinmin.server").setLevel(logging.ERROR)
-    try:
-        if cfg.transport == "in-process":
-            local_loop(cfg, tasks, results, worker, show_hands)
-        else:
-            import trio
-
-            from .publish import Views
-            from .tcp_table import tcp_loop
-            views = None if show_hands is None else Views(show_hands)
-            trio.run(tcp_loop, cfg, tasks, results, slots, worker, views)
-    except BaseException as exc:
-        if is_stop(exc):
-            os._exit(1)  # nobody to report to; the dispatcher replays unfinished matches
-        raise
-    results.put(("exit", worker, own_cpu_seconds()))
 
 
 def table_watcher(views: Views | None, cfg: TournamentConfig, rules: RuleSet,

@@ -7,7 +7,7 @@ and the connections all live in one Trio nursery, like the match server.
 Routes: ``/`` (the menu and the table page), ``/t/ID`` (a table), ``/watch`` (live tables),
 ``/replay`` (open a match log), ``/api/...``, ``/ws/ID?token=T`` (a page of a table: a seat
 when the token is a seat's, else a spectator) and ``/ws/publish`` (a running serve/match
-publishing its table, see :mod:`daihinmin.web.publish`).
+publishing its table, see :mod:`daihinmin.watch.publish`).
 """
 
 from __future__ import annotations
@@ -31,9 +31,9 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .feeds import MAX_FEEDS, MAX_PUBLISHED, Feed, FeedError, forget_ended
+from .page_snapshot import snapshot
 from .seats import BadAnswerError, cards_of
 from .settings import level_bot, presets_json, table_games, table_rules
-from .snapshot import snapshot
 from .tables import Lobby, Table, TableError
 from .watched import json_object
 

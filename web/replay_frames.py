@@ -16,11 +16,11 @@ from typing import Any
 
 from daihinmin.driver.record import GameRecord
 from daihinmin.players.human_render import event_notes, move_text
+from daihinmin.records.errors import MatchLogError
+from daihinmin.records.matchlog import MatchLog, parse_lines, read_match_log
+from daihinmin.records.replay import LogMismatchError, ReplayedTurn, new_match, replay_game
 from daihinmin.rules.game import GameState
 from daihinmin.rules.match import GameResult, MatchState
-from daihinmin.server.errors import MatchLogError
-from daihinmin.server.matchlog import MatchLog, parse_lines, read_match_log
-from daihinmin.server.replay import LogMismatchError, ReplayedTurn, new_match, replay_game
 
 MAX_LOG_BYTES = 64 * 1024 * 1024
 

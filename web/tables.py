@@ -24,9 +24,9 @@ import trio
 from daihinmin.driver.record import GameRecord
 from daihinmin.players.levels import UnknownLevelError, level_for
 from daihinmin.players.registry import make_bot
+from daihinmin.records.matchlog import MatchEnd, MatchHeader, MatchLogWriter, PlayerInfo
 from daihinmin.rules.match import MatchState
 from daihinmin.rules.ruleset import RuleSet, ruleset_to_dict
-from daihinmin.server.matchlog import MatchEnd, MatchHeader, MatchLogWriter, PlayerInfo
 
 from .driver import LiveGame, Seat, play_game
 from .feeds import Feed

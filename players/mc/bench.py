@@ -1,6 +1,6 @@
 """Speed of the mc player: the search loop's playouts per second on given positions.
 
-``daihinmin.tools.mc_bench`` finds the positions (games between ``default`` players) and
+``daihinmin.bench.mc`` finds the positions (games between ``default`` players) and
 times whole decisions; this module only measures, so the player does not depend on the
 match runner.
 """

@@ -72,6 +72,7 @@ from .state import (
     seed_numba,
 )
 from .table_policy import table_policy
+from .warmup import run_warm_up
 from .weights import load_weights
 from .worlds import (
     ACTION_COLUMNS,
@@ -152,7 +153,7 @@ class MCBot(Bot):
       score; ``policy={"first": 0, "place": 0}`` values the score);
     - ``learned_self``: play my own later moves in playouts by the learned policy
       (:mod:`~daihinmin.players.mc.learned`) instead of the heuristic one; ``weights_file``:
-      its weights from a JSON file written by ``python -m daihinmin.tools.mc_fit --out``;
+      its weights from a JSON file written by ``python -m daihinmin.research.mc_fit --out``;
     - ``pile_history`` (off by default: measured, it does not place mc better; docs/
       LEVELS.md): at draw-pile tables weigh the worlds by the opponents' record
       (:mod:`~daihinmin.players.mc.pile_worlds`: the hands each action came from are
@@ -790,9 +791,7 @@ def warm_up() -> None:
     global _WARM
     if _WARM:
         return
-    from .warmup import run_warm_up  # warmup builds MCBots itself
-
-    run_warm_up()
+    run_warm_up(MCBot)
     _WARM = True
 
 

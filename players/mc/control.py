@@ -40,6 +40,7 @@ from .moves import (
     size_of,
     suits_of,
 )
+from .plays import NINE, clears_at_once, cuts, is_forbidden_finish, is_joker_pair, order_flips
 from .rulebits import (
     AMBULANCE,
     DOUBLE_STAIRS,
@@ -63,16 +64,10 @@ from .state import (
     LEAD_COUNT,
     LEAD_PLAYER,
     MAX_PLAYERS,
-    NINE,
     PILE_COUNT,
     PILE_MASK,
     RULES,
     add_cards,
-    clears_at_once,
-    cuts,
-    is_forbidden_finish,
-    is_joker_pair,
-    order_flips,
     take_cards,
 )
 

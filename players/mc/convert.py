@@ -13,6 +13,7 @@ from daihinmin.values.moves import JOKER_PAIR, LONE_JOKER, PASS, Move, MoveKind
 
 from . import moves as mv
 from .bits import JOKER_BIT
+from .plays import GEKI, LOCKED
 from .rulebits import AFTER_DRAW, LEAD_HOLDS_CLUB3, rules_word
 from .state import (
     BOTTOM,
@@ -20,13 +21,11 @@ from .state import (
     FAILS,
     FIELD_CARDS,
     FIELD_INFO,
-    GEKI,
     GIVE_TO,
     HAND,
     LEAD_COUNT,
     LEAD_PLAYER,
     LOCK,
-    LOCKED,
     MAX_PLAYERS,
     N_BOTTOM,
     N_OUT,

@@ -19,18 +19,17 @@ from .bits import int64
 from .control import THREATS_SIZE, control_win, threats
 from .movegen import generate, keep_plays
 from .moves import MAX_MOVES
+from .plays import GEKI, LOCKED
 from .rulebits import CHOICE_BITS, FORBIDDEN_LAST, LEADER_MUST_PLAY
 from .state import (
     ELEVEN,
     FAILS,
     FIELD_CARDS,
     FIELD_INFO,
-    GEKI,
     HAND,
     LEAD_COUNT,
     LEAD_PLAYER,
     LOCK,
-    LOCKED,
     MAX_PLAYERS,
     N_OUT,
     OVER,

@@ -10,7 +10,7 @@ The weights are fitted to the search's own decisions (:mod:`~daihinmin.players.m
 the playouts then play the searching player's future moves more like the search would.
 It is opt-in (``MCBot(learned_self=True)``): against four ``default`` bots it has not beaten
 the heuristic policy (-0.01 to -0.04 points per game, 95% CI about +-0.03, in paired runs of
-800 positions with ``python -m daihinmin.tools.duplicate``); fit it to other opponents.
+800 positions with ``python -m daihinmin.research.duplicate``); fit it to other opponents.
 """
 
 from __future__ import annotations
@@ -21,21 +21,10 @@ from numba import njit
 from .bits import JOKER_BIT, JOKER_BITS, nibble, popcount, rank_presence
 from .control import THREATS_SIZE, threats, unbeatable
 from .moves import K_JOKER, K_SEQUENCE, K_STAIRS, kind_of, low_of, size_of, suits_of
+from .plays import cuts, order_flips
 from .rollout import plays_or_forced, role_cards, run_cards, strength
 from .rulebits import AFTER_DRAW, FORBID_ROLE_CARDS
-from .state import (
-    FIELD_INFO,
-    HAND,
-    LOCK,
-    PILE_COUNT,
-    REV,
-    RULES,
-    cuts,
-    draws_ahead,
-    n_active,
-    order_flips,
-    take_cards,
-)
+from .state import FIELD_INFO, HAND, LOCK, PILE_COUNT, REV, RULES, draws_ahead, n_active, take_cards
 from .weights import N_FEATURES
 
 # Feature indices (one row per candidate).

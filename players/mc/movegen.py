@@ -45,6 +45,7 @@ from .moves import (
     suits_of,
     with_second_joker,
 )
+from .plays import GEKI, NINE, is_forbidden_finish
 from .rulebits import (
     AMBULANCE,
     DOUBLE_STAIRS,
@@ -63,7 +64,6 @@ from .rulebits import (
     SEQUENCE_MIN_SHIFT,
     SEQUENCE_NEXT_LOW,
 )
-from .state import GEKI, NINE, is_forbidden_finish
 
 GROUP_MAX = 5  # uecda: a group holds at most five cards (four suits and a joker)
 #: The joker pair (joker_pair_clears): both jokers, in cells (0, 14) and (1, 14) as
@@ -438,7 +438,7 @@ def generate(hand: int, field_info: int, rev: int, lock: int, canonical: bool,
              oc: np.ndarray, oi: np.ndarray, rw: int) -> int:
     """Write the legal plays (not the pass) into ``oc``/``oi``; return how many.  ``rev``:
     the order answers follow (revolution and 11-back), ``lock``: the state's LOCK value
-    (suits locked, and with state.GEKI the ranks too), ``rw``: the rules word."""
+    (suits locked, and with plays.GEKI the ranks too), ``rw``: the rules word."""
     kind = kind_of(field_info)
     n = 0
     if field_info == 0:

@@ -33,24 +33,9 @@ from .bits import (
 from .control import T_LEADS, THREATS_SIZE, control_win, threats, unbeatable
 from .movegen import generate, keep_plays
 from .moves import K_JOKER, K_SEQUENCE, K_SINGLE, K_STAIRS, high_of, kind_of, low_of
+from .plays import EIGHT, FIVE, NINE, cuts, is_sandstorm, order_flips
 from .rulebits import FORBID_ROLE_CARDS, FORBIDDEN_LAST, LEADER_MUST_PLAY
-from .state import (
-    EIGHT,
-    ELEVEN,
-    FIELD_INFO,
-    FIVE,
-    HAND,
-    LOCK,
-    NINE,
-    PENDING_REV,
-    REV,
-    RULES,
-    choice_count,
-    cuts,
-    is_sandstorm,
-    order_flips,
-    take_cards,
-)
+from .state import ELEVEN, FIELD_INFO, HAND, LOCK, PENDING_REV, REV, RULES, choice_count, take_cards
 from .weights import FEATURE_NAMES, FITTED_WEIGHTS, N_FEATURES
 
 # Indices of the policy parameter vector.
@@ -167,7 +152,7 @@ def forced_play(st: np.ndarray, p: int, prm: np.ndarray, bufc: np.ndarray, bufi:
 @njit(cache=True)
 def role_cards(cards: int) -> int:
     """How many 13th floor role cards ``cards`` holds: jokers, the ♠3, every 5, 8 and 9
-    (state.holds_role_card asks only whether there is one)."""
+    (plays.holds_role_card asks only whether there is one)."""
     return (popcount(cards & (JOKER_BITS | S3_BIT)) + popcount(nibble(cards, FIVE))
             + popcount(nibble(cards, EIGHT)) + popcount(nibble(cards, NINE)))
 

@@ -87,7 +87,7 @@ MAX_LEAD_LIMIT = 15
 
 # --- the other toggles of the engine (bits 36..39, and 44 up past the facts of 40..43) --------
 #: geki_shibari=True: a play exactly one rank above a locked field binds the ranks too (the
-#: state's LOCK slot then holds LOCKED | GEKI, state.GEKI), and the trick goes up by one rank.
+#: state's LOCK slot then holds LOCKED | GEKI, plays.GEKI), and the trick goes up by one rank.
 GEKI_SHIBARI = 1 << 36
 JOKER_BEATS_JOKER = 1 << 37  # joker_beats_joker=True: a lone joker answers a lone joker
 SIX_REVERSE = 1 << 38  # six_reverse=True: a play holding a 6 turns the direction, once
@@ -107,7 +107,7 @@ SEQUENCE_MIN_SHIFT = 48
 SEQUENCE_MIN_FIELD = 3 << SEQUENCE_MIN_SHIFT
 MAX_SEQUENCE_MIN = 5
 #: revolution_group_min, a two-bit field in bits 50..51: 0 is the uecda 4, 1 is 5, 2 is 3,
-#: 3 is "no group revolts" (a minimum beyond group_max; state.group_revolution_min).
+#: 3 is "no group revolts" (a minimum beyond group_max; plays.group_revolution_min).
 REVOLUTION_GROUP_SHIFT = 50
 REVOLUTION_GROUP_FIELD = 3 << REVOLUTION_GROUP_SHIFT
 GROUPS_NEVER_REVOLT = 3 << REVOLUTION_GROUP_SHIFT

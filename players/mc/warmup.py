@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
 import numpy as np
 from daihinmin.contract.engine_views import ExchangeFacts, engine_view
@@ -16,9 +17,13 @@ from .bits import JOKER_BIT
 from .endgame import SolverScratch, solve_two
 from .models import MODEL_POLICY, MODEL_WEAKEST
 from .moves import K_SINGLE, NO_JOKER_ROW, pack
+from .plays import SEVEN
 from .rulebits import SEVEN_PASS
 from .search import choice_batch
-from .state import N_OUT, SEVEN, apply_play, new_state
+from .state import N_OUT, apply_play, new_state
+
+if TYPE_CHECKING:
+    from .bot import MCBot
 
 
 def _view_after(steps: int, seed: int) -> GameView:
@@ -65,9 +70,9 @@ def _pile_view(seed: int) -> GameView | None:
     return None
 
 
-def run_warm_up() -> None:
-    from .bot import MCBot
-
+def run_warm_up(MCBot: type[MCBot]) -> None:
+    """Play the tiny workloads with players of class ``MCBot`` (passed in: the player's
+    module calls this, so this module does not import it)."""
     bot = MCBot(time_ms=0, playouts=24, worlds=4, proposals=8, warm=False, seed=0)
     for steps in (0, 1, 5):
         view = _view_after(steps, seed=steps)

@@ -1,5 +1,5 @@
 """The learned playout policy's features (names, in order), its fitted weights, and the
-JSON weights files that ``python -m daihinmin.tools.mc_fit --out`` writes.
+JSON weights files that ``python -m daihinmin.research.mc_fit --out`` writes.
 
 Kept apart from :mod:`~daihinmin.players.mc.learned` so that the policy parameter vector
 (:mod:`~daihinmin.players.mc.rollout`) can carry the weights without an import cycle.
@@ -20,7 +20,7 @@ FEATURE_NAMES = ("pass", "strength_lead", "strength_follow", "extra_lead", "joke
 N_FEATURES = len(FEATURE_NAMES)
 
 #: Fitted to 4,419 searched decisions of ``mc`` (3,000 playouts, heuristic playouts) against
-#: four ``default`` bots: ``python -m daihinmin.tools.mc_fit --games 800 --jobs 2
+#: four ``default`` bots: ``python -m daihinmin.research.mc_fit --games 800 --jobs 2
 #: --playouts 3000 --self-policy 0 --seed 5`` (held-out top-1 agreement with the search 0.51).
 FITTED_WEIGHTS = np.array([
     -1.46, -1.03, -1.10, 0.47, -1.40, -1.01, -0.21, -0.46, -0.04, 0.49,

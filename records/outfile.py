@@ -14,11 +14,11 @@ is refused at once instead of interleaving its records.
 >>> claim_output(path, what="log")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-daihinmin.server.outfile.OutputRefusedError: log .../x.jsonl exists; ...
+daihinmin.records.outfile.OutputRefusedError: log .../x.jsonl exists; ...
 >>> claim_output(path, what="log", overwrite=True)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-daihinmin.server.outfile.OutputLockedError: log .../x.jsonl is being written by another process...
+daihinmin.records.outfile.OutputLockedError: log .../x.jsonl is being written by another process...
 >>> f.close()
 """
 
@@ -30,10 +30,10 @@ import stat
 from pathlib import Path
 from typing import IO
 
-from .errors import ServerError
+from .errors import RecordsError
 
 
-class OutputRefusedError(ServerError):
+class OutputRefusedError(RecordsError):
     """An output file cannot be used: it exists, is not a regular file, or its folder is
     missing (exit code 5, docs/EXIT_CODES.md)."""
 

@@ -168,15 +168,15 @@ class Report:
 
 
 def client_cmd(port: int, rate: float, seed: int) -> list[str]:
-    return [sys.executable, "-m", "daihinmin.tools.fault_client", "chaos", "--host", HOST,
+    return [sys.executable, "-m", "daihinmin.bench.fault_client", "chaos", "--host", HOST,
             "--port", str(port), "--rate", str(rate), "--seed", str(seed),
             "--delay", str(CLIENT_DELAY), "--read-timeout", "60", "--name", f"chaos{seed}"]
 
 
 def run_match(server: subprocess.Popen[str], port: int, index: int, args: argparse.Namespace,
               report: Report) -> None:
-    from daihinmin.server.matchlog import read_match_log
-    from daihinmin.server.replay import verify_log
+    from daihinmin.records.matchlog import read_match_log
+    from daihinmin.records.replay import verify_log
 
     if args.bad_connections:
         for kind, n in bad_connections(port, args.bad_connections, args.seed + index).items():
@@ -226,7 +226,7 @@ def soak(args: argparse.Namespace) -> Report:
     with tempfile.TemporaryDirectory(prefix="daihinmin-soak-") as tmp:
         log_dir = Path(args.log_dir) if args.log_dir else Path(tmp)
         server = subprocess.Popen(
-            [sys.executable, "-m", "daihinmin.tools.soak", "--serve", "--games-per-match",
+            [sys.executable, "-m", "daihinmin.bench.soak", "--serve", "--games-per-match",
              str(args.games_per_match), "--seed", str(args.seed), "--log-dir", str(log_dir)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         assert server.stdin is not None and server.stdout is not None

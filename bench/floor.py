@@ -4,7 +4,7 @@ Five native clients run ``--record FILE`` against a real ``daihinmin serve``: ea
 every message the client read and wrote, in order.  :func:`build_script` lines the five up by
 the protocol's order (profile, player number; per game the deal, the exchange tables of the
 players asked to give, then per turn the turn tables, the mover's move, its answer, the field
-table and the end flag) and writes what ``bench_floor_server.c`` replays, in the write
+table and the end flag) and writes what ``floor_server.c`` replays, in the write
 pattern of one of ``serve``'s write modes:
 
 * coalesced (the default): before each reply, one write per player of everything the
@@ -188,8 +188,8 @@ def build_script(recordings: list[list[tuple[bytes, bytes]]], deferred: bool = F
 
 def read_script(data: bytes) -> tuple[int, list[tuple[int, int, int, bytes]]]:
     """The players and the operations of a script (:meth:`Script.to_bytes`), each as (kind,
-    player, size, its bytes), as ``bench_floor_server.c`` reads them: the Python replays of
-    :mod:`daihinmin.tools.bench_floor_py` use this."""
+    player, size, its bytes), as ``floor_server.c`` reads them: the Python replays of
+    :mod:`daihinmin.bench.floor_py` use this."""
     if len(data) < _HEADER.size:
         raise RecordingError("not a floor script")
     magic, players, count, blob_size = _HEADER.unpack_from(data)

@@ -30,7 +30,7 @@ from daihinmin.values.cards import CardParseError, CardSet
 from daihinmin.values.errors import MoveShapeError
 from daihinmin.values.moves import PASS, Move
 
-from .errors import ServerError
+from .errors import RecordsError
 from .matchlog import MatchLog
 
 
@@ -47,7 +47,7 @@ class Mismatch:
         return f"{where}: {self.what}: log has {self.expected!r}, re-simulation gives {self.got!r}"
 
 
-class LogMismatchError(ServerError):
+class LogMismatchError(RecordsError):
     """The log disagrees with the engine's re-simulation."""
 
     def __init__(self, mismatch: Mismatch) -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # imported when the bench runs, so `daihinmin` itself starts fast
-    from .config import TournamentConfig
+    from daihinmin.tournament.config import TournamentConfig
 
 
 def register_bench(bench_sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -32,8 +32,8 @@ def register_bench(bench_sub: argparse._SubParsersAction[argparse.ArgumentParser
 
 
 def measure(cfg: TournamentConfig) -> dict[str, Any]:
-    from .run import run_tournament
-    from .store import TournamentStore
+    from daihinmin.tournament.run import run_tournament
+    from daihinmin.tournament.store import TournamentStore
 
     with tempfile.TemporaryDirectory() as tmp:
         store = TournamentStore.create(Path(tmp) / "bench.sqlite", cfg)
@@ -51,13 +51,13 @@ def measure(cfg: TournamentConfig) -> dict[str, Any]:
 
 
 def bench_tournament(args: argparse.Namespace) -> int:
-    from .config import TournamentConfig, parse_bot_arg, unique_names, validate
+    from daihinmin.tournament.config import TournamentConfig, parse_bot_arg, unique_names, validate
 
     bots = args.bot or ["default"] * 5
     cfg = validate(replace(TournamentConfig(participants=unique_names(
         [parse_bot_arg(b) for b in bots])), transport=args.transport, games=args.games,
         games_per_match=args.games_per_match, jobs=args.jobs, tables=args.tables))
-    from .run import TournamentAbortedError
+    from daihinmin.tournament.run import TournamentAbortedError
 
     try:
         result = measure(cfg)

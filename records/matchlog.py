@@ -210,7 +210,7 @@ class MatchLogWriter:
              overwrite: bool = False, make_folder: bool = False) -> MatchLogWriter:
         """Created exclusively (an existing file is refused unless ``overwrite``) or, with
         ``append``, an existing log; locked for as long as it is open (one writer at a
-        time; :mod:`daihinmin.server.outfile`)."""
+        time; :mod:`daihinmin.records.outfile`)."""
         from .outfile import claim_output
 
         created = not append
@@ -279,7 +279,7 @@ def load_json(line: str) -> Any:
 
 
 class RecordReader:
-    """The records of a log one at a time, checked (:mod:`daihinmin.server.logcheck`), so a
+    """The records of a log one at a time, checked (:mod:`daihinmin.records.logcheck`), so a
     log of any length is read in bounded memory.  Iterate once; afterwards ``torn`` says
     whether a last line cut short was dropped."""
 

@@ -1,7 +1,7 @@
 """The floor server's script replayed in Python: what the event loop alone costs a game.
 
 ``daihinmin bench tcp`` replays a recorded session three ways beside the real server: in C
-(``bench_floor_server.c``, ``floor_*``), and here, in Python with no rules and no protocol
+(``floor_server.c``, ``floor_*``), and here, in Python with no rules and no protocol
 logic, in one of two loops:
 
 * ``selectors`` (``pyfloor_*``): non-blocking sockets and one ``selectors`` object holding
@@ -19,7 +19,7 @@ connection as player k (TCP_NODELAY, the real server's send buffer), compare eac
 the recorded one byte for byte, and print the real server's game lines.  Exit codes as the C
 server's: 0 done, 1 connection, 2 usage or script, 3 a reply differs.
 
-usage: python -m daihinmin.tools.bench_floor_py {selectors,trio} SCRIPT
+usage: python -m daihinmin.bench.floor_py {selectors,trio} SCRIPT
 """
 
 from __future__ import annotations
@@ -32,9 +32,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import trio
-from daihinmin.server.config import MOVE_TIMEOUT, SEND_TIMEOUT
-from daihinmin.server.connection import QUICK_READS_PER_YIELD, SEND_BUFFER_BYTES
-from daihinmin.tools.bench_floor import (
+from daihinmin.bench.floor import (
     OP_GAME,
     OP_READ,
     OP_READ_ANY,
@@ -42,6 +40,8 @@ from daihinmin.tools.bench_floor import (
     RecordingError,
     read_script,
 )
+from daihinmin.server.config import MOVE_TIMEOUT, SEND_TIMEOUT
+from daihinmin.server.connection import QUICK_READS_PER_YIELD, SEND_BUFFER_BYTES
 
 LOOPS = ("selectors", "trio")
 Ops = list[tuple[int, int, int, bytes]]
@@ -205,7 +205,7 @@ def replay(loop: str, path: Path) -> None:
 
 def main(argv: list[str]) -> int:
     if len(argv) != 2 or argv[0] not in LOOPS:
-        print("usage: python -m daihinmin.tools.bench_floor_py {selectors,trio} SCRIPT",
+        print("usage: python -m daihinmin.bench.floor_py {selectors,trio} SCRIPT",
               file=sys.stderr)
         return 2
     try:

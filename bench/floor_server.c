@@ -3,7 +3,7 @@
  *
  * usage: bench_floor_server SCRIPT
  *
- * SCRIPT (written by tools/bench_floor.py from five recordings of a real `daihinmin serve`
+ * SCRIPT (written by bench/floor.py from five recordings of a real `daihinmin serve`
  * session with the native clients) is the session's exact server-side system calls: one
  * write per player per wait (the bytes the real server sent that player since its last
  * wait), and each reply read whole.  This program listens on 127.0.0.1 (an ephemeral port,

@@ -1,13 +1,13 @@
 """The Python floor client of ``daihinmin bench tcp`` (kind ``python``): what any Python
 client of protocol 20070 pays per game on this machine, with no bot and no checks.
 
-It plays as ``bench_native_client.c`` does (the weakest single card on an empty field, else
+It plays as ``native_client.c`` does (the weakest single card on an empty field, else
 a pass; the weakest cards to give), so five of them play the native clients' very games, and
 reads like the bundled bots: one blocking ``recv`` of whatever is there per wake-up, whole
 messages cut from a buffer, one ``send`` per reply.  Against the bundled bot it shows how
 much of a bot's cost is the Python process waking up and reading at all.
 
-usage: python -m daihinmin.tools.bench_python_client HOST PORT [NAME]
+usage: python -m daihinmin.bench.python_client HOST PORT [NAME]
 """
 
 from __future__ import annotations
@@ -83,7 +83,7 @@ def play(sock: socket.socket, name: str) -> None:
 
 def main(argv: list[str]) -> int:
     if len(argv) < 2:
-        print("usage: python -m daihinmin.tools.bench_python_client HOST PORT [NAME]",
+        print("usage: python -m daihinmin.bench.python_client HOST PORT [NAME]",
               file=sys.stderr)
         return 2
     name = argv[2] if len(argv) > 2 else "python"

@@ -6,7 +6,7 @@ are counted apart with the points the seat earned in them (``stand_in_points``),
 stand-in's play is never credited to the participant (docs/RESULTS.md).
 
 >>> from daihinmin.driver.record import GameRecord, TurnRecord
->>> from daihinmin.server.matchlog import PlayerInfo
+>>> from daihinmin.records.matchlog import PlayerInfo
 >>> s = Standings([PlayerInfo(0, "a", 20070), PlayerInfo(1, "b", 20070)])
 >>> s.add_game(GameRecord(1, [0, 1], 0, None, [], places=[1, 0], points=[1, 2],
 ...                       turns=[TurnRecord(0, "S3", 9, 2.0), TurnRecord(1, "pass", 9, 4.0)]))

@@ -4,7 +4,7 @@ An in-process match (``tournament --in-process``, ``mc_strength``, ``duplicate``
 same JSON Lines as ``daihinmin serve``: the header (rules, seed, games, players), one ``game``
 line per :class:`~daihinmin.driver.record.GameRecord` as it ends, and the ``end`` line, so
 ``daihinmin replay --verify`` re-simulates it.  The file is created exclusively and locked
-while written (:mod:`daihinmin.server.outfile`); an existing file is refused unless
+while written (:mod:`daihinmin.records.outfile`); an existing file is refused unless
 ``overwrite``.  A match that stops early (a bot or the process fails) ends ``aborted``.
 
 >>> import tempfile
@@ -12,8 +12,8 @@ while written (:mod:`daihinmin.server.outfile`); an existing file is refused unl
 >>> from daihinmin.rules.ruleset import UECDA
 >>> from daihinmin.players.registry import make_bot
 >>> from daihinmin.local.runner import play_local_match
->>> from daihinmin.server.matchlog import read_match_log
->>> from daihinmin.server.replay import verify_log
+>>> from daihinmin.records.matchlog import read_match_log
+>>> from daihinmin.records.replay import verify_log
 >>> path = Path(tempfile.mkdtemp(), "m.jsonl")
 >>> with LocalMatchLog.open(path, UECDA, seed=4, games=2, names=["a", "b", "c", "d", "e"]
 ...                         ) as log:
@@ -33,9 +33,9 @@ from pathlib import Path
 from types import TracebackType
 
 from daihinmin.driver.record import GameRecord
+from daihinmin.records.matchlog import MatchEnd, MatchHeader, MatchLogWriter, PlayerInfo
 from daihinmin.rules.match import MatchState
 from daihinmin.rules.ruleset import RuleSet, ruleset_to_dict
-from daihinmin.server.matchlog import MatchEnd, MatchHeader, MatchLogWriter, PlayerInfo
 
 #: The header's protocol number of a seat played by a bot in the same process (no wire).
 IN_PROCESS_PROTOCOL = 0

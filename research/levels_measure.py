@@ -52,4 +52,4 @@ def main(argv: list[str] | None = None, prog: str = "daihinmin levels") -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(prog="python -m daihinmin.tools.levels_measure"))
+    sys.exit(main(prog="python -m daihinmin.research.levels_measure"))

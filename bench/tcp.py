@@ -2,9 +2,9 @@
 
 A real ``daihinmin serve`` process on 127.0.0.1 (port 0) and five real client processes per
 table: (a) the bundled ``default`` bot, (b) a minimal native C client
-(``bench_native_client.c``, compiled with the system ``cc`` into a temporary folder; skipped
+(``native_client.c``, compiled with the system ``cc`` into a temporary folder; skipped
 with a message where there is none), (c) the Python floor client
-(``bench_python_client.py``: the C client's play in Python, no bot, no checks).  The native
+(``python_client.py``: the C client's play in Python, no bot, no checks).  The native
 clients take every message with exactly one ``read()`` of its size (``--strict``), so a run
 also checks that each table arrives whole.
 
@@ -20,14 +20,14 @@ reported and fails (exit 1): the figures would not be the client's own.
 
 The floor (with the native clients, unless ``--no-floor``): the same games are played once
 more, untimed, with the native clients recording every message (``--record``); the floor
-server (``bench_floor_server.c``, :mod:`daihinmin.tools.bench_floor`) then replays that
+server (``floor_server.c``, :mod:`daihinmin.bench.floor`) then replays that
 session to five native clients, with the writes of ``serve`` in the run's write mode (one
 per player per wait; deferred: one to the player waited on) and each reply read whole and
 compared with the recorded one, and no judging at all.  Timed like ``serve``, its CPU per
 game (``floor_*``) is what any server of protocol 20070 pays on this machine for these games
 in that write pattern, beside the real server's figures of the same run.  The same script is
 then replayed twice more in Python with no rules and no protocol logic
-(:mod:`daihinmin.tools.bench_floor_py`): on ``selectors`` (``pyfloor_*``, what any Python
+(:mod:`daihinmin.bench.floor_py`): on ``selectors`` (``pyfloor_*``, what any Python
 server pays) and on Trio as ``serve`` drives its sockets (``triofloor_*``, what Trio's loop
 costs on its own).
 
@@ -57,15 +57,15 @@ from importlib import resources
 from pathlib import Path
 from typing import IO, Any
 
-from daihinmin.tools.bench_floor import RecordingError, write_script
-from daihinmin.tools.cmd_bot import EXIT_UNREACHABLE
-from daihinmin.tools.exit_codes import FAILED, OK
+from daihinmin.bench.floor import RecordingError, write_script
+from daihinmin.records.exit_codes import BOT_UNREACHABLE as EXIT_UNREACHABLE
+from daihinmin.records.exit_codes import FAILED, OK
 
 PLAYERS = 5
-NATIVE_SOURCE = "bench_native_client.c"
-FLOOR_SOURCE = "bench_floor_server.c"
+NATIVE_SOURCE = "native_client.c"
+FLOOR_SOURCE = "floor_server.c"
 # default: the bundled bot; native: the C client; python: the Python floor client
-# (bench_python_client.py, the native client's play with no bot and no checks)
+# (python_client.py, the native client's play with no bot and no checks)
 KINDS = ("default", "native", "python")
 WRITE_MODES = ("serve", "exact", "coalesced", "deferred")  # serve: serve's own default
 STRACE_GAMES = 30
@@ -200,8 +200,8 @@ class Table:
 @dataclass(frozen=True)
 class Floor:
     """The compiled floor server and the script it replays (a recorded session); with a
-    ``loop`` of :data:`~daihinmin.tools.bench_floor_py.LOOPS` the script is replayed in
-    Python on that loop instead (``python -m daihinmin.tools.bench_floor_py``)."""
+    ``loop`` of :data:`~daihinmin.bench.floor_py.LOOPS` the script is replayed in
+    Python on that loop instead (``python -m daihinmin.bench.floor_py``)."""
 
     server: Path
     script: Path
@@ -211,7 +211,7 @@ class Floor:
 def server_argv(games: int, seed: int, write_mode: str, floor: Floor | None = None
                 ) -> list[str]:
     if floor is not None and floor.loop is not None:
-        return [sys.executable, "-m", "daihinmin.tools.bench_floor_py", floor.loop,
+        return [sys.executable, "-m", "daihinmin.bench.floor_py", floor.loop,
                 str(floor.script)]
     if floor is not None:
         return [str(floor.server), str(floor.script)]
@@ -228,7 +228,7 @@ def client_argv(kind: str, native: Path | None, port: int, number: int,
         return [str(native), "127.0.0.1", str(port), f"native{number}", "--strict",
                 *recording]
     if kind == "python":
-        return [sys.executable, "-m", "daihinmin.tools.bench_python_client", "127.0.0.1",
+        return [sys.executable, "-m", "daihinmin.bench.python_client", "127.0.0.1",
                 str(port), f"python{number}"]
     return [sys.executable, "-m", "daihinmin.tools", "bot", kind, "--host", "127.0.0.1",
             "--port", str(port)]
@@ -470,7 +470,7 @@ def compile_native(folder: Path, source_name: str = NATIVE_SOURCE) -> Path | Non
     cc = os.environ.get("CC") or shutil.which("cc")
     if cc is None:
         return None
-    source = resources.files("daihinmin.tools").joinpath(source_name)
+    source = resources.files("daihinmin.bench").joinpath(source_name)
     exe = folder / source_name.removesuffix(".c")
     with resources.as_file(source) as path:
         done = subprocess.run([cc, "-O2", "-o", str(exe), str(path)], capture_output=True,

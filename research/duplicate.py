@@ -37,8 +37,8 @@ from pathlib import Path
 from typing import Any
 
 from daihinmin.local.parallel import run_parallel
-from daihinmin.tools.cmd_bot import parse_options
-from daihinmin.tools.exit_codes import OUTPUT_REFUSED
+from daihinmin.players.registry import parse_options
+from daihinmin.records.exit_codes import OUTPUT_REFUSED
 
 # (player, options, opponent, seed, positions, my classes, warm-up games, log path prefix,
 #  the warm-up match's log)
@@ -76,9 +76,9 @@ def position_game(k: int, period: int) -> int:
 
 def run_task(task: Task) -> list[PositionResult]:
     name, options, opponent, seed, positions, mine, warm_games, log_prefix, warm_log = task
-    from daihinmin.local.match_log import LocalMatchLog
     from daihinmin.local.runner import play_local_game, play_local_match
     from daihinmin.players.registry import make_bot
+    from daihinmin.records.inprocess_log import LocalMatchLog
     from daihinmin.rules.match import MatchState
     from daihinmin.rules.ruleset import UECDA
 
@@ -195,7 +195,7 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     prefixes: list[str | None] = [None, None]
     warm_logs: list[str] = []
     if args.log_dir is not None:
-        from daihinmin.server.outfile import OutputRefusedError, check_output_path
+        from daihinmin.records.outfile import OutputRefusedError, check_output_path
 
         prefixes = [str(args.log_dir / side) for side in ("a", "b")]
         if warm_games:

@@ -40,10 +40,10 @@ from typing import Any
 
 import numpy as np
 from daihinmin.local.parallel import run_parallel, split_count
+from daihinmin.players.registry import parse_options
+from daihinmin.records.exit_codes import OUTPUT_REFUSED
 from daihinmin.rules.ruleset import PRESETS, UECDA, RuleConfigError, RuleSet, ruleset_from
 from daihinmin.rules.scoring import class_title
-from daihinmin.tools.cmd_bot import parse_options
-from daihinmin.tools.exit_codes import OUTPUT_REFUSED
 from daihinmin.values.cards import CardSet
 
 
@@ -102,7 +102,7 @@ def run_job(args: JobArgs) -> JobResult:
         play_local_match(rules, seed=seed, games=games, bots=bots, on_game=on_game,
                          before_play=before_play)
     else:
-        from daihinmin.local.match_log import LocalMatchLog
+        from daihinmin.records.inprocess_log import LocalMatchLog
 
         names = ["mc"] + [f"{opponent}-{i}" for i in range(1, rules.players)]
         with LocalMatchLog.open(Path(log_path), rules, seed, games, names) as log:
@@ -323,7 +323,7 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     shares = [n for n in split_count(args.games, jobs) if n]
     logs: list[str | None] = [None] * len(shares)
     if args.log_dir is not None:
-        from daihinmin.server.outfile import OutputRefusedError, check_output_path
+        from daihinmin.records.outfile import OutputRefusedError, check_output_path
 
         logs = [str(args.log_dir / f"mc-strength-{j}.jsonl") for j in range(len(shares))]
         try:  # every log is checked before any game is played

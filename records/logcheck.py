@@ -10,7 +10,7 @@ of an ``IndexError`` deep inside.
 >>> check_ints([0, 1, True], "places", 0, 4)
 Traceback (most recent call last):
 ...
-daihinmin.server.logcheck.LogFieldError: places: True is not an integer in 0..4
+daihinmin.records.logcheck.LogFieldError: places: True is not an integer in 0..4
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from daihinmin.driver.faults import SeatEvent, SeatReport
     from daihinmin.driver.record import GameRecord, TurnRecord
-    from daihinmin.server.matchlog import MatchEnd, MatchHeader, PlayerInfo, ResumeRecord
+    from daihinmin.records.matchlog import MatchEnd, MatchHeader, PlayerInfo, ResumeRecord
 
 MAX_GAMES = 10_000_000  # games in one match: more is refused before anything is allocated
 MAX_POINTS = 10**12  # any real total is far below; bounds what a hostile log can claim

@@ -20,20 +20,21 @@ from typing import Any, TypeVar
 
 import trio
 from daihinmin.contract.view import Observed
+from daihinmin.driver.game import ExchangeDone, GameDriver, GameOver, Output, TurnDone
 from daihinmin.driver.record import GameRecord, TurnRecord
+from daihinmin.local.runner import DriverObserver
 from daihinmin.players.human_render import move_text
 from daihinmin.protocol.errors import ProtocolError
+from daihinmin.records.matchlog import PlayerInfo
 from daihinmin.rules.game import GameState
 from daihinmin.rules.match import GameSetup
 from daihinmin.rules.ruleset import RuleSet
 from daihinmin.rules.scoring import standings
 from daihinmin.server.match_server import MatchObserver
-from daihinmin.server.matchlog import PlayerInfo
 from daihinmin.values.cards import CardParseError
 from daihinmin.values.errors import MoveShapeError
 from daihinmin.values.moves import Move
-
-from .snapshot import RECENT_TURNS, cards_json, game_json
+from daihinmin.watch.snapshot import RECENT_TURNS, cards_json, game_json
 
 SCORE_ROWS = 50  # games listed in a watched table's scores (its totals count them all)
 
@@ -213,4 +214,22 @@ class TablePublisher(TableWatcher):
                 await self._changed.wait()
 
 
-__all__ = ["TablePublisher", "TableWatcher", "publish_url"]
+
+
+def driver_observer(watcher: TableWatcher) -> DriverObserver:
+    """A game driver's observer (``local.runner``'s ``observer``) that tells ``watcher`` what
+    the driver says happened, as the TCP server tells it through its match observer."""
+
+    def observe(driver: GameDriver, out: Output) -> None:
+        state = driver.state
+        if isinstance(out, ExchangeDone) and state is not None:
+            watcher.turn_played(driver.setup, state, None)
+        elif isinstance(out, TurnDone) and state is not None:
+            watcher.turn_played(driver.setup, state, driver.record.turns[-1])
+        elif isinstance(out, GameOver):
+            watcher.game_finished(driver.record)
+
+    return observe
+
+
+__all__ = ["TablePublisher", "TableWatcher", "driver_observer", "publish_url"]

@@ -64,8 +64,8 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     from daihinmin.players.mc.fit import cross_entropy, fit_weights, stack_samples
     from daihinmin.players.mc.rollout import DEFAULT_PARAMS, P_WEIGHTS
     from daihinmin.players.mc.weights import FEATURE_NAMES, N_FEATURES, save_weights
+    from daihinmin.research.mc_strength import policy_options
     from daihinmin.rules.ruleset import PRESETS
-    from daihinmin.tools.mc_strength import policy_options
 
     p = argparse.ArgumentParser(prog=prog, description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)

@@ -1,0 +1,1 @@
+../../daihinmin/__init__.py
