@@ -117,8 +117,10 @@ def mc_search(scale: float) -> Result:
         cmds.append(shlex.join(["daihinmin", *args]))
         r = run_json(args)
         rows.append([f"`{rules}`", f"{r['playouts_per_second_per_core']:,.0f}",
+                     f"{r['playouts_per_cpu_second']:,.0f}",
                      f"{r['decision_ms_median']:.0f}", f"{r['decision_ms_p99']:.0f}"])
-    return Result(cmds, table(["preset", "playouts/s/core", "decision ms, median",
+    return Result(cmds, table(["preset", "playouts/s/core (wall clock)",
+                               "playouts per CPU second", "decision ms, median",
                                "decision ms, p99"], rows))
 
 
@@ -294,8 +296,8 @@ SECTIONS = [
             "bots to speak of): what the engine costs per game and per turn.", engine),
     Section("mc-search", "`mc`'s search",
             "`mc` deciding from fixed positions at its default 250 ms a decision: playouts "
-            "per second per core of the search loop (sampling excluded) and the wall time "
-            "of whole decisions.", mc_search),
+            "of the search loop (sampling excluded) per second of wall clock and per second "
+            "of CPU, and the wall time of whole decisions.", mc_search),
     Section("tcp", "Server and clients over loopback",
             "A real `serve` and five real client processes per table over loopback, for "
             "the bundled `default` bot, a tiny native C client (`native`) and the same "
@@ -348,12 +350,19 @@ def machine() -> str:
     return f"{model}, {os.cpu_count()} cores, Python {platform.python_version()}"
 
 
-def load() -> str:
+def load() -> tuple[float, float, float] | None:
     try:
-        one, five, fifteen = os.getloadavg()
+        return os.getloadavg()
     except OSError:
-        return "unknown"
-    return f"{one:.1f} / {five:.1f} / {fifteen:.1f}"
+        return None
+
+
+def shown(avg: tuple[float, float, float] | None) -> str:
+    return "unknown" if avg is None else " / ".join(f"{x:.1f}" for x in avg)
+
+
+BUSY = ("The machine was busy (a load average above its {cores} cores): these speed figures "
+        "are far below what it gives when quiet, and only compare with each other.")
 
 
 def measure(section: Section, scale: float) -> str:
@@ -365,10 +374,15 @@ def measure(section: Section, scale: float) -> str:
     if scale != 1:
         script += f" --scale {scale:g}"
     commands = "\n".join(result.commands)
+    cores = os.cpu_count() or 1
+    busy = section.needs_quiet and any(avg is not None and avg[0] > cores
+                                       for avg in (before, after))
+    warning = " " + BUSY.format(cores=cores) if busy else ""
     return (f"<!-- bench:{section.name} -->\n### {section.title}\n\n{section.intro}\n\n"
             f"```sh\n{commands}\n```\n\n{result.body}\n\n"
             f"Measured {started:%Y-%m-%d} on {machine()}; load average (1 / 5 / 15 min) "
-            f"{before} before, {after} after. Re-measure: `{script}`.\n"
+            f"{shown(before)} before, {shown(after)} after.{warning} "
+            f"Re-measure: `{script}`.\n"
             f"<!-- /bench:{section.name} -->")
 
 
