@@ -75,7 +75,7 @@ def table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
 
 
 def ci(pair: Sequence[float], digits: int = 2) -> str:
-    return f"{pair[0]:.{digits}f}-{pair[1]:.{digits}f}"
+    return f"{pair[0]:.{digits}f} to {pair[1]:.{digits}f}"
 
 
 @dataclass(frozen=True)
@@ -283,11 +283,11 @@ def self_play(scale: float) -> Result:
             "--opponent-opt", "time_ms=0", "--opponent-opt", "playouts=100",
             "--opponent-opt", "worlds=32", "--opponent-opt", "proposals=128", "--json"]
     s = run_json(args)
-    rows = [[str(s["games"]), f"{s['mean_points']:.2f} ({ci(s['ci95'])})",
+    rows = [[str(s["games"]), f"{s['mean_points']:.2f}", ci(s["ci95"]), ci(s["ci95_blocks"]),
              ", ".join(f"{p:.2f}" for p in s["opponent_mean_points"])]]
     return Result([shlex.join(["daihinmin", *args])],
-                  table(["games", "`mc`'s mean points (95% CI)", "the four copies' means"],
-                        rows))
+                  table(["games", "`mc`'s mean points", "95% interval, games independent",
+                         "95% interval, 25-game blocks", "the four copies' means"], rows))
 
 
 SECTIONS = [
