@@ -47,6 +47,7 @@ from daihinmin.client.sync_runner import connect, recv_exactly
 from daihinmin.players.registry import make_bot
 from daihinmin.protocol.codec import build_exchange, build_move, build_profile
 from daihinmin.protocol.table import TABLE_BYTES
+from daihinmin.records.help_text import PlainHelp
 from daihinmin.values.cards import EMPTY, CardSet
 from daihinmin.values.moves import Move
 
@@ -183,17 +184,18 @@ def play(host: str, port: int, plan: Plan, name: str, read_timeout: float) -> st
 def main(argv: list[str] | None = None, prog: str = "daihinmin fault-client") -> int:
     p = argparse.ArgumentParser(prog=prog,
                                 description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+                                formatter_class=PlainHelp)
     p.add_argument("mode", choices=MODES)
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, required=True)
+    p.add_argument("--host", default="127.0.0.1", help="the server's address")
+    p.add_argument("--port", type=int, required=True, help="the server's port (required)")
     p.add_argument("--at", type=int, default=1, help="misbehave at this reply (1-based)")
     p.add_argument("--on", choices=["any", "move", "exchange"], default="any",
                    help="count only this kind of reply for --at")
     p.add_argument("--delay", type=float, default=1.0, help="seconds late (slow modes)")
     p.add_argument("--rate", type=float, default=0.05, help="chaos: fault probability")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--name", default=None)
+    p.add_argument("--seed", type=int, default=0, help="seed of the faults' random choices")
+    p.add_argument("--name", default=None,
+                   help="the name sent to the server (default: one naming the fault)")
     p.add_argument("--read-timeout", type=float, default=120.0,
                    help="give up when the server is silent this long")
     args = p.parse_args(argv)

@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypedDict
 
+from daihinmin.records.help_text import PlainHelp
+
 HOST = "127.0.0.1"  # loopback only, whatever the options say
 FAULT_LINE = re.compile(r"fault_client: reply \d+ \((\w+)\): ([\w-]+)")
 class Deadlines(TypedDict):
@@ -266,18 +268,18 @@ def soak(args: argparse.Namespace) -> Report:
 
 def main(argv: list[str] | None = None, prog: str = "daihinmin soak") -> int:
     p = argparse.ArgumentParser(prog=prog, description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+                                formatter_class=PlainHelp)
     p.add_argument("--games", type=int, default=300, help="stop after this many games")
     p.add_argument("--seconds", type=float, default=900.0, help="or after this long")
-    p.add_argument("--games-per-match", type=int, default=10)
+    p.add_argument("--games-per-match", type=int, default=10, help="games in each match")
     p.add_argument("--rate", type=float, default=0.12,
                    help="chance that a client's reply misbehaves")
     p.add_argument("--bad-connections", type=int, default=6,
                    help="bad connections before each match")
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--seed", type=int, default=1, help="the first match's seed")
     p.add_argument("--log-dir", default=None, help="keep the match logs here")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
-    p.add_argument("-q", "--quiet", action="store_true")
+    p.add_argument("-q", "--quiet", action="store_true", help="print only the summary")
     p.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.serve:

@@ -565,7 +565,7 @@ def register_bench_tcp(bench_sub: argparse._SubParsersAction[argparse.ArgumentPa
                                          "wall, CPU, syscalls and memory per game")
     p.add_argument("--games", type=int, default=100, help="games per table (at least 3)")
     p.add_argument("--tables", type=int, default=1, help="tables (servers) run at once")
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--seed", type=int, default=1, help="the match seed")
     p.add_argument("--kind", action="append", choices=list(KINDS), default=None,
                    help="client kinds to run (repeatable; default: all three)")
     p.add_argument("--write-mode", action="append", choices=list(WRITE_MODES), default=None,

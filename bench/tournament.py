@@ -21,9 +21,10 @@ if TYPE_CHECKING:  # imported when the bench runs, so `daihinmin` itself starts 
 
 def register_bench(bench_sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     t = bench_sub.add_parser("tournament", help="tournament games per second (TCP or in process)")
-    t.add_argument("--transport", choices=["tcp", "in-process"], default="tcp")
-    t.add_argument("--games", type=int, default=100)
-    t.add_argument("--games-per-match", type=int, default=10)
+    t.add_argument("--transport", choices=["tcp", "in-process"], default="tcp",
+                   help="bots as processes over TCP, or in this process")
+    t.add_argument("--games", type=int, default=100, help="games to play")
+    t.add_argument("--games-per-match", type=int, default=10, help="games in each match")
     t.add_argument("--tables", type=int, default=1, help="TCP: tables at once")
     t.add_argument("--jobs", type=int, default=0, help="worker processes (0: all cores)")
     t.add_argument("--bot", action="append", default=[], help="default: five 'default' bots")

@@ -31,6 +31,8 @@ import enum
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from daihinmin.values.errors import IllegalTableError, MalformedTableError
+
 
 class SeatStatus(enum.StrEnum):
     OK = "OK"
@@ -50,6 +52,17 @@ class OnFault(enum.StrEnum):
 SEVERITY = (SeatStatus.CRASHED, SeatStatus.DISCONNECTED, SeatStatus.MALFORMED,
             SeatStatus.TIMEOUT, SeatStatus.ILLEGAL, SeatStatus.OK)
 ENDS_CONNECTION = (SeatStatus.DISCONNECTED, SeatStatus.CRASHED)
+
+
+def table_fault(exc: MalformedTableError | IllegalTableError) -> SeatStatus:
+    """The fault of a table that could not be used, by what was sent: MALFORMED for no table
+    of the protocol, ILLEGAL for a table of 0/1/2 cells the rules reject (each error says
+    which by its base, :mod:`daihinmin.values.errors`)."""
+    if isinstance(exc, MalformedTableError):
+        return SeatStatus.MALFORMED
+    if isinstance(exc, IllegalTableError):
+        return SeatStatus.ILLEGAL
+    raise TypeError(f"{type(exc).__name__} says neither MALFORMED nor ILLEGAL")
 
 
 def more_serious(a: SeatStatus, b: SeatStatus) -> SeatStatus:
@@ -122,4 +135,4 @@ class SeatReport:
 
 
 __all__ = ["ENDS_CONNECTION", "SEVERITY", "OnFault", "SeatEvent", "SeatReport", "SeatStatus",
-           "more_serious"]
+           "more_serious", "table_fault"]

@@ -60,7 +60,7 @@ from daihinmin.contract.engine_views import (
 from daihinmin.contract.view import GameView, Observed, quick_observed
 from daihinmin.rules.choices import ChoiceResult, PendingChoice
 from daihinmin.rules.game import GameState, StepResult
-from daihinmin.rules.match import GameResult, GameSetup, MatchState, Transfer
+from daihinmin.rules.match import GameResult, GameSetup, GivenDeal, MatchState, Transfer
 from daihinmin.values.cards import CardSet
 from daihinmin.values.moves import PASS, Move
 
@@ -87,6 +87,12 @@ def move_name(move: Move) -> str:
             _MOVE_NAMES.clear()
         name = _MOVE_NAMES[move] = str(move)
     return name
+
+
+def _rejected(cards: CardSet | None) -> str | None:
+    """The fault of a player's own answer the rules replaced: ILLEGAL, as for a move the rules
+    reject (None: no answer at all, whose caller says why)."""
+    return str(SeatStatus.ILLEGAL) if cards is not None else None
 
 
 class DriverError(Exception):
@@ -195,9 +201,9 @@ class _Reply:
 class GameDriver:
     """The match's next game, from the deal to the result (see the module docstring)."""
 
-    def __init__(self, match: MatchState) -> None:
+    def __init__(self, match: MatchState, given: GivenDeal | None = None) -> None:
         self.match = match
-        self.setup: GameSetup = match.setup_game()
+        self.setup: GameSetup = match.setup_game(given)  # given: a recorded deal (a kifu)
         setup = self.setup
         self.state: GameState | None = None  # None until play begins
         self.history: list[Observed] = []  # this game's turns as every player saw them
@@ -271,6 +277,7 @@ class GameDriver:
         transfer = self.setup.give_back(player, cards)
         if transfer.substituted and error is None and by is None:
             error = "the chosen cards are not a valid exchange"
+            fault = fault or _rejected(cards)
         self._replies[player] = _Reply(error, raw if error is not None else None, fault, by)
         return transfer
 
@@ -319,6 +326,7 @@ class GameDriver:
         result = state.step_choice(cards)
         if error is None and result.substituted and by is None:
             error = f"{cards} is not up to {choice.count} cards of the hand"
+            fault = fault or _rejected(cards)
         self._choices.append(result)
         self.record.turns[-1].choices.append(ChoiceRecord(
             choice.kind.value, choice.count, str(result.cards), result.substituted, error,

@@ -1,11 +1,23 @@
 """daihinmin.launch: starting a player's process for a table, and leaving nothing behind.
 
-``process``: how to start one player (a bundled bot or a command, ``{host}``/``{port}``
-filled in), run it in its own session so its whole process group can be stopped, and keep the
-tail of its stderr to explain a failure.  The TCP server's headless runner, ``match`` and
-tournaments start every player process through here.
+``process``: the launcher's API (:class:`PlayerSpec`, :class:`LaunchOptions`,
+:func:`run_player` -> :class:`PlayerExit`); ``limits``: the resource limits and how a stop by
+one is described; ``guard`` and ``relay``: the two small standard-library programs that run
+beside each player (outside and inside the sandbox); ``sandbox``: the bubblewrap command line;
+``submission``: submission folders and their manifest.  The TCP server's headless runner,
+``match``, tournaments and ``check-bot`` start every player process through here.
+Layout and limits for users: docs/SANDBOX.md.
 """
 
-from daihinmin.launch.process import PlayerSpec, run_player_process, stderr_tail, stop_process_group
+from daihinmin.launch.limits import Limits, LimitsError
+from daihinmin.launch.process import (
+    LaunchOptions,
+    PlayerExit,
+    PlayerSpec,
+    run_player,
+    stderr_tail,
+    stop_process_group,
+)
 
-__all__ = ["PlayerSpec", "run_player_process", "stderr_tail", "stop_process_group"]
+__all__ = ["LaunchOptions", "Limits", "LimitsError", "PlayerExit", "PlayerSpec", "run_player",
+           "stderr_tail", "stop_process_group"]

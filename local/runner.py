@@ -6,7 +6,9 @@ does, so every bot sees the same views and callbacks in the same order as over t
 every game ends as the same :class:`~daihinmin.driver.record.GameRecord` (written to a match
 log by :mod:`daihinmin.records.inprocess_log`).  A bot that raises loses that answer, as a bad
 table does on the wire: its move is a pass answered 8, its exchange or choice the rules'
-default, and the record says so (``error``, fault ``CRASHED``).
+default, and the record says so (``error``, fault ``CRASHED``); an answer that is no move or
+no cards at all (``None``, a string) is a table that is no table (fault ``MALFORMED``), and a
+move or cards the rules reject are ``ILLEGAL``, as the server classifies what it reads.
 
 >>> from daihinmin.rules.ruleset import UECDA
 >>> from daihinmin.contract.view import Bot
@@ -56,10 +58,15 @@ BeforePlay = Callable[[GameState], None]
 DriverObserver = Callable[[GameDriver, Output], None]
 
 CRASHED = str(SeatStatus.CRASHED)
+MALFORMED = str(SeatStatus.MALFORMED)
 
 
 def _crash(exc: Exception) -> str:
     return f"the bot raised {type(exc).__name__}: {exc}"
+
+
+def _not_a(answer: object, kind: str) -> str:
+    return f"the bot answered {type(answer).__name__}, not a {kind}"
 
 
 class BotTable:
@@ -108,7 +115,11 @@ class BotTable:
                 driver.move(None, think_ms=(time.perf_counter() - start) * 1000, error=error,
                             fault=CRASHED)
                 return
-            driver.move(move, think_ms=(time.perf_counter() - start) * 1000)
+            think_ms = (time.perf_counter() - start) * 1000
+            if isinstance(move, Move):
+                driver.move(move, think_ms=think_ms)
+            else:
+                driver.move(None, think_ms=think_ms, error=_not_a(move, "Move"), fault=MALFORMED)
             return
         try:
             cards: CardSet = (bot.exchange(view, request.count)
@@ -121,10 +132,13 @@ class BotTable:
             else:
                 driver.choose(None, error=error, fault=CRASHED)
             return
+        answer: CardSet | None = cards if isinstance(cards, CardSet) else None
+        why = None if answer is not None else _not_a(cards, "CardSet")
+        fault = None if answer is not None else MALFORMED
         if isinstance(request, ExchangeRequest):
-            driver.exchange(cards)
+            driver.exchange(answer, error=why, fault=fault)
         else:
-            driver.choose(cards)
+            driver.choose(answer, error=why, fault=fault)
 
     def _failed(self, player: int, driver: GameDriver, what: str, exc: Exception) -> str:
         if player in self.strict:

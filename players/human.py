@@ -28,6 +28,7 @@ from daihinmin.protocol.errors import ProtocolError
 from daihinmin.rules.choices import ChoiceKind, PendingChoice
 from daihinmin.rules.events import Event
 from daihinmin.rules.judge import play_verdict
+from daihinmin.rules.rule_texts import rules_in_words
 from daihinmin.rules.ruleset import Scoring
 from daihinmin.rules.scoring import TITLES_JA, class_title
 from daihinmin.values.cards import CardParseError, CardSet
@@ -37,7 +38,7 @@ from rich.console import Console, RenderableType
 from rich.rule import Rule
 from rich.text import Text
 
-from .human_render import cards_text, event_notes, move_text, turn_screen
+from .human_render import cards_text, event_notes, move_text, seat_label, turn_screen
 from .util import weakest_cards
 
 QUIT_WORDS = ("q", "quit", "exit")
@@ -160,8 +161,7 @@ class HumanBot(Bot):
         self.console.print(text)
 
     def label(self, player: int) -> str:
-        name = self.names[player] if player < len(self.names) else ""
-        return f"p{player} {name}".rstrip() if player != self.player else f"p{player} (you)"
+        return seat_label(player, self.names, self.player)
 
     def ask(self, prompt: str) -> str:
         try:
@@ -203,12 +203,15 @@ class HumanBot(Bot):
         if not plays:
             self.say(Text("You have no legal play: you pass.", style="yellow"))
             return PASS
-        span = f"1-{len(plays)}" + (", p = pass" if may_pass else "")
+        span = ("1" if len(plays) == 1 else f"1-{len(plays)}") + (", p = pass" if may_pass
+                                                                  else "")
         while True:
             text = self.ask(f"Your move [{span}, ? = help]: ")
             word = text.strip().lower()
             if word in ("?", "help"):
                 self.say(HELP)
+                self.say(Text("The rules of this table:", style="bold"))
+                self.say("\n".join(rules_in_words(view.rules)))
                 continue
             if word in ("h", "hand"):
                 self.say(turn_screen(view, self._names(view), plays, may_pass))
@@ -275,7 +278,7 @@ class HumanBot(Bot):
 
     def note_events(self, events: Sequence[Event], names: Sequence[str]) -> None:
         """In-process play shows what the engine says happened (richer than the tables)."""
-        for note in event_notes(events, names):
+        for note in event_notes(events, names, self.player):
             self.say(Text(f"   {note}", style="yellow"))
 
     def on_game_end(self, view: GameView, places: tuple[int, ...] | None) -> None:
@@ -284,10 +287,11 @@ class HumanBot(Bot):
             self.say("The places are not known to this client.")
             return
         classes = view.rules.scoring is Scoring.PLACE
+        width = max(len(self.label(p)) for p in range(len(places)))  # titles in one column
         for p in sorted(range(len(places)), key=lambda q: places[q]):
             title = class_title(view.rules, places[p]) if classes else ""
             named = f"   {title} {TITLES_JA.get(title, '')}".rstrip() if title else ""
-            self.say(f"  {places[p] + 1}. {self.label(p)}{named}")
+            self.say(f"  {places[p] + 1}. {self.label(p):<{width}}{named}".rstrip())
 
 
 __all__ = ["HumanBot", "HumanQuit", "InputError", "display_order", "parse_cards", "parse_move"]

@@ -128,10 +128,8 @@ def players_table(view: GameView, names: Sequence[str]) -> Table:
             status.append("to move")
         if owner == p and view.field is not None:
             status.append("owns the field")
-        who = Text(f"p{p} {names[p] if p < len(names) else ''}".rstrip(),
-                   style="bold green" if p == view.player else "")
-        if p == view.player:
-            who.append(" (you)")
+        who = Text(seat_label(p, names, view.player), style="bold green" if p == view.player
+                   else "")
         table.add_row(str(seat), who, str(view.counts[p]), class_label(view, p),
                       ", ".join(status))
     return table
@@ -163,13 +161,28 @@ def turn_screen(view: GameView, names: Sequence[str], plays: Sequence[Move],
                  Text("Legal moves:", style="bold"), moves_panel(plays, may_pass))
 
 
-def event_notes(events: Sequence[Event], names: Sequence[str]) -> list[str]:
-    """Short sentences for what a turn caused (plays and passes are shown separately)."""
+def seat_label(p: int, names: Sequence[str], you: int | None = None) -> str:
+    """``p2 default``; the person's own seat ``p0 Ada (you)``, or ``p0 you`` when the name
+    is "you" already."""
+    name = names[p] if 0 <= p < len(names) else ""
+    label = f"p{p} {name}".rstrip()
+    if p == you and name.strip().lower() != "you":
+        label += " (you)"
+    return label
+
+
+def event_notes(events: Sequence[Event], names: Sequence[str], you: int | None = None,
+                numbered: bool = True) -> list[str]:
+    """Short sentences for what a turn caused (plays and passes are shown separately);
+    players as ``p2 default`` (``numbered``) or by their names alone (the browser, whose
+    names are unique)."""
     def who(p: int) -> str:
-        return f"p{p} {names[p]}" if 0 <= p < len(names) else f"p{p}"
+        if not numbered and 0 <= p < len(names):
+            return names[p]
+        return seat_label(p, names, you)
 
     return describe_all(events, who)
 
 
 __all__ = ["card_text", "cards_text", "class_label", "event_notes", "flags_text",
-           "move_text", "moves_panel", "players_table", "turn_screen"]
+           "move_text", "moves_panel", "players_table", "seat_label", "turn_screen"]

@@ -10,7 +10,13 @@ from daihinmin.values.errors import (
     BadCellValueError as BadCellValueError,
 )
 from daihinmin.values.errors import (
+    IllegalTableError as IllegalTableError,
+)
+from daihinmin.values.errors import (
     InvalidShapeError as InvalidShapeError,
+)
+from daihinmin.values.errors import (
+    MalformedTableError as MalformedTableError,
 )
 from daihinmin.values.errors import (
     MoveShapeError as MoveShapeError,
@@ -24,16 +30,17 @@ class ProtocolError(Exception):
     """Base class of everything a peer can get wrong on the wire."""
 
 
-class TableSizeError(ProtocolError):
-    """A table did not have 480 bytes / 120 cells."""
+class TableSizeError(ProtocolError, MalformedTableError):
+    """A table did not have 480 bytes / 120 cells (or a 20140 table is not its hex form)."""
 
 
 class UnsupportedVersionError(ProtocolError):
     """A profile named a protocol version this side does not speak."""
 
 
-class MoveTableError(ProtocolError):
-    """A move or exchange table that cannot be read as a move.  ``cell`` is (row, col) or None."""
+class MoveTableError(ProtocolError, IllegalTableError):
+    """A table of 0/1/2 cells that is no valid answer (cards not held, a wrong count).
+    ``cell`` is (row, col) or None."""
 
     def __init__(self, message: str, cell: tuple[int, int] | None = None) -> None:
         super().__init__(message)
@@ -52,5 +59,7 @@ class ExchangeCountError(MoveTableError):
     """An exchange table gives the wrong number of cards."""
 
 
-# What reading a peer's table can raise: a wire error, or cells that form no move.
-TABLE_ERRORS: tuple[type[Exception], ...] = (ProtocolError, MoveShapeError)
+# What reading a peer's table can raise: no table (MALFORMED), or a table the rules reject
+# (ILLEGAL).  Every such error is a subclass of exactly one of the two.
+TABLE_ERRORS: tuple[type[MalformedTableError], type[IllegalTableError]] = (
+    MalformedTableError, IllegalTableError)

@@ -4,8 +4,10 @@ Modules: ``matchlog`` (the JSON Lines match log: write it, read it one game at a
 ``logcheck`` (the checks of every field read), ``replay`` (re-simulate a log and name the
 first mismatch), ``inprocess_log`` (the same log written for a match played in process),
 ``outfile`` (output files created exclusively and locked while written), ``standings`` (a
-match's standings from its records), ``exit_codes`` (what every command's exit status
-means), ``errors``.
+match's standings from its records), ``kifu`` and ``kifu_log`` (the UECda reference
+server's game record, and a match log as one and back), ``move_reading`` (the move a table's
+cells mean, or why none), ``exit_codes`` (what every command's exit status means),
+``errors``.
 The server, the in-process runner, the browser and tournaments all write and read match
 records through this package; a log-schema change touches it and ``driver.record`` only.
 """

@@ -9,3 +9,17 @@ class RecordsError(Exception):
 
 class MatchLogError(RecordsError):
     """A match log file cannot be read: bad JSON, unknown schema, or missing records."""
+
+
+class KifuError(RecordsError):
+    """A kifu (the reference server's game record) cannot be read, or disagrees with the
+    rules; the message names the line (exit code 4)."""
+
+    def __init__(self, message: str, line: int = 0) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+class KifuRulesError(RecordsError):
+    """The rules cannot be written in a kifu, or a kifu asks for rules the engine has no
+    match for (exit code 2)."""

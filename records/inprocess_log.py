@@ -26,7 +26,6 @@ while written (:mod:`daihinmin.records.outfile`); an existing file is refused un
 
 from __future__ import annotations
 
-import datetime
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -35,7 +34,7 @@ from types import TracebackType
 from daihinmin.driver.record import GameRecord
 from daihinmin.records.matchlog import MatchEnd, MatchHeader, MatchLogWriter, PlayerInfo
 from daihinmin.rules.match import MatchState
-from daihinmin.rules.ruleset import RuleSet, ruleset_to_dict
+from daihinmin.rules.ruleset import RuleSet
 
 #: The header's protocol number of a seat played by a bot in the same process (no wire).
 IN_PROCESS_PROTOCOL = 0
@@ -55,17 +54,17 @@ class LocalMatchLog:
     @classmethod
     def open(cls, path: Path, rules: RuleSet, seed: int, games: int, names: Sequence[str],
              overwrite: bool = False, durable: bool = False,
-             start: MatchState | None = None) -> LocalMatchLog:
+             start: MatchState | None = None,
+             protocol: int = IN_PROCESS_PROTOCOL) -> LocalMatchLog:
         """``start``: a match that does not begin at game 1 (its next game, classes and
-        seats go into the header, so replay begins there too)."""
+        seats go into the header, so replay begins there too); ``protocol``: what the
+        players' entries say they spoke (the browser's tables say theirs)."""
         writer = MatchLogWriter.open(path, durable=durable, overwrite=overwrite)
-        now = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
         later = None if start is None or start.game == 1 else {
             "game": start.game, "seats": list(start.seats or range(rules.players)),
             "classes": None if start.classes is None else list(start.classes)}
-        writer.write_header(MatchHeader(
-            rules=ruleset_to_dict(rules), seed=seed, games=games, started=now,
-            players=[PlayerInfo(p, name, IN_PROCESS_PROTOCOL) for p, name in enumerate(names)],
+        writer.write_header(MatchHeader.starting_now(
+            rules, seed, games, [PlayerInfo(p, name, protocol) for p, name in enumerate(names)],
             start=later))
         return cls(writer)
 
@@ -87,6 +86,14 @@ class LocalMatchLog:
 
     def __enter__(self) -> LocalMatchLog:
         return self
+
+    def close(self, match: MatchState, error: str | None = None) -> None:
+        """The end line (as :meth:`finish`) and the file closed: for a writer that cannot
+        hold the log in a ``with`` block."""
+        try:
+            self.finish(match, error)
+        finally:
+            self.writer.close()
 
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:

@@ -100,7 +100,23 @@ def check_header(header: MatchHeader) -> int:
         raise LogFieldError(f"players: {len(header.players)} listed, the table has {n}")
     if header.start is not None:
         check_start(header.start, n, header.games)
+    if header.deals not in ("seed", "recorded"):
+        raise LogFieldError(f"deals: {header.deals!r:.40} is not seed or recorded")
+    if header.kifu is not None:
+        check_kifu_lines(header.kifu)
     return n
+
+
+MAX_KIFU_LINES = 64  # header lines of a kifu kept in a log's header (the reference has 20)
+
+
+def check_kifu_lines(lines: object) -> None:
+    """The kifu header lines a log keeps: at most :data:`MAX_KIFU_LINES` texts by key."""
+    if not isinstance(lines, dict) or len(lines) > MAX_KIFU_LINES:
+        raise LogFieldError(f"kifu: not an object of at most {MAX_KIFU_LINES} texts")
+    for key, value in lines.items():
+        check_text(key, "kifu key")
+        check_text(value, "kifu value")
 
 
 def check_start(start: object, n: int, games: int) -> None:

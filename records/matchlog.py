@@ -12,7 +12,9 @@ game the seat ``events`` (hand-overs), the players a stand-in played (``stand_in
 time banks left (``bank_ms``) and the reports so far of the seats that met a fault
 (``seat_reports``: what ``--resume`` carries over); in the end record each seat's report; in
 the header a ``start`` (game, classes, seats) for a match that begins at a later game
-(``duplicate``'s positions).
+(``duplicate``'s positions); for a log read from a kifu (:mod:`daihinmin.records.kifu`),
+``deals: "recorded"`` (each game's logged deal is its deal: no seed re-creates it) and the
+kifu's own header lines (``kifu``).
 Schema 1 logs read as before.  A last line cut short (the process was killed while writing)
 is dropped on reading.
 
@@ -30,6 +32,7 @@ True
 from __future__ import annotations
 
 import contextlib
+import datetime
 import json
 import math
 import os
@@ -46,13 +49,18 @@ from daihinmin.driver.record import (
     GameRecord,
     TurnRecord,
 )
-from daihinmin.rules.ruleset import RuleSet, ruleset_from_dict
+from daihinmin.rules.ruleset import RuleSet, ruleset_from_dict, ruleset_to_dict
 
 from . import logcheck
 from .errors import MatchLogError
 
 SCHEMA = "daihinmin.matchlog/2"
 READABLE_SCHEMAS = ("daihinmin.matchlog/1", SCHEMA)
+
+def utc_now() -> str:
+    """The time a log's header or resume line says it started: UTC, to the second."""
+    return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+
 
 @dataclass
 class PlayerInfo:
@@ -91,6 +99,19 @@ class MatchHeader:
     # A match that starts at a later game (``duplicate``'s positions): {"game": k, "classes":
     # [...] or None, "seats": [...]}; None: at game 1 (checked by logcheck.check_header).
     start: dict[str, Any] | None = None
+    # Where the deals come from: "seed" (every deal re-created from the seed) or "recorded"
+    # (each game record's seats, dealer and dealt hands are the deal: a log read from a kifu).
+    deals: str = "seed"
+    # The header lines of the kifu a log was read from that it has no field for (the host
+    # name, the window settings, ...), kept so that writing the kifu again gives them back.
+    kifu: dict[str, str] | None = None
+
+    @classmethod
+    def starting_now(cls, rules: RuleSet, seed: int, games: int, players: list[PlayerInfo],
+                     **fields: Any) -> MatchHeader:
+        """The header of a match that starts now, its rules as the log stores them: every
+        writer of a log (the server, the in-process runner, the browser) builds it here."""
+        return cls(ruleset_to_dict(rules), seed, games, players, utc_now(), **fields)
 
     def ruleset(self) -> RuleSet:
         return ruleset_from_dict(self.rules).validate()
@@ -110,6 +131,10 @@ class MatchHeader:
             d["lineup"] = self.lineup
         if self.start is not None:
             d["start"] = self.start
+        if self.deals != "seed":
+            d["deals"] = self.deals
+        if self.kifu is not None:
+            d["kifu"] = self.kifu
         return d
 
     @classmethod
@@ -120,7 +145,8 @@ class MatchHeader:
                    str(d.get("started", "")), str(d["schema"]), str(d.get("write_mode", "exact")),
                    d.get("policy"),
                    None if lineup is None else [{str(k): str(v) for k, v in dict(p).items()}
-                                                for p in lineup], d.get("start"))
+                                                for p in lineup], d.get("start"),
+                   d.get("deals", "seed"), d.get("kifu"))
 
 
 @dataclass

@@ -1,9 +1,11 @@
 """Re-simulating a match log with the engine, checking every logged fact on the way.
 
 Replay is one more adapter over the game driver (:mod:`daihinmin.driver.game`): the seed
-and rules in the header re-create every deal; the logged exchange choices, moves and
-7-pass/10-discard answers are the driver's answers; the deals, transfers, movers, answers,
-places and points it produces must equal the logged ones.  The first difference raises
+and rules in the header re-create every deal (in a log read from a kifu, header ``deals:
+"recorded"``, each game's logged deal is its deal, checked to be one the rules could make);
+the logged exchange choices, moves and 7-pass/10-discard answers are the driver's answers;
+the deals, transfers, movers, answers, places and points it produces must equal the logged
+ones.  The first difference raises
 :class:`LogMismatchError`.
 """
 
@@ -25,12 +27,13 @@ from daihinmin.driver.record import GameRecord, TransferRecord, TurnRecord
 from daihinmin.protocol.errors import ProtocolError
 from daihinmin.rules.choices import PendingChoice
 from daihinmin.rules.game import GameState, StepResult
-from daihinmin.rules.match import GameResult, GameSetup, MatchState
+from daihinmin.rules.match import DealError, GameResult, GameSetup, GivenDeal, MatchState
 from daihinmin.values.cards import CardParseError, CardSet
 from daihinmin.values.errors import MoveShapeError
 from daihinmin.values.moves import PASS, Move
 
 from .errors import RecordsError
+from .kifu import KIFU_PASS
 from .matchlog import MatchLog
 
 
@@ -154,19 +157,38 @@ def replay_choice(driver: GameDriver, g: int, number: int, turn: TurnRecord,
 ReplayWatch = Callable[[GameState, "ReplayedTurn | None"], None]
 
 
-def replay_game(match: MatchState, record: GameRecord,
-                watch: ReplayWatch | None = None) -> ReplayedGame:
-    """Re-simulate one logged game on the game driver, checking every logged fact."""
-    return _GameReplay(match, record, watch).run()
+def replay_game(match: MatchState, record: GameRecord, watch: ReplayWatch | None = None,
+                *, recorded_deal: bool = False) -> ReplayedGame:
+    """Re-simulate one logged game on the game driver, checking every logged fact
+    (``recorded_deal``: the record's deal is the game's, not the seed's)."""
+    return _GameReplay(match, record, watch, recorded_deal).run()
+
+
+def logged_deal(record: GameRecord) -> GivenDeal:
+    """The deal a record holds (seats, dealer, dealt hands), for a game the seed cannot
+    re-create."""
+    g = record.game
+    hands = tuple(_cards(g, "dealt hand", text) for text in record.dealt)
+    return GivenDeal(tuple(record.seats), record.dealer, hands)
+
+
+def _driver(match: MatchState, record: GameRecord, recorded_deal: bool) -> GameDriver:
+    if not recorded_deal:
+        return GameDriver(match)
+    try:
+        return GameDriver(match, logged_deal(record))
+    except DealError as exc:
+        raise LogMismatchError(Mismatch(record.game, None, "deal", record.dealt,
+                                        f"no deal of the rules ({exc})")) from exc
 
 
 class _GameReplay:
     """One logged game fed to the driver: each of its outputs checked against the log."""
 
-    def __init__(self, match: MatchState, record: GameRecord, watch: ReplayWatch | None
-                 ) -> None:
+    def __init__(self, match: MatchState, record: GameRecord, watch: ReplayWatch | None,
+                 recorded_deal: bool = False) -> None:
         self.match, self.record, self.watch = match, record, watch
-        self.driver = GameDriver(match)
+        self.driver = _driver(match, record, recorded_deal)
         check_deal(self.driver.setup, record)
         self.chosen = iter([t for t in record.transfers if not t.automatic])
         self.turns = iter(enumerate(record.turns, 1))
@@ -239,12 +261,18 @@ class _GameReplay:
 
 def replay_games(log: MatchLog, match: MatchState) -> Iterator[ReplayedGame]:
     """Re-simulate the logged games on ``match`` (a fresh match of the log's header)."""
+    recorded = recorded_deals(log)
     for record in log.games:
         if match.finished:
             raise LogMismatchError(Mismatch(record.game, None, "game beyond the match",
                                             record.game,
                                             f"the match has {log.header.games} games"))
-        yield replay_game(match, record)
+        yield replay_game(match, record, recorded_deal=recorded)
+
+
+def recorded_deals(log: MatchLog) -> bool:
+    """The log's deals are its records' (a log read from a kifu), not the seed's."""
+    return log.header.deals == "recorded"
 
 
 def new_match(log: MatchLog) -> MatchState:
@@ -291,16 +319,19 @@ class VerifySummary:
     faults: int = 0  # turns and exchanges with a fault (timeout, malformed, illegal)
     stand_in_turns: int = 0  # turns a stand-in played
     resumes: int = 0  # times the match was continued with --resume
+    kifu_passes: int = 0  # passes a kifu import answered where its server skipped the player
 
 
 def verify_log(log: MatchLog) -> VerifySummary:
-    games = turns = faults = stand_in = 0
+    games = turns = faults = stand_in = kifu_passes = 0
     for replayed in replay_log(log):
         games += 1
         turns += len(replayed.turns)
         rec = replayed.record
         faults += sum(1 for t in rec.turns if t.fault) + sum(1 for t in rec.transfers if t.fault)
-        stand_in += sum(1 for t in rec.turns if t.by)
+        stand_in += sum(1 for t in rec.turns if t.by and t.by != KIFU_PASS)
+        kifu_passes += sum(1 for t in rec.turns if t.by == KIFU_PASS)
     complete = (log.end is not None and log.end.status == "complete"
                 and games == log.header.games - log.header.first_game + 1)
-    return VerifySummary(games, turns, complete, faults, stand_in, len(log.resumes))
+    return VerifySummary(games, turns, complete, faults, stand_in, len(log.resumes),
+                         kifu_passes)

@@ -13,6 +13,15 @@ stand-in's play is never credited to the participant (docs/RESULTS.md).
 >>> [(p.name, p.points, p.mean_place, p.places, p.mean_move_ms) for p in s.ranked()]
 [('b', 2, 1.0, [1, 0], 4.0), ('a', 1, 2.0, [0, 1], 2.0)]
 
+Equal points rank by the better place in the last game, the rule every preset takes
+(:func:`daihinmin.rules.scoring.outcome_key`, which the engine's standings use too):
+
+>>> tie = Standings([PlayerInfo(0, "a", 20070), PlayerInfo(1, "b", 20070)])
+>>> tie.add_game(GameRecord(1, [0, 1], 0, None, [], places=[0, 1], points=[2, 1]))
+>>> tie.add_game(GameRecord(2, [0, 1], 0, None, [], places=[1, 0], points=[1, 2]))
+>>> [p.name for p in tie.ranked()]
+['b', 'a']
+
 A seat a stand-in played ranks below every seat its own participant played throughout,
 whatever its points; among such seats, the later hand-over ranks higher.  A game the
 stand-in played does not count as the participant's:
@@ -25,8 +34,9 @@ stand-in played does not count as the participant's:
 
 Under card scoring (13th floor) fewer points are better:
 
+>>> from daihinmin.rules.ruleset import THIRTEENTH_FLOOR
 >>> low = Standings([PlayerInfo(0, "a", 20070), PlayerInfo(1, "b", 20070)],
-...                 lower_is_better=True)
+...                 rules=THIRTEENTH_FLOOR.with_rules(players=2, min_players=2))
 >>> low.add_game(GameRecord(1, [0, 1], 0, None, [], places=[0, 1], points=[-30, 40]))
 >>> [p.name for p in low.ranked()]
 ['a', 'b']
@@ -48,6 +58,8 @@ from typing import Any
 
 from daihinmin.driver.faults import SeatReport
 from daihinmin.driver.record import GameRecord
+from daihinmin.rules.ruleset import UECDA, RuleSet
+from daihinmin.rules.scoring import lower_is_better, outcome_key
 
 from .matchlog import PlayerInfo
 
@@ -61,6 +73,7 @@ class PlayerStanding:
     label: str = ""  # how the player was launched (bot kind or command), if known
     points: int = 0  # earned in the participant's own games only
     places: list[int] = field(default_factory=list)  # own games finished 1st, 2nd, ...
+    last_place: int = 0  # its place in the match's last game (0 = first): breaks ties
     moves: int = 0
     think_ms: float = 0.0
     status: str = "OK"  # see daihinmin.driver.faults
@@ -145,11 +158,12 @@ class Standings:
     games is needed; the seats' reports are applied at the end."""
 
     def __init__(self, players: Iterable[PlayerInfo], labels: list[str] | None = None, *,
-                 lower_is_better: bool = False) -> None:
+                 rules: RuleSet = UECDA) -> None:
         infos = list(players)
         n = len(infos)
         self.games = 0
-        self.lower_is_better = lower_is_better
+        self.rules = rules
+        self.lower_is_better = lower_is_better(rules)
         self.players = [PlayerStanding(p.number, p.name,
                                        labels[p.number] if labels else "", places=[0] * n)
                         for p in infos]
@@ -159,11 +173,16 @@ class Standings:
         for info in players:
             self.players[info.number].name = info.name
 
-    def add_game(self, record: GameRecord) -> None:
+    def add_game(self, record: GameRecord, *, last: bool = True) -> None:
+        """Add a finished game; ``last``: it is the match's latest game, whose places break
+        ties of points (``match --jobs`` adds every table's games, but only table 1's
+        decide: the table of the match seed)."""
         self.games += 1
         replaced = set(record.stand_in)
         for p, (place, pts) in enumerate(zip(record.places, record.points, strict=True)):
             s = self.players[p]
+            if last:
+                s.last_place = place
             if p in replaced:
                 s.stand_in_games += 1
                 s.stand_in_points += pts
@@ -196,13 +215,14 @@ class Standings:
         return sum(s.stand_in_games for s in self.players)
 
     def ranked(self) -> list[PlayerStanding]:
-        """Most points first (fewest under card scoring); ties by mean place, then player
-        number.  Seats a stand-in played come last, the later hand-over first."""
-        sign = 1 if self.lower_is_better else -1
+        """Most points first (fewest under card scoring), ties broken by the better place in
+        the last game, as the rules rank a match (:func:`outcome_key`).  Seats a stand-in
+        played come last, the later hand-over first."""
+        rules = self.rules
 
         def key(s: PlayerStanding) -> tuple[Any, ...]:
             late = -(s.since[0] * 10_000 + s.since[1]) if s.replaced and s.since else 0
-            return (s.replaced, late, s.stand_in_games, sign * s.points, s.mean_place,
-                    s.number)
+            return (s.replaced, late, s.stand_in_games,
+                    *outcome_key(rules, s.points, s.last_place, s.number))
 
         return sorted(self.players, key=key)

@@ -28,108 +28,18 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import random
 import statistics
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from daihinmin.local.parallel import run_parallel
 from daihinmin.players.registry import parse_options
 from daihinmin.records.exit_codes import OUTPUT_REFUSED
+from daihinmin.records.help_text import PlainHelp
 
-# (player, options, opponent, seed, positions, my classes, warm-up games, log path prefix,
-#  the warm-up match's log)
-Task = tuple[str, dict[str, object], str, int, list[int], list[int | None], int, str | None,
-             str | None]
-WARM_SEED = 1_000_003  # added to --seed for the unscored warm-up games
-
-
-@dataclass
-class PositionResult:
-    position: int
-    points: int
-    place: int
-
-
-def position_classes(k: int, seed: int, mine: int | None) -> tuple[int, ...] | None:
-    """The classes of position ``k``: player 0 holds ``mine``, the others a seeded shuffle."""
-    if mine is None:
-        return None
-    rest = [c for c in range(5) if c != mine]
-    random.Random(seed * 1_000_003 + k).shuffle(rest)
-    return (mine, *rest)
-
-
-def position_game(k: int, period: int) -> int:
-    """Game number of position ``k``: game 2 on, skipping the games that reset the classes.
-
-    >>> [position_game(k, 4) for k in range(7)]
-    [2, 3, 4, 6, 7, 8, 10]
-    """
-    if period <= 1:
-        return k + 2
-    return k + 2 + k // (period - 1)
-
-
-def run_task(task: Task) -> list[PositionResult]:
-    name, options, opponent, seed, positions, mine, warm_games, log_prefix, warm_log = task
-    from daihinmin.local.runner import play_local_game, play_local_match
-    from daihinmin.players.registry import make_bot
-    from daihinmin.records.inprocess_log import LocalMatchLog
-    from daihinmin.rules.match import MatchState
-    from daihinmin.rules.ruleset import UECDA
-
-    bots = [make_bot(name, **options)] + [make_bot(opponent, seed=seed * 10 + i)
-                                         for i in range(1, 5)]
-    names = [name] + [f"{opponent}-{i}" for i in range(1, 5)]
-    # The unscored warm-up match also starts the match for the bots.
-    if warm_games > 0 and warm_log is not None:  # logged; its name says it is the warm-up
-        with LocalMatchLog.open(Path(warm_log), UECDA, seed + WARM_SEED, warm_games,
-                                names) as log:
-            log.finish(play_local_match(UECDA, seed + WARM_SEED, warm_games, bots,
-                                        on_game=log.game))
-    elif warm_games > 0:
-        play_local_match(UECDA, seed + WARM_SEED, warm_games, bots)
-    else:
-        for p, bot in enumerate(bots):
-            bot.on_match_start(p)
-    out = []
-    for k, my_class in zip(positions, mine, strict=True):
-        game = position_game(k, UECDA.class_reset_period)
-        match = MatchState(UECDA, seed=seed, games=game, game=game,
-                           classes=position_classes(k, seed, my_class),
-                           seats=tuple(range(5)))
-        if log_prefix is None:
-            record = play_local_game(match, bots)
-        else:  # one log per position: a one-game match that starts at game ``game``
-            with LocalMatchLog.open(Path(position_log(log_prefix, k)), UECDA, seed, game,
-                                    names, start=match) as log:
-                record = play_local_game(match, bots)
-                log.game(record)
-                log.finish(match)
-        out.append(PositionResult(k, record.points[0], record.places[0]))
-    return out
-
-
-def position_log(prefix: str, k: int) -> str:
-    """The log of position ``k`` of one side (``prefix`` = folder/side).
-
-    >>> position_log("logs/a", 12)
-    'logs/a-00012.jsonl'
-    """
-    return f"{prefix}-{k:05d}.jsonl"
-
-
-def warm_up_log(prefix: str, job: int) -> str:
-    """The log of one job's unscored warm-up match.
-
-    >>> warm_up_log("logs/b", 1)
-    'logs/b-warm-1.jsonl'
-    """
-    return f"{prefix}-warm-{job}.jsonl"
+from .positions import Task, position_log, run_task, warm_up_log
 
 
 def paired_summary(a: list[int], b: list[int]) -> dict[str, Any]:  # JSON
@@ -163,30 +73,51 @@ def _classes(text: str) -> list[int | None]:
 
 def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     p = argparse.ArgumentParser(prog=prog, description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+                                formatter_class=PlainHelp)
     p.add_argument("--a", default="mc", help="registered player A")
     p.add_argument("--b", default="mc", help="registered player B")
-    p.add_argument("--a-opt", action="append", default=[], metavar="KEY=VALUE")
-    p.add_argument("--b-opt", action="append", default=[], metavar="KEY=VALUE")
-    p.add_argument("--opponent", default="default")
-    p.add_argument("--positions", type=int, default=800)
+    p.add_argument("--a-opt", action="append", default=[], metavar="KEY=VALUE",
+                   help="an option for player A's bot (repeatable)")
+    p.add_argument("--b-opt", action="append", default=[], metavar="KEY=VALUE",
+                   help="an option for player B's bot (repeatable)")
+    p.add_argument("--opponent", default="default", help="the bot in the other seats")
+    p.add_argument("--positions", type=int, default=800,
+                   help="deals to play (each with A and with B in the same seat; with "
+                        "--sprt: at most)")
     p.add_argument("--my-classes", default="0,0,0,0,1",
                    help="classes of the tested player, cycled over the positions "
                         "(0 daifugo .. 4 daihinmin, none: a fresh deal without exchange)")
-    p.add_argument("--seed", type=int, default=7)
+    p.add_argument("--seed", type=int, default=7, help="the first deal's seed")
     p.add_argument("--warm-games", type=int, default=1,
                    help="unscored games each job plays first (0: none)")
-    p.add_argument("--jobs", type=int, default=1)
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--log-dir", metavar="DIR", type=Path,
                    help="write each position's match log into DIR (a-K.jsonl for A, b-K.jsonl "
                         "for B; checked by 'daihinmin replay --verify')")
+    sprt = p.add_argument_group(
+        "sequential test", "stop as soon as the answer is known at the error rates asked "
+        "(docs/SPRT.md): H0 says B - A is D0 points per game, H1 says D1 (D0 < D1)")
+    sprt.add_argument("--sprt", nargs=2, type=float, metavar=("D0", "D1"),
+                      help="the two hypotheses, mean points per game of B minus A")
+    sprt.add_argument("--alpha", type=float, default=0.05,
+                      help="the chance of accepting H1 when H0 holds (default 0.05)")
+    sprt.add_argument("--beta", type=float, default=0.05,
+                      help="the chance of accepting H0 when H1 holds (default 0.05)")
     args = p.parse_args(argv)
     mine_cycle = _classes(args.my_classes)
     positions = list(range(args.positions))
     jobs = max(1, args.jobs)
     slices = [positions[j::jobs] for j in range(jobs)]
-    tasks: list[Task] = []
+    hypotheses = None
+    if args.sprt is not None:
+        from daihinmin.tournament.sprt import SprtError, SprtHypotheses
+
+        try:
+            hypotheses = SprtHypotheses(args.sprt[0], args.sprt[1], args.alpha,
+                                        args.beta).check()
+        except SprtError as exc:
+            raise SystemExit(f"--sprt: {exc}") from None
     try:
         configs = ((args.a, parse_options(args.a_opt)), (args.b, parse_options(args.b_opt)))
     except ValueError as exc:
@@ -210,37 +141,81 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
         except OutputRefusedError as exc:
             print(f"duplicate: {exc}", file=sys.stderr)
             return OUTPUT_REFUSED
+    sides: list[list[Task]] = []
     for (name, opts), prefix in zip(configs, prefixes, strict=True):
+        sides.append([])
         for j, part in enumerate(slices):
             if part:
                 warm_log = warm_up_log(prefix, j) if prefix and warm_games else None
-                tasks.append((name, opts, args.opponent, args.seed, part,
-                              [mine_cycle[k % len(mine_cycle)] for k in part],
-                              warm_games, prefix, warm_log))
+                sides[-1].append((name, opts, args.opponent, args.seed, part,
+                                  [mine_cycle[k % len(mine_cycle)] for k in part],
+                                  warm_games, prefix, warm_log))
     start = time.perf_counter()
-    results = run_parallel(run_task, tasks, jobs)
-    half = len(results) // 2
-    a = {r.position: r for part in results[:half] for r in part}
-    b = {r.position: r for part in results[half:] for r in part}
-    summary = paired_summary([a[k].points for k in positions], [b[k].points for k in positions])
-    summary["places_a"] = [sum(1 for r in a.values() if r.place == q) for q in range(5)]
-    summary["places_b"] = [sum(1 for r in b.values() if r.place == q) for q in range(5)]
+    if hypotheses is not None:
+        from .duplicate_sprt import run_sprt
+
+        run = run_sprt(list(zip(*sides, strict=True)), positions, hypotheses)
+        used, a, b = run.used, run.a, run.b
+    else:
+        results = run_parallel(run_task, [*sides[0], *sides[1]], jobs)
+        half = len(results) // 2
+        a = {r.position: r for part in results[:half] for r in part}
+        b = {r.position: r for part in results[half:] for r in part}
+        used = positions
+    summary = paired_summary([a[k].points for k in used], [b[k].points for k in used])
+    summary["places_a"] = [sum(1 for k in used if a[k].place == q) for q in range(5)]
+    summary["places_b"] = [sum(1 for k in used if b[k].place == q) for q in range(5)]
     summary["wall_s"] = round(time.perf_counter() - start, 1)
+    if hypotheses is not None:
+        summary["sprt"] = sprt_report(run.test, args.positions)
     if args.log_dir is not None:
         summary["warm_up_logs"] = warm_logs  # unscored: none of their games count
     if args.json:
         print(json.dumps(summary))
-    else:
-        lo, hi = summary["diff_ci95"]
-        print(f"{summary['positions']} positions vs 4x {args.opponent}: A {summary['mean_a']} "
-              f"(places {summary['places_a']}), B {summary['mean_b']} (places "
-              f"{summary['places_b']}); B - A = {summary['diff']:+} (95% CI {lo:+}..{hi:+}), "
-              f"the two differ in {summary['differ']:.0%} of positions; "
-              f"{summary['wall_s']} s")
-        if warm_logs:
-            print(f"logs in {args.log_dir}: a-K/b-K.jsonl per position; the unscored warm-up "
-                  f"games in {', '.join(Path(w).name for w in warm_logs)}")
+        return 0
+    lo, hi = summary["diff_ci95"]
+    print(f"{summary['positions']} positions vs 4x {args.opponent}: A {summary['mean_a']} "
+          f"(places {summary['places_a']}), B {summary['mean_b']} (places "
+          f"{summary['places_b']}); B - A = {summary['diff']:+} (95% CI {lo:+}..{hi:+}), "
+          f"the two differ in {summary['differ']:.0%} of positions; "
+          f"{summary['wall_s']} s")
+    if hypotheses is not None:
+        print_sprt(summary["sprt"])
+    if warm_logs:
+        print(f"logs in {args.log_dir}: a-K/b-K.jsonl per position; the unscored warm-up "
+              f"games in {', '.join(Path(w).name for w in warm_logs)}")
     return 0
+
+
+def sprt_report(test: Any, limit: int) -> dict[str, Any]:  # JSON
+    """The test's verdict, LLR trace (every pair), pairs and games used, and how many
+    pairs a fixed-length test of the same error rates would take at the spread seen."""
+    from daihinmin.tournament.sprt import fixed_length
+
+    out: dict[str, Any] = test.summary()
+    out["text"] = test.verdict_text()
+    out["positions_used"] = test.n
+    out["games_used"] = 2 * test.n  # one game of A and one of B per position
+    out["limit"] = limit
+    lo, hi = out["ci95"]
+    sd = (hi - lo) / (2 * 1.96) * math.sqrt(test.n) if test.n > 1 else 0.0
+    out["fixed_length_positions"] = fixed_length(test.hypotheses, sd) if sd > 0 else None
+    return out
+
+
+def print_sprt(report: dict[str, Any]) -> None:
+    from daihinmin.tournament.sprt import thin
+
+    trace = [(i, v) for i, v in report["trace"]]
+    shown = "  ".join(f"{i}:{v:+.2f}" for i, v in
+                      [(trace[k][0], trace[k][1]) for k, _ in thin([v for _, v in trace], 12)])
+    fixed = report["fixed_length_positions"]
+    print(f"SPRT H0 {report['d0']:+g} vs H1 {report['d1']:+g} (alpha {report['alpha']:g}, "
+          f"beta {report['beta']:g}): {report['text']}; LLR {report['llr']:+.2f} in "
+          f"[{report['lower']:+.2f}, {report['upper']:+.2f}] after {report['positions_used']} "
+          f"positions ({report['games_used']} games; a fixed-length test: "
+          f"{fixed if fixed is not None else '?'} positions)")
+    print(f"LLR trace (position:LLR): {shown}")
 
 
 if __name__ == "__main__":

@@ -13,18 +13,19 @@ import sys
 from daihinmin.driver.record import GameRecord
 from daihinmin.local.runner import play_local_match
 from daihinmin.players.registry import make_bot, names
+from daihinmin.records.help_text import PlainHelp
 from daihinmin.rules.ruleset import PRESETS, RuleSet, preset
 
 
 def seat_mean_place(rules: RuleSet, bot: str, field: str, games: int,
                     seed: int = 5) -> tuple[float, float]:
-    """Mean place (0 = first) of one ``bot`` in seat 0 against ``field`` bots in every other
+    """Mean place (1 = first) of one ``bot`` in seat 0 against ``field`` bots in every other
     seat over ``games`` games, and the half-width of its 95% interval (games taken as
     independent): how the level order was measured."""
     places: list[int] = []
 
     def record(game: GameRecord) -> None:
-        places.append(game.places[0])
+        places.append(game.places[0] + 1)  # the record counts from 0
 
     bots = [make_bot(bot, seed=1)] + [make_bot(field, seed=p) for p in range(2, rules.players + 1)]
     play_local_match(rules, seed=seed, games=games, bots=bots,
@@ -35,7 +36,7 @@ def seat_mean_place(rules: RuleSet, bot: str, field: str, games: int,
 
 def main(argv: list[str] | None = None, prog: str = "daihinmin levels") -> int:
     p = argparse.ArgumentParser(prog=prog, description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+                                formatter_class=PlainHelp)
     p.add_argument("preset", choices=sorted(PRESETS), help="rule preset")
     p.add_argument("bot", choices=names(), help="the bot in seat 0")
     p.add_argument("field", choices=names(), help="the bot in every other seat")
@@ -47,7 +48,7 @@ def main(argv: list[str] | None = None, prog: str = "daihinmin levels") -> int:
     mean, half = seat_mean_place(preset(args.preset), args.bot, args.field, args.games,
                                  args.seed)
     print(f"{args.preset}: {args.bot} against {args.field}: mean place {mean:.2f} ± "
-          f"{half:.2f} (0 = first) over {args.games} games")
+          f"{half:.2f} (1 = first) over {args.games} games")
     return 0
 
 

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from daihinmin.local.parallel import run_parallel, split_count
+from daihinmin.records.help_text import PlainHelp
 
 if TYPE_CHECKING:
     from daihinmin.players.mc.search import ArmStats
@@ -68,19 +69,19 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     from daihinmin.rules.ruleset import PRESETS
 
     p = argparse.ArgumentParser(prog=prog, description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--games", type=int, default=1100)
-    p.add_argument("--opponent", default="default")
+                                formatter_class=PlainHelp)
+    p.add_argument("--games", type=int, default=1100, help="games of searches to learn from")
+    p.add_argument("--opponent", default="default", help="the bot in the other seats")
     p.add_argument("--rules", default="uecda", choices=sorted(PRESETS),
                    help="preset the games are played at (its default player count)")
     p.add_argument("--policy", action="append", default=[], metavar="NAME=VALUE",
                    help="mc's other policy or value parameters (as mc-strength --policy)")
-    p.add_argument("--jobs", type=int, default=1)
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--jobs", type=int, default=1, help="worker processes")
+    p.add_argument("--seed", type=int, default=1, help="the first game's seed")
     p.add_argument("--playouts", type=int, default=3000, help="playouts per decision")
     p.add_argument("--self-policy", type=int, default=1, choices=(0, 1),
                    help="the searches' own playouts: 1 learned policy, 0 heuristic")
-    p.add_argument("--l2", type=float, default=1e-4)
+    p.add_argument("--l2", type=float, default=1e-4, help="L2 regularisation of the fit")
     p.add_argument("--out", help="write the fitted weights here (JSON)")
     args = p.parse_args(argv)
     try:

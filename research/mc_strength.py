@@ -42,6 +42,7 @@ import numpy as np
 from daihinmin.local.parallel import run_parallel, split_count
 from daihinmin.players.registry import parse_options
 from daihinmin.records.exit_codes import OUTPUT_REFUSED
+from daihinmin.records.help_text import PlainHelp
 from daihinmin.rules.ruleset import PRESETS, UECDA, RuleConfigError, RuleSet, ruleset_from
 from daihinmin.rules.scoring import class_title
 from daihinmin.values.cards import CardSet
@@ -269,16 +270,17 @@ def summarise(results: list[JobResult], opponent: str, wall: float,
 
 def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     p = argparse.ArgumentParser(prog=prog, description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--games", type=int, default=500)
+                                formatter_class=PlainHelp)
+    p.add_argument("--games", type=int, default=500, help="games to play")
     p.add_argument("--opponent", default="default", help="registered player for the others")
     p.add_argument("--rules", default="uecda", choices=sorted(PRESETS),
                    help="preset the games are played at (its default player count)")
     p.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE",
                    help="a rule of the preset changed, e.g. seven_pass=yes (repeatable)")
     p.add_argument("--jobs", type=int, default=1, help="matches run side by side")
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--time-ms", type=float, default=250.0)
+    p.add_argument("--seed", type=int, default=1, help="the first game's seed")
+    p.add_argument("--time-ms", type=float, default=250.0,
+                   help="mc's thinking time per move, in milliseconds")
     p.add_argument("--playouts", type=int, default=0, help="playout cap per decision")
     p.add_argument("--opt", action="append", default=[], metavar="KEY=VALUE",
                    help="extra MCBot option (numbers and yes/no are converted)")
@@ -293,7 +295,7 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
                    help="tell mc, before each play, the cards of each hand's deal it still "
                         "holds, not the cards drawn since (the ceiling of inferring the deal "
                         "from the record; draw-pile tables)")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--log-dir", metavar="DIR", type=Path,
                    help="write each job's match log into DIR (mc-strength-J.jsonl; checked by "
                         "'daihinmin replay --verify')")

@@ -3,17 +3,23 @@
 
 >>> from daihinmin.rules.events import Event, EventKind
 >>> describe(Event(EventKind.PLAYER_OUT, 2, 0)), describe(Event(EventKind.PLAY, 2))
-('p2 is out: place 1', None)
+('p2 finished in place 1', None)
 >>> describe_all([Event(EventKind.EIGHT_CUT, 1), Event(EventKind.TRICK_CLEAR, 1)],
 ...              who=lambda p: f"p{p} (you)")
-['8-cut: the trick is cleared', 'trick cleared: p1 (you) leads']
+['8-cut: the trick is cleared', 'trick cleared: p1 (you) to lead']
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from daihinmin.values.words import counted
+
 from .events import Event, EventKind
+
+
+def cards(n: int) -> str:
+    return counted(n, "card")
 
 
 def seat(player: int) -> str:
@@ -30,12 +36,12 @@ _WORDS: dict[EventKind, Callable[[Event, str], str]] = {
     EventKind.SPADE3_RETURN: lambda e, who: "spade 3 beats the joker",
     EventKind.LOCK_ON: lambda e, who: "lock",
     EventKind.REVERSE: lambda e, who: "the direction of play flips",
-    EventKind.SKIP: lambda e, who: f"{e.value} player(s) skipped",
-    EventKind.TRICK_CLEAR: lambda e, who: f"trick cleared: {who} leads",
-    EventKind.PLAYER_OUT: lambda e, who: f"{who} is out: place {e.value + 1}",
+    EventKind.SKIP: lambda e, who: f"{counted(e.value, 'player')} skipped",
+    EventKind.TRICK_CLEAR: lambda e, who: f"trick cleared: {who} to lead",
+    EventKind.PLAYER_OUT: lambda e, who: f"{who} finished in place {e.value + 1}",
     EventKind.FORBIDDEN_FINISH: lambda e, who: (f"{who} went out with a forbidden play: "
                                                 "ranked from the bottom"),
-    EventKind.MIYAKO_OCHI: lambda e, who: f"miyako-ochi: {who} drops to place {e.value + 1}",
+    EventKind.MIYAKO_OCHI: lambda e, who: f"miyako-ochi: {who} fell to place {e.value + 1}",
     EventKind.PASS_LIMIT: lambda e, who: (f"pass limit ({e.value}) reached: the remaining "
                                           "places are drawn"),
     EventKind.GEKI_ON: lambda e, who: "geki-shibari",
@@ -44,9 +50,9 @@ _WORDS: dict[EventKind, Callable[[Event, str], str]] = {
     EventKind.JOKER_PAIR: lambda e, who: "joker pair",
     EventKind.REVOLUTION_PENDING: lambda e, who: "revolution when the trick clears",
     EventKind.REVOLUTION_CANCELLED: lambda e, who: "pending revolution cancelled",
-    EventKind.GIVE: lambda e, who: f"{who} gives {e.value} card(s) to the next player",
-    EventKind.DISCARD: lambda e, who: f"{who} discards {e.value} card(s)",
-    EventKind.DRAW: lambda e, who: f"{who} draws {e.value} card(s)",
+    EventKind.GIVE: lambda e, who: f"{who} gave {cards(e.value)} to the next player",
+    EventKind.DISCARD: lambda e, who: f"{who} discarded {cards(e.value)}",
+    EventKind.DRAW: lambda e, who: f"{who} drew {cards(e.value)}",
     EventKind.LEAD_LIMIT: lambda e, who: f"{who} led too often: the lead moves on",
 }
 #: Events every renderer shows in its own way (the move itself, the end, the question).

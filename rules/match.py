@@ -1,7 +1,10 @@
 """A match: games in sequence with seats, class blocks, the exchange, and points.
 
 Every game draws from its own RNG derived from (match seed, game number), so any game can
-be re-created (or a match resumed) from the seed alone.
+be re-created (or a match resumed) from the seed alone.  A game recorded elsewhere (a
+reference server's kifu) has no seed that re-creates it: :class:`GivenDeal` hands its seats,
+dealer and dealt hands to :meth:`MatchState.setup_game`, which checks they are a deal the
+rules could have made; the rest (exchange, play, classes, points) is the engine's as always.
 
 >>> from daihinmin.rules.ruleset import UECDA
 >>> m = MatchState(UECDA, seed=7, games=2)
@@ -21,7 +24,7 @@ from dataclasses import dataclass, field
 
 from daihinmin.values.cards import EMPTY, CardSet
 
-from .deal import deal_ordered, move_cards, strongest
+from .deal import deal_ordered, deck, move_cards, strongest
 from .game import GameState
 from .leads import holder, opening_lead
 from .ruleset import LaterLead, Restart, RuleSet, Scoring
@@ -32,6 +35,70 @@ def game_rng(seed: int, game: int) -> random.Random:
     """The RNG of one game: a stable function of the match seed and the game number."""
     digest = hashlib.sha256(f"daihinmin:{seed}:{game}".encode()).digest()
     return random.Random(int.from_bytes(digest[:8], "big"))
+
+
+class DealError(ValueError):
+    """A given deal is not one the rules could have dealt (cards, sizes, seats, dealer)."""
+
+
+@dataclass(frozen=True, slots=True)
+class GivenDeal:
+    """A game's deal taken from a record instead of the seed: the players by seat, the
+    player dealt the first card, and each player's hand as dealt."""
+
+    seats: tuple[int, ...]
+    dealer: int
+    hands: tuple[CardSet, ...]
+
+
+def deal_sizes(seats: tuple[int, ...], dealer: int, cards: int) -> list[int]:
+    """The hand size of each player when ``cards`` are dealt one at a time in seat order
+    from ``dealer``.
+
+    >>> deal_sizes((4, 0, 1, 2, 3), 4, 53)
+    [11, 11, 10, 10, 11]
+    """
+    n = len(seats)
+    sizes = [0] * n
+    start = seats.index(dealer)
+    for i in range(cards):
+        sizes[seats[(start + i) % n]] += 1
+    return sizes
+
+
+def check_given_deal(rules: RuleSet, given: GivenDeal, seats: tuple[int, ...] | None,
+                     classes: tuple[int, ...] | None) -> None:
+    """``given`` must be a deal of every card by these rules: the seats a permutation (the
+    current ones unless seats change this game: ``seats`` None), the dealer the daifugo once
+    there are classes, the hands the whole deck in the sizes dealing from the dealer gives."""
+    n = rules.players
+    if rules.hand_size > 0:
+        raise DealError("a given deal needs rules that deal every card (hand_size=0)")
+    if len(given.seats) != n or sorted(given.seats) != list(range(n)):
+        raise DealError(f"seats {list(given.seats)} are not one seat per player")
+    if seats is not None and given.seats != seats:
+        raise DealError(f"seats {list(given.seats)} changed from {list(seats)} in a game "
+                        "without a seat change")
+    if not 0 <= given.dealer < n:
+        raise DealError(f"dealer {given.dealer} is not a player")
+    if classes is not None and given.dealer != classes.index(0):
+        raise DealError(f"dealer {given.dealer} is not the daifugo (player "
+                        f"{classes.index(0)})")
+    if len(given.hands) != n:
+        raise DealError(f"{len(given.hands)} hands for {n} players")
+    seen = 0
+    for hand in given.hands:
+        if hand.mask & seen:
+            raise DealError(f"a card is dealt twice ({hand & CardSet(seen)})")
+        seen |= hand.mask
+    whole = CardSet.of(deck(rules.jokers))
+    if CardSet(seen) != whole:
+        raise DealError(f"the hands are not the whole deck (missing {whole - CardSet(seen)})")
+    sizes = [len(h) for h in given.hands]
+    wanted = deal_sizes(given.seats, given.dealer, rules.deck_size)
+    if sizes != wanted:
+        raise DealError(f"hand sizes {sizes} are not {wanted}, as dealt from player "
+                        f"{given.dealer}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,21 +233,29 @@ class MatchState:
         period = self.rules.class_reset_period
         return game == 1 or (period > 0 and (game - 1) % period == 0)
 
-    def setup_game(self) -> GameSetup:
+    def setup_game(self, given: GivenDeal | None = None) -> GameSetup:
+        """The next game dealt from the seed, or (``given``) as recorded elsewhere
+        (:class:`DealError` if the rules could not have dealt it)."""
         rules, g = self.rules, self.game
         n = rules.players
         rng = game_rng(self.seed, g)
         seats = self.seats or tuple(range(n))
         period = rules.seat_change_period
-        if period > 0 and (g - 1) % period == 0:
-            order = list(range(n))
-            rng.shuffle(order)
-            seats = tuple(order)
+        seat_change = period > 0 and (g - 1) % period == 0
         block_start = self.is_block_start(g)
         classes = None if block_start else self.classes
-        dealer = seats[rng.randrange(n)] if classes is None else classes.index(0)
-        hands, pile = deal_ordered(rng, seats, seats.index(dealer), rules.jokers,
-                                   rules.hand_size)
+        if given is not None:
+            check_given_deal(rules, given, None if seat_change else seats, classes)
+            seats, dealer = given.seats, given.dealer
+            hands, pile = list(given.hands), list[int]()
+        else:
+            if seat_change:
+                order = list(range(n))
+                rng.shuffle(order)
+                seats = tuple(order)
+            dealer = seats[rng.randrange(n)] if classes is None else classes.index(0)
+            hands, pile = deal_ordered(rng, seats, seats.index(dealer), rules.jokers,
+                                       rules.hand_size)
         setup = GameSetup(rules, g, seats, dealer, classes, [h for h in hands], list(hands), rng,
                           pile=tuple(pile))
         if not setup.fresh and rules.exchange:

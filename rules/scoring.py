@@ -69,13 +69,24 @@ def lower_is_better(rules: RuleSet) -> bool:
     return rules.scoring is not Scoring.PLACE
 
 
+def outcome_key(rules: RuleSet, total: int, last_place: int, player: int
+                ) -> tuple[int, int, int]:
+    """Where a player ranks in a match's outcome, lowest first: by match total (more points,
+    or fewer penalty points under card scoring), ties broken by the better place in the last
+    game (the web document's rule, the only one any of the documents gives, so every preset
+    takes it: docs/RULES.md), then by player number (needed only before any game).
+
+    Every place that shows a match's outcome ranks with this key: :func:`standings` (the
+    engine's, the terminal game, the browser) and the command line's standings."""
+    return (total if lower_is_better(rules) else -total, last_place, player)
+
+
 def standings(rules: RuleSet, totals: Sequence[int], last_places: Sequence[int]
               ) -> list[int]:
-    """Players best first: by match total (more points, or fewer penalty points under card
-    scoring), ties broken by the better place in the last game (web rule)."""
-    sign = 1 if lower_is_better(rules) else -1
-    return sorted(range(len(totals)), key=lambda p: (sign * totals[p], last_places[p], p))
+    """Players best first (:func:`outcome_key`)."""
+    return sorted(range(len(totals)),
+                  key=lambda p: outcome_key(rules, totals[p], last_places[p], p))
 
 
 __all__ = ["TITLES_JA", "card_scores", "class_title", "class_titles", "lower_is_better",
-           "standings"]
+           "outcome_key", "standings"]

@@ -16,6 +16,11 @@ class ResumeLogError(ServerConfigError):
     (exit code 4: a bad input file)."""
 
 
+class ListenError(ServerError):
+    """The server cannot listen on its address (in use, not this machine's, no permission);
+    the message names the address."""
+
+
 class HandshakeError(ServerError):
     """A connection did not send a usable profile table; it is closed and not seated."""
 

@@ -17,11 +17,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import trio
-from daihinmin.driver.faults import SeatStatus
+from daihinmin.driver.faults import SeatStatus, table_fault
 from daihinmin.driver.game import GameDriver
 from daihinmin.driver.record import raw_cells
 from daihinmin.protocol.codec import build_turn
-from daihinmin.protocol.errors import TABLE_ERRORS, ProtocolError
+from daihinmin.protocol.errors import TABLE_ERRORS, IllegalTableError, MalformedTableError
 from daihinmin.protocol.extension import (
     CHOICE_DISCARD,
     CHOICE_GIVE,
@@ -36,6 +36,7 @@ from daihinmin.protocol.extension import (
     read_choice_answer,
 )
 from daihinmin.protocol.table import Table, encode_int
+from daihinmin.records.move_reading import describe
 from daihinmin.rules.choices import ChoiceKind, PendingChoice
 from daihinmin.rules.extension_rules import extension_reasons, preset_id, rules_digest
 from daihinmin.rules.game import GameState
@@ -44,10 +45,9 @@ from daihinmin.rules.ruleset import RuleSet
 from daihinmin.values.cards import CardSet, card
 from daihinmin.values.moves import Cell
 
-from .connection import PlayerConnection
 from .errors import PlayerDisconnectedError, PlayerTimeoutError
 from .outbox import Outbox
-from .requests import GameRequests, describe, table_fault
+from .requests import GameRequests
 from .seats import SeatTable
 from .tables import turn_state
 
@@ -205,7 +205,7 @@ class ExtensionWire:
                 await self.seats.lost(player, str(exc))
             else:
                 seat.charge(base, trio.current_time() - start)
-                cards, problem, cells = read_choice(conn, raw, choice.count)
+                cards, problem, cells = read_choice(conn.version, raw, choice.count)
                 if problem is None:
                     return ChoiceReply(cards, cells, asked=self.seats[player].conn is not None)
                 fault, error = table_fault(problem), describe(problem)
@@ -233,12 +233,13 @@ class ChoiceReply:
     asked: bool = False  # a CHOICE table went out, so the 9/8 answer is owed
 
 
-def read_choice(conn: PlayerConnection, raw: bytes, count: int
-                ) -> tuple[CardSet | None, Exception | None, dict[Cell, int]]:
+def read_choice(version: int, raw: bytes, count: int
+                ) -> tuple[CardSet | None, MalformedTableError | IllegalTableError | None,
+                           dict[Cell, int]]:
     """(cards, None, cells), or (None, what is wrong, cells) for a table that is no answer."""
     try:
-        table = Table.from_bytes(raw, conn.version)
-    except ProtocolError as exc:
+        table = Table.from_bytes(raw, version)
+    except TABLE_ERRORS as exc:
         return None, exc, {}
     cells = table.nonzero()
     try:

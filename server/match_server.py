@@ -27,7 +27,6 @@ Every task belongs to a nursery; connections and the log are closed whatever hap
 
 from __future__ import annotations
 
-import datetime
 import ipaddress
 import logging
 import math
@@ -47,10 +46,10 @@ from daihinmin.records.matchlog import (
     PlayerInfo,
     ResumeRecord,
     drop_torn_tail,
+    utc_now,
 )
 from daihinmin.rules.game import GameState
 from daihinmin.rules.match import GameSetup, MatchState
-from daihinmin.rules.ruleset import ruleset_to_dict
 
 from .config import ServerConfig
 from .connection import (
@@ -60,7 +59,7 @@ from .connection import (
     seconds,
     set_nodelay,
 )
-from .errors import HandshakeError, plain_reason
+from .errors import HandshakeError, ListenError, plain_reason
 from .extension import refuse, wire_refusal
 from .game_play import play_game
 from .handshake import profile_person, profile_version
@@ -174,10 +173,12 @@ class MatchServer:
             raise RuntimeError("the server is not seating players")
         self._ready.send_nowait(_StandInSeat(status, detail))
 
-    def process_crashed(self, player: int, detail: str) -> None:
-        """The process of a seated player exited abnormally."""
+    def process_crashed(self, player: int, detail: str,
+                        status: SeatStatus = SeatStatus.CRASHED) -> None:
+        """The process of a seated player exited abnormally (``status``: TIMEOUT when a
+        CPU or wall time limit stopped it)."""
         if self.seats is not None:
-            self.seats.process_crashed(player, detail)
+            self.seats.process_crashed(player, detail, status)
 
     # --- the match ------------------------------------------------------------------------
     async def run(self, *, task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED
@@ -189,7 +190,12 @@ class MatchServer:
         started_log = False
         try:
             point = resume_point_for(config)  # the command's, if the log is unchanged
-            listeners = await trio.open_tcp_listeners(config.port, host=config.host)
+            try:
+                listeners = await trio.open_tcp_listeners(config.port, host=config.host)
+            except OSError as exc:
+                where = f"[{config.host}]" if ":" in (config.host or "") else config.host
+                raise ListenError(f"cannot listen on {where or '*'}:{config.port}: "
+                                  f"{exc.strerror or exc}") from exc
         except BaseException:
             self._release_log(writer, started_log)
             raise
@@ -282,13 +288,10 @@ class MatchServer:
         c = self.config
         if writer is None or c.log_path is None:
             return
-        now = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
         if point is None:
-            writer.write_header(MatchHeader(
-                rules=ruleset_to_dict(c.rules), seed=c.seed, games=c.games,
-                players=list(self.players), started=now,
-                write_mode=str(c.write_mode), policy=c.policy(),
-                lineup=[dict(p) for p in c.lineup] or None))
+            writer.write_header(MatchHeader.starting_now(
+                c.rules, c.seed, c.games, list(self.players), write_mode=str(c.write_mode),
+                policy=c.policy(), lineup=[dict(p) for p in c.lineup] or None))
             return
         dropped = drop_torn_tail(c.log_path)
         if dropped:
@@ -298,7 +301,8 @@ class MatchServer:
         if [p.name for p in self.players] != named:
             log.warning("resuming with players %s; the match was played by %s",
                         [p.name for p in self.players], named)
-        writer.write_resume(ResumeRecord(point.games_done, list(self.players), now, c.policy()))
+        writer.write_resume(ResumeRecord(point.games_done, list(self.players), utc_now(),
+                                         c.policy()))
 
     # --- seating --------------------------------------------------------------------------
     async def _seat_players(self, listeners: list[trio.SocketListener],

@@ -1,11 +1,12 @@
 """Asking a seat for its exchange or its move: over the wire with a deadline, or its stand-in.
 
-A table is classified as it is read: bytes that are no table of the protocol (a card cell
-outside 0..2, a 20140 string that is not hex) are MALFORMED; a table of 0/1/2 that is no
-move (bad shape, a 1 in column 0) or no valid exchange is ILLEGAL.  Either is answered 8 and
-played as a pass (an exchange: the server picks), and the fault goes to the seat table.  A
-timeout is played the same way; a lost connection hands the seat to its stand-in, which
-then answers this very request.
+A table is classified as it is read, by the error reading it raised
+(:func:`~daihinmin.driver.faults.table_fault`): bytes that are no table of the protocol (a
+card cell outside 0..2, a 20140 string that is not hex) are MALFORMED; a table of 0/1/2 that
+is no move (any wrong shape, a 1 in column 0) or no valid exchange is ILLEGAL.  Either is
+answered 8 and played as a pass (an exchange: the server picks), and the fault goes to the
+seat table.  A timeout is played the same way; a lost connection hands the seat to its
+stand-in, which then answers this very request.
 """
 
 from __future__ import annotations
@@ -14,30 +15,20 @@ import time
 from dataclasses import dataclass
 
 import trio
-from daihinmin.driver.faults import SeatStatus
+from daihinmin.driver.faults import SeatStatus, table_fault
 from daihinmin.driver.game import GameDriver, TurnDone
 from daihinmin.protocol.codec import decode_exchange_table
-from daihinmin.protocol.errors import TABLE_ERRORS, BadCellValueError, MoveTableError, ProtocolError
+from daihinmin.protocol.errors import TABLE_ERRORS
 from daihinmin.protocol.table import PROTOCOL_20260, Table
+from daihinmin.records.move_reading import describe, read_move_cells
 from daihinmin.rules.game import GameState, StepResult
 from daihinmin.values.cards import CardSet
-from daihinmin.values.moves import Cell, Move, move_from_cells
+from daihinmin.values.moves import Cell, Move
 
 from .connection import PlayerConnection
 from .errors import PlayerDisconnectedError, PlayerTimeoutError
 from .seats import Seat, SeatTable
 from .stand_in import StandIn, deal_view, exchange_facts
-
-
-def table_fault(exc: Exception) -> SeatStatus:
-    """MALFORMED for bytes that are no table; ILLEGAL for a table that is no valid move."""
-    if isinstance(exc, BadCellValueError) or not isinstance(exc, MoveTableError):
-        return SeatStatus.MALFORMED
-    return SeatStatus.ILLEGAL
-
-
-def describe(exc: BaseException) -> str:
-    return f"{type(exc).__name__}: {exc}"
 
 
 @dataclass(slots=True)
@@ -85,27 +76,26 @@ def read_move_table(version: int, raw: bytes, max_jokers: int) -> MoveReading:
     """:func:`read_move` worked out from the bytes."""
     try:
         table = Table.from_bytes(raw, version)
-    except ProtocolError as exc:
-        return None, None, describe(exc), SeatStatus.MALFORMED
-    cells = table.nonzero()
-    try:
-        # 20260 also reads the joker pair and double stairs (docs/PROTOCOL_EXTENSION.md).
-        extended = version == PROTOCOL_20260
-        return move_from_cells(cells, max_jokers, extended=extended), cells, None, None
     except TABLE_ERRORS as exc:
-        return None, cells, describe(exc), table_fault(exc)
+        return None, None, describe(exc), table_fault(exc)
+    cells = table.nonzero()
+    # 20260 also reads the joker pair and double stairs (docs/PROTOCOL_EXTENSION.md).
+    move, error, fault = read_move_cells(cells, max_jokers, version == PROTOCOL_20260)
+    return move, cells, error, fault
 
 
-def read_exchange(conn: PlayerConnection, raw: bytes, hand: CardSet, count: int
+def read_exchange(version: int, raw: bytes, hand: CardSet, count: int
                   ) -> tuple[CardSet | None, dict[Cell, int] | None, str | None,
                              SeatStatus | None]:
+    """(cards, None, None, None), or (None, cells, why, fault) for a table that is no valid
+    exchange of ``count`` cards of ``hand``."""
     try:
-        table = Table.from_bytes(raw, conn.version)
-    except ProtocolError as exc:
-        return None, None, describe(exc), SeatStatus.MALFORMED
+        table = Table.from_bytes(raw, version)
+    except TABLE_ERRORS as exc:
+        return None, None, describe(exc), table_fault(exc)
     try:
         return decode_exchange_table(table, hand, count), None, None, None
-    except TABLE_ERRORS as exc:  # a cell outside 0..2 is a values error, not a ProtocolError
+    except TABLE_ERRORS as exc:
         return None, table.nonzero(), describe(exc), table_fault(exc)
 
 
@@ -161,8 +151,8 @@ class GameRequests:
             if timed_out is not None:
                 return ExchangeReply(None, None, timed_out, SeatStatus.TIMEOUT)
             if raw is not None:
-                cards, cells, error, fault = read_exchange(conn, raw, self.setup.hands[player],
-                                                           count)
+                cards, cells, error, fault = read_exchange(conn.version, raw,
+                                                           self.setup.hands[player], count)
                 if fault is not None and error is not None:
                     await self.seats.fault(player, fault, f"exchange table: {error}")
                 return ExchangeReply(cards, cells, error, fault)
@@ -223,4 +213,4 @@ def _ms(since: float) -> float:
 
 
 __all__ = ["ExchangeReply", "GameRequests", "MoveReading", "MoveReply", "read_exchange",
-           "read_move", "read_move_table", "table_fault"]
+           "read_move", "read_move_table"]

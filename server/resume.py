@@ -45,7 +45,6 @@ from daihinmin.records.replay import LogMismatchError, Mismatch, replay_game
 from daihinmin.records.standings import Standings
 from daihinmin.rules.match import GameResult, MatchState
 from daihinmin.rules.ruleset import RuleConfigError
-from daihinmin.rules.scoring import lower_is_better
 
 from .config import ServerConfig
 from .errors import ResumeLogError, ServerConfigError
@@ -119,7 +118,7 @@ def load_resume(path: Path) -> ResumePoint:
                     header, players, policy = record, record.players, record.policy
                     standings = Standings(
                         [PlayerInfo(i, f"player{i}", 0) for i in range(len(players))],
-                        lower_is_better=lower_is_better(header.ruleset()))
+                        rules=header.ruleset())
                 elif isinstance(record, GameRecord):
                     _follows(last, record)
                     assert standings is not None
@@ -132,6 +131,9 @@ def load_resume(path: Path) -> ResumePoint:
                 elif isinstance(record, MatchEnd):
                     end = record
         assert header is not None and standings is not None
+        if header.deals != "seed":  # the next games would be dealt from a seed it never had
+            raise ResumeLogError(f"cannot resume from {path}: its games were read from a "
+                                 "kifu (their deals come from no seed)")
         match = match_after(header, previous)
         if last is not None:
             replay_game(match, last)  # the last game against the engine

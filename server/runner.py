@@ -17,11 +17,12 @@ import signal
 import threading
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 
 import trio
 from daihinmin.driver.faults import SeatStatus
 from daihinmin.driver.record import GameRecord, TurnRecord
-from daihinmin.launch.process import PlayerSpec, run_player_process, stderr_tail
+from daihinmin.launch.process import LaunchOptions, PlayerExit, PlayerSpec, run_player, stderr_tail
 from daihinmin.records.matchlog import PlayerInfo
 from daihinmin.rules.game import GameState
 from daihinmin.rules.match import GameSetup
@@ -39,7 +40,9 @@ def explain(message: str, stderr: str) -> str:
     return message + (f"; its stderr ends:\n{stderr}" if stderr else "")
 
 
-def exit_text(code: int) -> str:
+def exit_text(code: int | None) -> str:
+    if code is None:
+        return "ended (its guard could not tell how)"
     if code < 0:
         try:
             return f"was killed by {signal.Signals(-code).name}"
@@ -62,6 +65,26 @@ async def stop_on_signals(scope: trio.CancelScope) -> None:
             raise MatchInterruptedError(reason)
 
 
+def stderr_path(log_path: Path | None, number: int) -> Path | None:
+    """Where player ``number``'s stderr (its end) is kept: beside the log, if there is one.
+
+    >>> str(stderr_path(Path("logs/m.jsonl"), 2)), stderr_path(None, 0)
+    ('logs/m.player2.stderr', None)
+    """
+    return None if log_path is None else log_path.with_name(f"{log_path.stem}.player{number}"
+                                                             ".stderr")
+
+
+def exit_detail(number: int, spec: PlayerSpec, ended: PlayerExit, when: str = "") -> str:
+    """``memory limit 512 MiB: player 2 (bot) exited with code 1; its stderr ends: ...``"""
+    message = f"player {number} ({spec.label}) {exit_text(ended.returncode)}{when}"
+    if ended.reason:
+        message = f"{ended.reason}: {message}"
+    if ended.left_behind:
+        message += f" (its {ended.left_behind} leftover processes were killed)"
+    return explain(message, stderr_tail(ended.stderr_tail))
+
+
 class _Seating(MatchObserver):
     """Tracks seated players and process exits so the launcher can wait on either."""
 
@@ -70,7 +93,7 @@ class _Seating(MatchObserver):
         self.on_game = on_game
         self.watcher = watcher or MatchObserver()  # e.g. publishing the tables live
         self.seated = 0
-        self.exited: dict[int, tuple[int, str]] = {}  # player -> (exit code, stderr tail)
+        self.exited: dict[int, PlayerExit] = {}
         self.changed = trio.Event()
 
     def notify(self) -> None:
@@ -95,9 +118,12 @@ async def run_headless_match(config: ServerConfig, specs: list[PlayerSpec], *,
                              on_game: Callable[[GameRecord], None] | None = None,
                              connect_timeout: float = CONNECT_TIMEOUT_SECONDS,
                              exit_grace: float = EXIT_GRACE_SECONDS,
-                             watcher: MatchObserver | None = None) -> MatchOutcome:
+                             watcher: MatchObserver | None = None,
+                             launch: LaunchOptions | None = None) -> MatchOutcome:
     """Serve ``config`` on 127.0.0.1 (ephemeral port) to one process per spec; ``watcher``
-    is told what the server's observer is told (players, turns, games)."""
+    is told what the server's observer is told (players, turns, games).  ``launch``: the
+    players' limits and sandbox; each player's stderr ends up (the last 64 KiB) beside the
+    log, ``LOG.player<i>.stderr``."""
     if len(specs) != config.rules.players:
         raise ServerConfigError(f"the rules seat {config.rules.players} players; "
                                 f"{len(specs)} were given")
@@ -115,15 +141,17 @@ async def run_headless_match(config: ServerConfig, specs: list[PlayerSpec], *,
             server_done.set()
             seating.notify()
 
-    async def supervise(number: int, argv: list[str],
+    async def supervise(number: int, port: int,
                         task_status: trio.TaskStatus[trio.Process | None] = trio.TASK_STATUS_IGNORED
                         ) -> None:
         spec = specs[number]
         try:
             with scopes[number]:
-                result = await run_player_process(argv, task_status=task_status)
+                result = await run_player(spec, "127.0.0.1", port, launch,
+                                          stderr_file=stderr_path(config.log_path, number),
+                                          task_status=task_status)
         except OSError as exc:
-            seating.exited[number] = (-1, f"could not start: {exc}")
+            seating.exited[number] = PlayerExit(-1, stderr_tail=f"could not start: {exc}")
             task_status.started()
             return
         finally:
@@ -131,12 +159,14 @@ async def run_headless_match(config: ServerConfig, specs: list[PlayerSpec], *,
             seating.notify()
         if scopes[number].cancelled_caught:
             return  # stopped by the launcher
-        tail = stderr_tail(result.stderr)
-        seating.exited[number] = (result.returncode, tail)
-        if result.returncode != 0 and number < seating.seated and not server_done.is_set():
-            message = f"player {number} ({spec.label}) {exit_text(result.returncode)}"
-            log.warning("%s", explain(message, tail))
-            server.process_crashed(number, explain(message, tail))
+        seating.exited[number] = result
+        if result.left_behind and not result.failed:
+            log.warning("player %d (%s) left %d processes running; they were killed", number,
+                        spec.label, result.left_behind)
+        if result.failed and number < seating.seated and not server_done.is_set():
+            detail = exit_detail(number, spec, result)
+            log.warning("%s", detail)
+            server.process_crashed(number, detail, SeatStatus(result.status or "CRASHED"))
 
     async def seat_or_stand_in(number: int, spec: PlayerSpec, port: int,
                                nursery: trio.Nursery) -> None:
@@ -146,15 +176,16 @@ async def run_headless_match(config: ServerConfig, specs: list[PlayerSpec], *,
         MALFORMED profile, DISCONNECTED), else CRASHED for a process that exited (or could
         not start) and TIMEOUT for one that never got seated."""
         rejected_before = server.rejection_count
-        await nursery.start(supervise, number, spec.resolve("127.0.0.1", port))
+        await nursery.start(supervise, number, port)
         status = detail = None
         with trio.move_on_after(connect_timeout if connect_timeout else math.inf) as scope:
             while seating.seated <= number and not server_done.is_set():
                 if number in seating.exited:
-                    code, tail = seating.exited[number]
-                    what = tail if code == -1 else explain(f"{exit_text(code)} before it was "
-                                                           "seated", tail)
-                    status, detail = SeatStatus.CRASHED, f"player {number} ({spec.label}) {what}"
+                    ended = seating.exited[number]
+                    status = SeatStatus(ended.status or "CRASHED")
+                    detail = (f"player {number} ({spec.label}) {ended.stderr_tail}"
+                              if ended.returncode == -1
+                              else exit_detail(number, spec, ended, " before it was seated"))
                     break
                 await seating.changed.wait()
         if scope.cancelled_caught:

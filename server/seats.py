@@ -48,6 +48,7 @@ class Seat:
     stand_in: StandIn | None = None
     counted: int = 0  # faults counted towards the limit
     crashed: str | None = None  # set when the player's process is known to have crashed
+    crashed_as: SeatStatus = SeatStatus.CRASHED  # TIMEOUT if a CPU or wall limit stopped it
     restored: bool = False  # handed over before a restart: the server closed this connection
     seen_game: int = 0  # the last game the stand-in was told about (games only go up)
     person: bool = False  # a person plays (its profile said so): no move/exchange deadline
@@ -170,7 +171,7 @@ class SeatTable:
     async def lost(self, player: int, detail: str) -> None:
         """The connection is gone: the stand-in plays from now on."""
         seat = self.seats[player]
-        status = SeatStatus.CRASHED if seat.crashed else SeatStatus.DISCONNECTED
+        status = seat.crashed_as if seat.crashed else SeatStatus.DISCONNECTED
         await self.hand_over(player, status, seat.crashed or detail)
 
     async def hand_over(self, player: int, status: SeatStatus, detail: str,
@@ -211,7 +212,8 @@ class SeatTable:
         seat.stand_in = self._new_stand_in(player, self.on_fault)
         self.all_live = False
 
-    def process_crashed(self, player: int, detail: str) -> None:
+    def process_crashed(self, player: int, detail: str,
+                        status: SeatStatus = SeatStatus.CRASHED) -> None:
         """The player's process exited abnormally (the headless runner tells the server).
 
         The connection closing is what hands the seat over; if that already happened (it
@@ -220,15 +222,14 @@ class SeatTable:
         keeps the status that made the server close it, and so does one whose seat was handed
         over before a restart (its new connection was closed by the server at once)."""
         seat = self.seats[player]
-        seat.crashed = detail
+        seat.crashed, seat.crashed_as = detail, status
         if seat.restored:
             return
         if seat.stand_in is not None and seat.report.status is SeatStatus.DISCONNECTED:
-            seat.report.status = SeatStatus.CRASHED
-            seat.report.count(SeatStatus.CRASHED)
+            seat.report.status = status
+            seat.report.count(status)
             seat.report.detail = detail
-            self.events.append(SeatEvent(player, self.game, self.turn, SeatStatus.CRASHED,
-                                         NOTED, detail))
+            self.events.append(SeatEvent(player, self.game, self.turn, status, NOTED, detail))
 
     def _read_ready(self) -> None:
         """What the players sent since the last look, taken in for the connections that no

@@ -8,12 +8,17 @@ per worker, and none on the critical path.  ``.ci/run`` starts that compile earl
 beside ruff and mypy, and passes its lock in the same variable: the controller then starts
 none.
 
-Helpers the tests import by name live beside this file (``games``: engine games in the rules
-tests; ``modules``: every module of the packages; ``vectors``: the recorded test data;
-``probe``: the checking wire client; ``seating``: seating clients of an in-process server in
-order; ``late_client``: a Trio client whose replies go out late on Trio's clock;
-``loopback``: server connections paired with client streams over real TCP);
-``pyproject.toml`` puts this folder on the path.
+The tests mirror the packages: ``tests/<package>/test_*.py`` tests ``daihinmin.<package>``
+(``tests/players/mc`` the Monte Carlo player); the tests of the whole project (imports and
+layers, public names, doctests, the development commands) are beside this file.  Helpers the
+tests import by name live in ``tests/support`` (``games``: engine games in the rules tests;
+``modules``: every module of the packages; ``vectors``: the recorded test data and where
+things are; ``probe``: the checking wire client; ``seating``: seating clients of an
+in-process server in order; ``late_client``: a Trio client whose replies go out late on
+Trio's clock; ``loopback``: server connections paired with client streams over real TCP;
+``processes``: what is left running; ``scripted_person``: a person at the human seat;
+``witness``: bots that record what the client library shows them); ``pyproject.toml`` puts
+that folder on the path.
 
 Deadline tests: pytest-trio runs ``async def`` tests (``trio_mode``); one that takes the
 ``autojump_clock`` fixture runs on ``trio.testing.MockClock(autojump_threshold=0)``, where a
@@ -82,10 +87,19 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         lock.unlink(missing_ok=True)
 
 
+#: A test that needs mc may be the one that waits for its compile (minutes of one core from
+#: an empty cache, many more on a busy machine): its time limit covers that wait.
+MC_TIMEOUT = 1800
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The tests that need mc run last, so the background compile is done by then (a stable
     sort: each group keeps its order, and every worker collects the same list)."""
     items.sort(key=lambda item: "mc_compiled" in getattr(item, "fixturenames", ()))
+    for item in items:
+        if ("mc_compiled" in getattr(item, "fixturenames", ())
+                and item.get_closest_marker("timeout") is None):
+            item.add_marker(pytest.mark.timeout(MC_TIMEOUT))
 
 
 @pytest.fixture(scope="session")

@@ -25,7 +25,9 @@ def test_the_type_checker_sees_every_package_under_its_import_name() -> None:
                for name, path in config["tool"]["setuptools"]["package-dir"].items()
                if name.count(".") == 1}
     links = ROOT / "typecheck" / "daihinmin"
-    assert {p.name for p in links.iterdir()} == set(folders)
+    top = links / "__init__.py"  # the top package's module: its version, the map of the rest
+    assert top.is_symlink() and top.resolve() == (ROOT / "daihinmin" / "__init__.py").resolve()
+    assert {p.name for p in links.iterdir()} - {"__init__.py"} == set(folders)
     for name, folder in folders.items():
         link = links / name
         assert link.is_symlink() and not os.path.isabs(os.readlink(link))
@@ -39,5 +41,5 @@ def test_the_type_checker_checks_the_tests_too() -> None:
     """tests/ is checked (not strictly: a test may leave its fixtures unannotated), so a
     ``# type: ignore`` there silences a real error or is itself reported."""
     mypy = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mypy"]
-    assert "tests" in mypy["files"] and "tests" in mypy["mypy_path"].split(":")
+    assert "tests" in mypy["files"] and "tests/support" in mypy["mypy_path"].split(":")
     assert mypy["warn_unused_ignores"] is True

@@ -12,9 +12,11 @@ import sys
 COMMAND_MODULES = [
     "daihinmin.tools.cmd_bench",
     "daihinmin.tools.cmd_bot",
+    "daihinmin.tools.cmd_check_bot",
     "daihinmin.tools.cmd_serve",
     "daihinmin.tools.cmd_match",
     "daihinmin.tools.cmd_replay",
+    "daihinmin.tools.cmd_kifu",
     "daihinmin.tools.cmd_tournament",
     "daihinmin.tools.cmd_play",
     "daihinmin.tools.cmd_web",
@@ -27,9 +29,11 @@ RESEARCH_MODULE = "daihinmin.tools.cmd_research"
 _COMMANDS = {
     "bench": "daihinmin.tools.cmd_bench",
     "bot": "daihinmin.tools.cmd_bot",
+    "check-bot": "daihinmin.tools.cmd_check_bot",
     "serve": "daihinmin.tools.cmd_serve",
     "match": "daihinmin.tools.cmd_match",
     "replay": "daihinmin.tools.cmd_replay",
+    "import-kifu": "daihinmin.tools.cmd_kifu",
     "tournament": "daihinmin.tools.cmd_tournament",
     "play": "daihinmin.tools.cmd_play",
     "web": "daihinmin.tools.cmd_web",
@@ -73,6 +77,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     module = command_module(command) if command is not None else None
     for name in COMMAND_MODULES if module is None else [module]:
         importlib.import_module(name).register(sub)
+    from daihinmin.records.help_text import use_plain_help
+
+    use_plain_help(parser)
     return parser
 
 

@@ -7,6 +7,7 @@ import json
 import random
 import time
 
+from daihinmin.bench.sandbox import register_bench_sandbox
 from daihinmin.bench.tcp import register_bench_tcp
 from daihinmin.bench.tournament import register_bench
 from daihinmin.rules.match import MatchState
@@ -20,16 +21,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     bench_sub = p.add_subparsers(dest="bench_target", metavar="TARGET")
     bench_sub.required = True
     e = bench_sub.add_parser("engine", help="random-vs-random full games per second")
-    e.add_argument("--games", type=int, default=200)
-    e.add_argument("--seed", type=int, default=1)
-    e.add_argument("--rules", default="uecda")
-    e.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE")
+    e.add_argument("--games", type=int, default=200, help="games to play")
+    e.add_argument("--seed", type=int, default=1, help="the first game's seed")
+    e.add_argument("--rules", default="uecda", help="rules preset")
+    e.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE",
+                   help="override one rule (repeatable)")
     e.add_argument("--json", action="store_true", help="print one JSON object")
     e.set_defaults(func=bench_engine)
     register_bench(bench_sub)  # ``bench tournament`` (daihinmin.bench.tournament)
     register_bench_mc(bench_sub)  # ``bench mc`` (daihinmin.tools.cmd_bench_mc)
     register_bench_server(bench_sub)  # ``bench server`` (daihinmin.tools.cmd_bench_server)
     register_bench_tcp(bench_sub)  # ``bench tcp`` (daihinmin.bench.tcp)
+    register_bench_sandbox(bench_sub)  # ``bench sandbox`` (daihinmin.bench.sandbox)
 
 
 def run_random_games(rules_name: str, overrides: list[str], games: int, seed: int

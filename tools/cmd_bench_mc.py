@@ -14,7 +14,7 @@ def register_bench_mc(bench_sub: argparse._SubParsersAction[argparse.ArgumentPar
     m = bench_sub.add_parser("mc", help="mc player: playouts/s/core and decision times")
     m.add_argument("--decisions", type=int, default=40, help="positions to decide from")
     m.add_argument("--time-ms", type=float, default=250.0, help="thinking time per decision")
-    m.add_argument("--seed", type=int, default=1)
+    m.add_argument("--seed", type=int, default=1, help="the seed of the positions")
     m.add_argument("--rules", default="uecda", choices=sorted(PRESETS),
                    help="preset the positions are played at")
     m.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE",

@@ -26,10 +26,10 @@ from typing import Any
 
 def register_bench_server(bench_sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     s = bench_sub.add_parser("server", help="server RSS over one long match; resume time")
-    s.add_argument("--games", type=int, default=10_000)
+    s.add_argument("--games", type=int, default=10_000, help="games in the long match")
     s.add_argument("--early", type=int, default=100, help="the early game sampled (100)")
     s.add_argument("--bot", default="default", help="the bundled bot of all five seats")
-    s.add_argument("--seed", type=int, default=1)
+    s.add_argument("--seed", type=int, default=1, help="the match seed")
     s.add_argument("--fsync", action="store_true", help="fsync the log after each game")
     s.add_argument("--stand-ins", action="store_true",
                    help="the server's own stand-ins play every seat (no sockets, no bot "

@@ -27,15 +27,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("kind", nargs="?", help="player name (see --list) or module:factory")
     p.add_argument("--list", action="store_true", help="list the registered players")
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=42485)
+    p.add_argument("--host", default="127.0.0.1", help="the server's address")
+    p.add_argument("--port", type=int, default=42485, help="the server's port")
     p.add_argument("--name", help="name sent in the profile (default: the bot's own)")
     p.add_argument("--seed", type=int, help="seed for a bot that uses randomness")
     p.add_argument("--opt", action="append", default=[], metavar="KEY=VALUE",
                    help="extra option for the bot's factory (ints/floats are converted)")
     p.add_argument("--rules", default="uecda",
                    help="rule preset the bot assumes when listing legal moves")
-    p.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE")
+    p.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE",
+                   help="override one rule of --rules (repeatable)")
     p.add_argument("--extension", action="store_true",
                    help="speak protocol 20260 even when the rules do not need it "
                         "(docs/PROTOCOL_EXTENSION.md; other rule sets use it anyway)")

@@ -1,8 +1,11 @@
 """``daihinmin match``: a headless match, every player its own process over loopback TCP.
 
 Bundled bots are named (``default``, ``random``, ``greedy``, ...) and run as
-``daihinmin bot KIND``; any other program joins with ``--cmd 'COMMAND {host} {port}'``.
-Player numbers follow the order given: BOT arguments first, then the ``--cmd`` programs.
+``daihinmin bot KIND``; any other program joins with ``--cmd 'COMMAND {host} {port}'``, and
+a submission folder (``daihinmin-bot.toml``, docs/SANDBOX.md) with ``--submission DIR``.
+Player numbers follow the order given: BOT arguments first, then the ``--cmd`` programs,
+then the submissions.  Every player process runs under the ``--limit`` limits, and with
+``--sandbox bwrap`` in a sandbox; a player stopped by a limit is a fault with its reason.
 The deadline and fault options are those of ``daihinmin serve``: a player that crashes,
 hangs or misbehaves is handed to the stand-in and the match finishes; the standings show
 each seat's status, and the exit code is 3 when a stand-in played (docs/RESULTS.md).
@@ -22,9 +25,11 @@ from daihinmin.players.prepare import prepare_kinds
 from daihinmin.server.config import CONNECT_TIMEOUT_SECONDS, WriteMode
 
 from .match_options import (
+    add_launch_options,
     add_match_options,
     add_write_mode_options,
     config_from_args,
+    launch_options_from,
     publisher_for,
     refuse_resume_flags,
     setup_logging,
@@ -55,6 +60,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--cmd", action="append", default=[], metavar="COMMAND",
                    help="an external player program; {host} and {port} are filled in "
                         "(repeatable)")
+    p.add_argument("--submission", action="append", default=[], metavar="DIR",
+                   help="a submission folder with a daihinmin-bot.toml manifest; its build "
+                        "command runs first (repeatable)")
     add_write_mode_options(
         p, "when the messages are written (the same bytes in the same order on each "
            "connection): default deferred (a player's messages wait until the server waits "
@@ -72,16 +80,19 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         "one log per table, LOG.t<k>.jsonl; the standings add up every "
                         "table.  Not with --resume (resume each table's log) or --publish")
     add_match_options(p)
+    add_launch_options(p)
     p.set_defaults(func=match_command)
 
 
-Lineup = tuple[tuple[tuple[str, str], ...], ...]  # per player: (("bot", kind),) or cmd
+Lineup = tuple[tuple[tuple[str, str], ...], ...]  # per player: (("bot", kind),), cmd, folder
 
 
-def lineup_of(bots: list[str], commands: list[str], players: int) -> Lineup:
-    """BOT arguments, then the commands; missing seats come from the default table (repeated
-    for six players) when no BOT is named."""
+def lineup_of(bots: list[str], commands: list[str], players: int,
+              submissions: list[str] | None = None) -> Lineup:
+    """BOT arguments, then the commands, then the submission folders; missing seats come
+    from the default table (repeated for six players) when no BOT is named."""
     lineup = [(("bot", kind),) for kind in bots] + [(("cmd", c),) for c in commands]
+    lineup += [(("submission", str(Path(d).resolve())),) for d in submissions or []]
     if len(lineup) > players:
         raise ValueError(f"{len(lineup)} players given; the rules seat {players}")
     if not bots:
@@ -94,24 +105,32 @@ def lineup_of(bots: list[str], commands: list[str], players: int) -> Lineup:
 
 def describe(entry: tuple[tuple[str, str], ...]) -> str:
     kind, value = entry[0]
-    return value if kind == "bot" else f"--cmd {value!r}"
+    return value if kind == "bot" else f"--{kind} {value!r}"
 
 
 def resume_lineup(log_path: Path, header: MatchHeader, bots: list[str], commands: list[str],
-                  players: int) -> Lineup:
-    """The lineup of the logged match; one given on the command line must be the same."""
+                  players: int, submissions: list[str] | None = None) -> Lineup:
+    """The lineup of the logged match; one given on the command line must be the same.
+    A log never makes a program run: with a ``--cmd`` or ``--submission`` player logged,
+    the players must be named again."""
     from daihinmin.server.errors import ServerConfigError
 
     logged = header.lineup
+    named = bool(bots or commands or submissions)
     if logged is None:
-        if not bots and not commands:
+        if not named:
             raise ServerConfigError(f"{log_path} does not say how its players were started "
                                     "(written by serve, or by an older version); name them")
-        return lineup_of(bots, commands, players)
+        return lineup_of(bots, commands, players, submissions)
     lineup: Lineup = tuple(tuple(sorted(entry.items())) for entry in logged)
-    if not bots and not commands:
+    if not named:
+        programs = [describe(e) for e in lineup if e[0][0] != "bot"]
+        if programs:
+            raise ServerConfigError(f"{log_path} names programs ({', '.join(programs)}); a "
+                                    "log is never a reason to run one: name the players "
+                                    "again to resume")
         return lineup
-    given = lineup_of(bots, commands, players)
+    given = lineup_of(bots, commands, players, submissions)
     diffs = [f"player {i}: the log has {describe(a)}, the command line {describe(b)}"
              for i, (a, b) in enumerate(zip(lineup, given, strict=True)) if a != b]
     if diffs:
@@ -126,6 +145,7 @@ def player_specs(lineup: Lineup, rules: RuleSet | None = None, seed: int | None 
     with the match's rules and speak protocol 20260 when those need it, and a seed derived
     from the match seed, so the same match seed replays the same match."""
     from daihinmin.launch.process import PlayerSpec
+    from daihinmin.launch.submission import load_submission
     from daihinmin.rules.extension_rules import rule_args
 
     extra = tuple(rule_args(rules)) if rules is not None else ()
@@ -134,6 +154,9 @@ def player_specs(lineup: Lineup, rules: RuleSet | None = None, seed: int | None 
         kind, value = entry[0]
         if kind == "cmd":
             specs.append(PlayerSpec.command(value))
+            continue
+        if kind == "submission":  # checked (and built) before: see prepare_submissions
+            specs.append(load_submission(value).spec())
             continue
         spec = PlayerSpec.bundled(value)
         bot_seed = () if seed is None else ("--seed", str(seed * 1000 + len(specs)))
@@ -144,7 +167,7 @@ def match_write_mode(args: argparse.Namespace, lineup: Lineup) -> WriteMode:
     tables), exact once an external program plays, unless the options say otherwise."""
     if args.write_mode is not None:
         return WriteMode(args.write_mode)
-    if args.exact_writes or any(entry[0][0] == "cmd" for entry in lineup):
+    if args.exact_writes or any(entry[0][0] != "bot" for entry in lineup):
         return WriteMode.EXACT
     return WriteMode.DEFERRED
 
@@ -164,6 +187,9 @@ def check_bot_names(bots: list[str]) -> None:
 def match_command(args: argparse.Namespace) -> int:
     import trio
     from daihinmin.driver.record import GameRecord
+    from daihinmin.launch.limits import LimitsError
+    from daihinmin.launch.sandbox import SandboxUnavailableError
+    from daihinmin.launch.submission import SubmissionError, prepare_submissions
     from daihinmin.records.errors import MatchLogError, RecordsError
     from daihinmin.records.exit_codes import BAD_INPUT, INTERRUPTED, OUTPUT_REFUSED, USAGE
     from daihinmin.records.outfile import OutputRefusedError
@@ -176,6 +202,11 @@ def match_command(args: argparse.Namespace) -> int:
     setup_logging(args.verbose)
     jobs = args.jobs
     try:
+        launch = launch_options_from(args)
+    except (LimitsError, SandboxUnavailableError, ValueError) as exc:
+        print(f"daihinmin match: {exc}", file=sys.stderr)
+        return USAGE
+    try:
         check_bot_names(args.bots)
         if jobs != 1:
             refuse_tables_flags(args)
@@ -186,10 +217,12 @@ def match_command(args: argparse.Namespace) -> int:
             refuse_resume_flags(args)
             point = load_resume(args.resume)  # the one reading of the log
             players = point.header.ruleset().players
-            lineup = resume_lineup(args.resume, point.header, args.bots, args.cmd, players)
+            lineup = resume_lineup(args.resume, point.header, args.bots, args.cmd, players,
+                                   args.submission)
         else:
             players = ruleset_from(args.rules or "uecda", args.rule).players
-            lineup = lineup_of(args.bots, args.cmd, players)
+            lineup = lineup_of(args.bots, args.cmd, players, args.submission)
+        prepare_submissions(entry[0][1] for entry in lineup if entry[0][0] == "submission")
         tables_args = args if jobs == 1 else argparse.Namespace(**{**vars(args),
                                                                     "no_log": True})
         config = config_from_args(tables_args, "127.0.0.1", 0,  # table logs: plan_tables
@@ -204,7 +237,8 @@ def match_command(args: argparse.Namespace) -> int:
         return OUTPUT_REFUSED
     except (RuleConfigError, ServerError, RecordsError, ValueError) as exc:
         print(f"daihinmin match: {exc}", file=sys.stderr)
-        return BAD_INPUT if isinstance(exc, (ResumeLogError, MatchLogError)) else USAGE
+        bad_input = (ResumeLogError, MatchLogError, SubmissionError)
+        return BAD_INPUT if isinstance(exc, bad_input) else USAGE
     try:
         prepare_kinds((entry[0][1] for entry in lineup if entry[0][0] == "bot"),
                       "daihinmin match")
@@ -213,7 +247,7 @@ def match_command(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return INTERRUPTED
     if tables:
-        return play_tables(args, config, tables, [s.label for s in specs])
+        return play_tables(args, config, tables, [s.label for s in specs], launch)
     progress = match_progress("", quiet=args.json)
 
     def on_game(record: GameRecord) -> None:
@@ -227,7 +261,7 @@ def match_command(args: argparse.Namespace) -> int:
             def match() -> Awaitable[MatchOutcome]:
                 return run_headless_match(config, specs, on_game=on_game,
                                           connect_timeout=args.connect_timeout,
-                                          watcher=publisher)
+                                          watcher=publisher, launch=launch)
 
             outcome = trio.run(match if publisher is None
                                else lambda: publisher.publishing(match()))

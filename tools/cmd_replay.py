@@ -47,6 +47,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--html", type=Path, default=None, metavar="FILE",
                    help="write one self-contained HTML file that steps through the log "
                         "(opens offline in a browser; an existing FILE is refused)")
+    p.add_argument("--kifu", type=Path, default=None, metavar="FILE",
+                   help="write the log as a UECda reference server kifu (uecda rules only; "
+                        "an existing FILE is refused)")
     p.set_defaults(func=replay_command)
 
 
@@ -121,8 +124,7 @@ def print_summary(log: MatchLog) -> None:
           + (f", {log.end.status}" if log.end else ", no end record"))
     for info in h.players:
         print(f"  p{info.number} {info.name} (protocol {info.protocol})")
-    from daihinmin.rules.scoring import lower_is_better
-    standings = Standings(h.players, lower_is_better=lower_is_better(h.ruleset()))
+    standings = Standings(h.players, rules=h.ruleset())
     resumes = {r.after_game: r for r in log.resumes}
     for rec in log.games:
         if rec.game - 1 in resumes:
@@ -195,6 +197,10 @@ def replay_scanned(args: argparse.Namespace, log: MatchLog) -> int:
 
     if args.html is not None:
         return write_html(args.log, log, args.html)
+    if args.kifu is not None:
+        from daihinmin.tools.cmd_kifu import write_kifu_file
+
+        return write_kifu_file(args.log, log, args.kifu)
     if args.verify:
         try:
             summary = verify_log(log)
@@ -206,7 +212,9 @@ def replay_scanned(args: argparse.Namespace, log: MatchLog) -> int:
         extra = "".join([f", {summary.faults} faults" if summary.faults else "",
                          f", {summary.stand_in_turns} stand-in turns"
                          if summary.stand_in_turns else "",
-                         f", resumed {summary.resumes}x" if summary.resumes else ""])
+                         f", resumed {summary.resumes}x" if summary.resumes else "",
+                         f", {summary.kifu_passes} passes the kifu's server never asked for"
+                         if summary.kifu_passes else ""])
         print(f"verified {args.log}: {summary.games} games, {summary.turns} turns agree with "
               f"the engine ({status}{extra})")
         if args.game is None:

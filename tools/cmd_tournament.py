@@ -37,16 +37,35 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                      help="a bundled bot (repeat; a name twice is two participants)")
     who.add_argument("--cmd", action="append", default=[], metavar="[LABEL=]COMMAND",
                      help="an external bot command with {host} and {port} (TCP only)")
+    who.add_argument("--submission", action="append", default=[], metavar="[LABEL=]DIR",
+                     help="a submission folder with a daihinmin-bot.toml (repeatable)")
     what = p.add_argument_group("what to play")
     what.add_argument("--games", type=int, help="total games (rounded up to whole rounds)")
-    what.add_argument("--games-per-match", type=int)
-    what.add_argument("--seed", type=int)
-    what.add_argument("--format", choices=["round-robin", "gauntlet"])
+    what.add_argument("--games-per-match", type=int,
+                      help="games in each match (default: the config file's, else 10)")
+    what.add_argument("--seed", type=int,
+                      help="the tournament's seed (default: the config file's, else 1)")
+    what.add_argument("--format", choices=["round-robin", "gauntlet"],
+                      help="round-robin: everyone meets everyone; gauntlet: --hero against the "
+                      "field (default: round-robin)")
     what.add_argument("--hero", help="gauntlet: the participant facing the field")
     what.add_argument("--rules", help="rule preset (default uecda)")
-    what.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE")
+    what.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE",
+                      help="override one rule of --rules (repeatable)")
     what.add_argument("--no-duplicate", action="store_true",
                       help="no seat rotations of the same deals")
+    test = p.add_argument_group(
+        "sequential test (two participants)",
+        "play until the answer is known at the error rates asked, at most --games "
+        "(docs/SPRT.md): H0 says the second participant scores D0 points per game more than "
+        "the first, H1 says D1 (D0 < D1)")
+    test.add_argument("--sprt", nargs=2, type=float, metavar=("D0", "D1"),
+                      help="the two hypotheses, mean points per game of the second "
+                           "participant minus the first")
+    test.add_argument("--alpha", type=float, default=0.05,
+                      help="the chance of accepting H1 when H0 holds (default 0.05)")
+    test.add_argument("--beta", type=float, default=0.05,
+                      help="the chance of accepting H0 when H1 holds (default 0.05)")
     how = p.add_argument_group("how to run")
     how.add_argument("--db", help=f"results database (default: CONFIG.sqlite or {DEFAULT_DB})")
     how.add_argument("--resume", action="store_true", help="continue the tournament in --db")
@@ -55,6 +74,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     how.add_argument("--jobs", type=int, help="worker processes (default: all cores)")
     how.add_argument("--tables", type=int, help="TCP: tables at once (default 2 per worker)")
     how.add_argument("--match-timeout", type=float, help="TCP: seconds per match")
+    how.add_argument("--sandbox", choices=["none", "bwrap"], default=None,
+                     help="TCP: run each player in a bubblewrap sandbox (docs/SANDBOX.md)")
+    how.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
+                     help="a limit per player process (repeatable): cpu, memory, processes, "
+                          "open_files, file_size, wall (docs/SANDBOX.md)")
     out = p.add_argument_group("output")
     out.add_argument("--report", action="store_true", help="only report on --db; play nothing")
     out.add_argument("--log-dir", metavar="DIR",
@@ -85,17 +109,19 @@ def config_from_args(args: argparse.Namespace) -> TournamentConfig | None:
         load_config,
         parse_bot_arg,
         parse_cmd_arg,
+        parse_submission_arg,
         unique_names,
         validate,
     )
 
     if args.config:
         cfg = load_config(args.config)
-        if args.bot or args.cmd:
-            raise TournamentConfigError("give participants in the config or with --bot/--cmd,"
-                                        " not both")
-    elif args.bot or args.cmd:
+        if args.bot or args.cmd or args.submission:
+            raise TournamentConfigError("give participants in the config or with --bot/--cmd/"
+                                        "--submission, not both")
+    elif args.bot or args.cmd or args.submission:
         parts = [parse_bot_arg(b) for b in args.bot] + [parse_cmd_arg(c) for c in args.cmd]
+        parts += [parse_submission_arg(d) for d in args.submission]
         cfg = TournamentConfig(participants=unique_names(parts))
     else:
         return None
@@ -106,11 +132,31 @@ def config_from_args(args: argparse.Namespace) -> TournamentConfig | None:
     cfg = replace(cfg, **{k: v for k, v in changes.items() if v is not None})
     if args.rule:
         cfg = replace(cfg, rule=tuple(args.rule))
+    if args.sprt is not None:
+        cfg = replace(cfg, sprt=(args.sprt[0], args.sprt[1], args.alpha, args.beta))
     if args.no_duplicate:
         cfg = replace(cfg, duplicate=False)
     if args.in_process:
         cfg = replace(cfg, transport="in-process")
-    return validate(cfg)
+    return validate(with_launch_args(cfg, args))
+
+
+def with_launch_args(cfg: TournamentConfig, args: argparse.Namespace) -> TournamentConfig:
+    """``--sandbox`` and ``--limit`` over the config's own (TournamentConfigError)."""
+    from daihinmin.launch.limits import Limits, LimitsError
+    from daihinmin.tournament.config import TournamentConfigError
+
+    if args.sandbox is not None:
+        cfg = replace(cfg, sandbox=args.sandbox)
+    if args.limit:
+        try:
+            limits = cfg.launch_options().limits
+            for text in args.limit:
+                limits = Limits.parse(text, limits)
+        except LimitsError as exc:
+            raise TournamentConfigError(str(exc)) from None
+        cfg = replace(cfg, limits=limits.to_dict())
+    return cfg
 
 
 def db_path(args: argparse.Namespace) -> Path:
@@ -142,6 +188,12 @@ def open_store(args: argparse.Namespace, cfg: TournamentConfig | None
     if args.resume:
         store = TournamentStore.resume(path, cfg)
         stored = store.stored_config()
+        if cfg is None and stored is not None and any(p.external for p in stored.participants):
+            programs = ", ".join(p.describe() for p in stored.participants if p.external)
+            raise TournamentConfigError(
+                f"{path} names programs ({programs}); a results database is never a reason "
+                "to run one: give the CONFIG (or the --cmd/--submission players) again with "
+                "--resume")
         if cfg is None and stored is not None and args.games and args.games > stored.games:
             store.write_tournament(stored.with_run_options(games=args.games))  # more games
     elif cfg is None:
@@ -152,7 +204,10 @@ def open_store(args: argparse.Namespace, cfg: TournamentConfig | None
     assert stored is not None
     run_cfg = stored.with_run_options(jobs=args.jobs, tables=args.tables,
                                       match_timeout=args.match_timeout, log_dir=args.log_dir,
-                                      games=None if cfg is None else cfg.games)
+                                      games=None if cfg is None else cfg.games,
+                                      sandbox=None if cfg is None else cfg.sandbox,
+                                      limits=None if cfg is None else cfg.limits)
+    run_cfg = with_launch_args(run_cfg, args)
     return store, run_cfg
 
 
@@ -167,6 +222,8 @@ def check_log_dir(cfg: TournamentConfig) -> None:
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
+    from daihinmin.launch.sandbox import SandboxUnavailableError
+    from daihinmin.launch.submission import SubmissionError, prepare_submissions
     from daihinmin.local.terminal_text import terminal_safe
     from daihinmin.records.exit_codes import (
         BAD_INPUT,
@@ -211,6 +268,12 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         check_publishable(publishing, args.report)  # before a database is created
         store, run_cfg = open_store(args, cfg)
         check_log_dir(run_cfg)
+        if not args.report:  # built once, before any match; bwrap there if asked for
+            prepare_submissions(p.submission for p in run_cfg.participants if p.submission)
+            run_cfg.launch_options().check()
+    except (SubmissionError, SandboxUnavailableError) as exc:
+        print(terminal_safe(f"daihinmin tournament: {exc}"), file=sys.stderr)
+        return BAD_INPUT if isinstance(exc, SubmissionError) else USAGE
     except OutputRefusedError as exc:
         print(terminal_safe(f"daihinmin tournament: {exc}"), file=sys.stderr)
         return OUTPUT_REFUSED
@@ -263,12 +326,23 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             print(f"daihinmin tournament: cannot write {args.report_html}: {exc}",
                   file=sys.stderr)
             code = code or OUTPUT_REFUSED
+    sprt_lines: list[str] = []
+    if run_cfg.sprt is not None:
+        from daihinmin.tournament.sprt_run import SprtMonitor
+
+        monitor = SprtMonitor(store, run_cfg)
+        report["sprt"] = monitor.report()
+        sprt_lines = monitor.lines(store.participant_names())
     if args.json:
         print(json.dumps(report))
     else:
         print_report(Console(), stats, store, summary)
+        for line in sprt_lines:
+            print(terminal_safe(line))
     failed = store.counts().get("failed", 0)
     unfinished = sum(n for state, n in store.counts().items() if state != "done")
+    if report.get("sprt", {}).get("verdict") is not None:
+        unfinished = failed  # decided: the matches left unplayed were not needed
     if failed and code == OK:
         print(f"daihinmin tournament: {failed} match(es) failed and keep no games (the "
               "report says why); --resume retries them", file=sys.stderr)

@@ -34,6 +34,7 @@ from daihinmin.server.config import (
 # Heavy imports (trio, rich, the server) happen inside the handlers: every ``daihinmin``
 # process builds the whole parser, including each bot process of a match.
 if TYPE_CHECKING:
+    from daihinmin.launch.process import LaunchOptions
     from daihinmin.server.config import ServerConfig
     from daihinmin.server.match_server import MatchObserver
     from daihinmin.server.resume import ResumePoint
@@ -218,3 +219,27 @@ def publisher_for(args: argparse.Namespace, config: ServerConfig, source: str,
 
     return TablePublisher(args.publish, config.rules, config.games, source,
                           args.publish_hands, inner)
+
+
+def add_launch_options(p: argparse.ArgumentParser) -> None:
+    """``--sandbox`` and ``--limit``: how the platform runs the player processes."""
+    g = p.add_argument_group("player processes (docs/SANDBOX.md)")
+    g.add_argument("--sandbox", choices=["none", "bwrap"], default="none",
+                   help="run each player in a bubblewrap sandbox: read-only system, its own "
+                        "folder read-only, a private scratch folder, no network but its "
+                        "table's server (default none: limits only)")
+    g.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
+                   help="a limit per player process, 0 = none (repeatable, or "
+                        "comma-separated): cpu=3600 (s), memory=2048 (MiB), processes=64, "
+                        "open_files=1024, file_size=64 (MiB), wall=0 (s)")
+
+
+def launch_options_from(args: argparse.Namespace) -> LaunchOptions:
+    """The players' limits and sandbox (LimitsError, SandboxUnavailableError)."""
+    from daihinmin.launch.limits import Limits
+    from daihinmin.launch.process import LaunchOptions
+
+    limits = Limits()
+    for text in args.limit:
+        limits = Limits.parse(text, limits)
+    return LaunchOptions(limits, args.sandbox).check()

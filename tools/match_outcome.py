@@ -23,13 +23,19 @@ def report_errors(exc: BaseException, prog: str) -> int:
     from daihinmin.records.errors import MatchLogError
     from daihinmin.records.exit_codes import BAD_INPUT, FAILED, INTERRUPTED, OUTPUT_REFUSED, USAGE
     from daihinmin.records.outfile import OutputRefusedError
-    from daihinmin.server.errors import ResumeLogError, ServerConfigError, leaf_errors
+    from daihinmin.server.errors import (
+        ListenError,
+        ResumeLogError,
+        ServerConfigError,
+        leaf_errors,
+    )
 
     errors = leaf_errors(exc)
     if interrupted(exc):
         return INTERRUPTED  # the standings so far and the resume hint are already printed
     for kind, code in ((OutputRefusedError, OUTPUT_REFUSED),
-                       ((ResumeLogError, MatchLogError), BAD_INPUT), (ServerConfigError, USAGE)):
+                       ((ResumeLogError, MatchLogError), BAD_INPUT), (ServerConfigError, USAGE),
+                       (ListenError, FAILED)):
         if all(isinstance(err, kind) for err in errors):
             for err in errors:
                 print(f"{prog}: {err}", file=sys.stderr)
@@ -51,7 +57,6 @@ def start_standings(config: ServerConfig, labels: list[str] | None = None) -> St
     resumed match starts from its logged games (gathered when the log was read)."""
     from daihinmin.records.matchlog import PlayerInfo
     from daihinmin.records.standings import Standings
-    from daihinmin.rules.scoring import lower_is_better
 
     n = config.rules.players
     if config.resume_point is not None:
@@ -61,7 +66,7 @@ def start_standings(config: ServerConfig, labels: list[str] | None = None) -> St
         return standings
     return Standings([PlayerInfo(i, labels[i] if labels else f"player{i}", 0)
                       for i in range(n)], labels,
-                     lower_is_better=lower_is_better(config.rules))
+                     rules=config.rules)
 
 
 def finish_standings(standings: Standings, outcome: MatchOutcome) -> Standings:

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from daihinmin.driver.faults import SeatReport, more_serious
-from daihinmin.launch.process import PlayerSpec
+from daihinmin.launch.process import LaunchOptions, PlayerSpec
 from daihinmin.local.parallel import split_count
 from daihinmin.records.standings import Standings
 from daihinmin.server.config import ServerConfig
@@ -104,6 +104,7 @@ class TablesSetup:
 
     connect_timeout: float
     verbose: bool
+    launch: LaunchOptions | None = None  # the players' limits and sandbox
 
 
 def plan_tables(args: argparse.Namespace, config: ServerConfig,
@@ -166,7 +167,8 @@ def play_table(task: TableTask, setup: TablesSetup, results: Any) -> bool:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(stop_when_parent_gone)
             outcome = await run_headless_match(task.config, list(task.specs), on_game=on_game,
-                                               connect_timeout=setup.connect_timeout)
+                                               connect_timeout=setup.connect_timeout,
+                                               launch=setup.launch)
             nursery.cancel_scope.cancel()
         return outcome
 
@@ -239,7 +241,8 @@ class TablesRun:
         if kind == "started":
             self.worker_of[msg[1]] = msg[2]
         elif kind == "game":
-            self.combined.add_game(msg[2])
+            # Table 1 plays the match seed: its last game breaks ties of points.
+            self.combined.add_game(msg[2], last=msg[1] == self.tasks[0].table)
             self.per_table[msg[1]].add_game(msg[2])
             self.on_game()
         elif kind == "done":
@@ -308,7 +311,7 @@ def run_pool(pool: WorkerPool, run: TablesRun) -> None:
 
 
 def play_tables(args: argparse.Namespace, config: ServerConfig, tasks: list[TableTask],
-                labels: list[str]) -> int:
+                labels: list[str], launch: LaunchOptions | None = None) -> int:
     """Play the tables at once; print one result (or the errors) and return the exit code."""
     from daihinmin.records.exit_codes import FAILED, INTERRUPTED
     from daihinmin.tools.match_progress import match_progress
@@ -320,7 +323,7 @@ def play_tables(args: argparse.Namespace, config: ServerConfig, tasks: list[Tabl
     run = TablesRun(tasks, start_standings(config, labels),
                     {t.table: start_standings(t.config, labels) for t in tasks},
                     on_game=lambda: progress.advance(bar))
-    pool = WorkerPool(TablesSetup(args.connect_timeout, args.verbose), [1] * len(tasks),
+    pool = WorkerPool(TablesSetup(args.connect_timeout, args.verbose, launch), [1] * len(tasks),
                       target=table_worker, name="match")
     started = time.perf_counter()
     try:

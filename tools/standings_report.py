@@ -62,12 +62,13 @@ def print_standings(standings: Standings, console: Console, *, wall_seconds: flo
                     resumed_after: int = 0, log_path: Path | None = None,
                     title: str | None = None) -> None:
     from daihinmin.local.terminal_text import markup_safe
+    from daihinmin.values.words import counted
     from rich import box
     from rich.table import Table as RichTable
 
     n = len(standings.players)
     lower = standings.lower_is_better
-    table = RichTable(title=title or f"Standings after {standings.games} games"
+    table = RichTable(title=title or f"Standings after {counted(standings.games, 'game')}"
                       + (" (fewer points are better)" if lower else ""),
                       box=box.SIMPLE_HEAD, padding=(0, 0), show_edge=False)  # 80 columns
 
@@ -80,7 +81,7 @@ def print_standings(standings: Standings, console: Console, *, wall_seconds: flo
     replaced = standings.stand_in_games > 0
     if replaced:
         number("games")  # own + played by a stand-in
-    number("mean")
+    number("mean place")
     for place in range(n):
         number(f"{place + 1}.")
     number("ms/mv")
@@ -106,6 +107,6 @@ def print_standings(standings: Standings, console: Console, *, wall_seconds: flo
                       "last.", highlight=False)
     rate = standings.games / wall_seconds if wall_seconds else 0.0
     resumed = f" (resumed after game {resumed_after})" if resumed_after else ""
-    console.print(f"{standings.games} games in {wall_seconds:.1f} s "
+    console.print(f"{counted(standings.games, 'game')} in {wall_seconds:.1f} s "
                   f"({rate:.1f} games/s){resumed}" +
                   (f"; log: {markup_safe(str(log_path))}" if log_path else ""), highlight=False)

@@ -9,8 +9,9 @@ game count may grow: more deal sets are appended to the schedule).
 ...     {"name": "a", "bot": "random"}, {"bot": "default", "options": {"x": 1}}]})
 >>> [p.name for p in cfg.participants], cfg.format, cfg.transport
 (['a', 'default'], 'round-robin', 'tcp')
->>> parse_bot_arg("mc:playouts=200,fast=yes")
-Participant(name='mc', bot='mc', options={'playouts': 200, 'fast': True}, command=None)
+>>> p = parse_bot_arg("mc:playouts=200,fast=yes")
+>>> p.name, p.bot, p.options, p.external
+('mc', 'mc', {'playouts': 200, 'fast': True}, False)
 """
 
 from __future__ import annotations
@@ -23,9 +24,12 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from daihinmin.rules.ruleset import RuleConfigError, RuleSet, ruleset_from
+
+if TYPE_CHECKING:
+    from daihinmin.launch.process import LaunchOptions
 
 FORMATS = ("round-robin", "gauntlet")
 TRANSPORTS = ("tcp", "in-process")
@@ -55,18 +59,22 @@ _FIELD_TYPES: dict[str, tuple[type, ...]] = {
 
 @dataclass(frozen=True)
 class Participant:
-    """A bundled bot (``bot`` + ``options``) or an external command with ``{host}``/``{port}``."""
+    """A bundled bot (``bot`` + ``options``), an external command with ``{host}``/``{port}``,
+    or a submission folder (``submission``: its ``daihinmin-bot.toml`` says how to run it)."""
 
     name: str
     bot: str | None = None
     options: dict[str, Any] = field(default_factory=dict)
     command: str | None = None
+    submission: str | None = None
 
     @property
     def external(self) -> bool:
-        return self.command is not None
+        return self.command is not None or self.submission is not None
 
     def describe(self) -> str:
+        if self.submission is not None:
+            return f"submission: {self.submission}"
         if self.command is not None:
             return f"cmd: {self.command}"
         opts = ",".join(f"{k}={v}" for k, v in sorted(self.options.items()))
@@ -92,12 +100,28 @@ class TournamentConfig:
     tables: int = 0  # TCP: tables played at once (over all workers); 0 = 2 per worker
     match_timeout: float = 600.0  # TCP: seconds one match may take before it is failed
     log_dir: str | None = None  # each match's log goes here (.match_logs)
+    # Two participants: stop when a sequential test decides (d0, d1, alpha, beta: the mean
+    # points per game of the second minus the first under H0 and H1, the error rates).
+    sprt: tuple[float, float, float, float] | None = None
+    sandbox: str | None = None  # TCP: "bwrap" runs every player in a sandbox (docs/SANDBOX.md)
+    limits: dict[str, float] | None = None  # per player process, over the defaults
 
     def ruleset(self) -> RuleSet:
         try:
             return ruleset_from(self.rules, list(self.rule)).validate()
         except RuleConfigError as exc:
             raise TournamentConfigError(f"rules: {exc}") from exc
+
+    def launch_options(self) -> LaunchOptions:
+        """The players' limits and sandbox (the sandbox's presence is checked on use)."""
+        from daihinmin.launch.limits import Limits, LimitsError
+        from daihinmin.launch.process import LaunchOptions
+
+        try:
+            limits = Limits().with_values(dict(self.limits or {}))
+        except LimitsError as exc:
+            raise TournamentConfigError(f"limits: {exc}") from None
+        return LaunchOptions(limits, self.sandbox or "none")
 
     def fingerprint(self) -> str:
         """Hash of everything that decides what is played (not the game count or speed)."""
@@ -109,11 +133,13 @@ class TournamentConfig:
         d["participant"] = [participant_to_dict(p) for p in self.participants]
         del d["participants"]
         d["rule"] = list(self.rule)
+        if self.sprt is not None:
+            d["sprt"] = list(self.sprt)
         return {k: v for k, v in d.items() if v is not None}
 
     def with_run_options(self, **changes: Any) -> TournamentConfig:
         """Change settings that do not affect results (games, jobs, tables, timeout)."""
-        allowed = {"games", "jobs", "tables", "match_timeout", "log_dir"}
+        allowed = {"games", "jobs", "tables", "match_timeout", "log_dir", "sandbox", "limits"}
         bad = set(changes) - allowed
         if bad:
             raise TournamentConfigError(f"cannot change {sorted(bad)} on resume")
@@ -122,14 +148,17 @@ class TournamentConfig:
 
 def fingerprint_fields(cfg: TournamentConfig) -> dict[str, Any]:
     d = cfg.to_dict()
-    for run_only in ("games", "jobs", "tables", "match_timeout", "name", "log_dir"):
+    for run_only in ("games", "jobs", "tables", "match_timeout", "name", "log_dir", "sandbox",
+                     "limits"):
         d.pop(run_only, None)
     return d
 
 
 def participant_to_dict(p: Participant) -> dict[str, Any]:
     d: dict[str, Any] = {"name": p.name}
-    if p.command is not None:
+    if p.submission is not None:
+        d["submission"] = p.submission
+    elif p.command is not None:
         d["command"] = p.command
     else:
         d["bot"] = p.bot
@@ -181,6 +210,20 @@ def parse_cmd_arg(text: str) -> Participant:
     return Participant(name=label or Path(shlex.split(text)[0]).name, command=text)
 
 
+def parse_submission_arg(text: str, name: Any = None) -> Participant:
+    """``[LABEL=]DIR``: a submission folder, named by its manifest unless labelled."""
+    from daihinmin.launch.submission import SubmissionError, load_submission
+
+    label, sep, folder = text.partition("=")
+    if not sep or "/" in label:
+        label, folder = "", text
+    try:
+        sub = load_submission(folder)
+    except SubmissionError as exc:
+        raise TournamentConfigError(str(exc)) from None
+    return Participant(name=str(name or label or sub.name), submission=str(sub.folder))
+
+
 def unique_names(parts: list[Participant]) -> tuple[Participant, ...]:
     """Same names get ``#2``, ``#3`` suffixes so every participant is told apart."""
     seen: dict[str, int] = {}
@@ -194,17 +237,22 @@ def unique_names(parts: list[Participant]) -> tuple[Participant, ...]:
     return tuple(out)
 
 
-_PARTICIPANT_KEYS = {"name", "bot", "options", "command"}
+_PARTICIPANT_KEYS = {"name", "bot", "options", "command", "submission"}
 
 
 def participant_from_dict(d: Mapping[str, Any]) -> Participant:
     unknown = set(d) - _PARTICIPANT_KEYS
     if unknown:
         raise TournamentConfigError(f"participant: unknown keys {sorted(unknown)}")
-    bot, command = d.get("bot"), d.get("command")
-    if (bot is None) == (command is None):
-        raise TournamentConfigError(f"participant {dict(d)}: give exactly one of bot, command")
+    bot, command, folder = d.get("bot"), d.get("command"), d.get("submission")
+    if [bot, command, folder].count(None) != 2:
+        raise TournamentConfigError(f"participant {dict(d)}: give exactly one of bot, "
+                                    "command, submission")
     options = dict(d.get("options", {}))
+    if folder is not None:
+        if options:
+            raise TournamentConfigError("options are for bundled bots")
+        return parse_submission_arg(str(folder), d.get("name"))
     if command is not None:
         if options:
             raise TournamentConfigError("options are for bundled bots; put them in the command")
@@ -236,6 +284,8 @@ def _config_from_dict(d: Mapping[str, Any]) -> TournamentConfig:
     if "rule" in d:
         rule = d["rule"]
         d["rule"] = tuple([rule] if isinstance(rule, str) else rule)
+    if "sprt" in d:
+        d["sprt"] = sprt_setting(d["sprt"])
     parts = unique_names([participant_from_dict(p) for p in raw_parts])
     try:
         cfg = TournamentConfig(participants=parts, **d)
@@ -341,5 +391,33 @@ def validate(cfg: TournamentConfig) -> TournamentConfig:
         ext = [p.name for p in cfg.participants if p.external]
         if ext:
             raise TournamentConfigError(f"external commands need transport tcp: {ext}")
+    if cfg.sandbox not in (None, "none", "bwrap"):
+        raise TournamentConfigError(f"sandbox {cfg.sandbox!r}: none or bwrap")
+    cfg.launch_options()  # the limits' names and values
     cfg.ruleset()
+    if cfg.sprt is not None:
+        check_sprt(cfg)
     return cfg
+
+
+def sprt_setting(value: Any) -> tuple[float, float, float, float]:
+    """``[d0, d1]`` or ``[d0, d1, alpha, beta]`` (alpha and beta 0.05 by default)."""
+    if (not isinstance(value, list | tuple) or len(value) not in (2, 4)
+            or not all(type(v) in (int, float) for v in value)):
+        raise TournamentConfigError(f"sprt must be [d0, d1] or [d0, d1, alpha, beta], got "
+                                    f"{value!r:.60}")
+    d0, d1, alpha, beta = (*map(float, value), 0.05, 0.05)[:4]
+    return (d0, d1, alpha, beta)
+
+
+def check_sprt(cfg: TournamentConfig) -> None:
+    from .sprt import SprtError, SprtHypotheses
+
+    assert cfg.sprt is not None
+    if len(cfg.participants) != 2:
+        raise TournamentConfigError("sprt compares two participants; this tournament has "
+                                    f"{len(cfg.participants)}")
+    try:
+        SprtHypotheses(*cfg.sprt).check()
+    except SprtError as exc:
+        raise TournamentConfigError(f"sprt: {exc}") from None

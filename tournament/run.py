@@ -18,6 +18,7 @@ from .live import LiveTally
 from .pool import WorkerPool, split_slots
 from .publish import Publishing, TournamentRelay
 from .schedule import MatchSpec
+from .sprt_run import SprtMonitor
 from .store import TournamentStore
 
 DEFAULT_TABLES_PER_WORKER = 2  # TCP: bots think in their own processes; overlap the waits
@@ -59,6 +60,7 @@ class RunSummary:
     jobs: int = 0
     tables: int = 0
     interrupted: bool = False
+    decided: bool = False  # the sequential test decided: the rest of the schedule is not needed
 
     @property
     def games_per_second(self) -> float:
@@ -96,6 +98,7 @@ class Dispatcher:
         self.publishing = publishing
         self.relay: TournamentRelay | None = None
         self.summary = RunSummary()
+        self.sprt = SprtMonitor(store, cfg) if cfg.sprt is not None else None
 
     def handle(self, msg: tuple[Any, ...]) -> None:
         kind = msg[0]
@@ -115,6 +118,8 @@ class Dispatcher:
             self.summary.matches += 1
             if self.tally is not None:
                 self.tally.matches_done += 1
+            if self.sprt is not None and self.sprt.update() is not None:
+                self.summary.decided = True
         elif kind == "log":
             self.store.record_log(msg[1], msg[2])
         elif kind == "faults":
@@ -136,6 +141,9 @@ class Dispatcher:
 
     def run(self, pending: list[MatchSpec]) -> RunSummary:
         s = self.summary
+        if self.sprt is not None and self.sprt.verdict is not None:
+            s.decided = True  # decided in an earlier run: nothing more to play
+            return s
         if not pending:
             return s
         s.jobs, slots = plan_concurrency(self.cfg, len(pending))
@@ -151,12 +159,13 @@ class Dispatcher:
             self.relay.start()
         try:
             pool.start(pending)
-            while not pool.finished:
+            while not pool.finished and not s.decided:
                 for msg in pool.poll(0.25):
                     self.handle(msg)
-            for msg in pool.poll(0.0):  # anything sent just before the last exit
-                self.handle(msg)
-            pool.join()
+            if not s.decided:
+                for msg in pool.poll(0.0):  # anything sent just before the last exit
+                    self.handle(msg)
+                pool.join()
         except (KeyboardInterrupt, TournamentAbortedError):
             s.interrupted = True
             raise
@@ -175,6 +184,9 @@ class Dispatcher:
         """Matches still running after every worker stopped: their worker died."""
         if self.summary.interrupted:
             return  # left running; --resume replays them
+        if self.summary.decided:  # stopped on purpose: what was left is not needed
+            self.store.reset_unfinished(retry_failed=False)
+            return
         for (mid,) in self.store.con.execute(
                 "SELECT id FROM matches WHERE status = 'running'").fetchall():
             error = "the worker process running this match died"

@@ -456,6 +456,30 @@ class TournamentStore:
             check_row(row, participants, self.path)
         return rows
 
+    def deal_sets(self) -> int:
+        """How many deal sets (rounds) the schedule has."""
+        return int(self.con.execute("SELECT COALESCE(MAX(deal_set) + 1, 0) FROM matches")
+                   .fetchone()[0])
+
+    def deal_set_points(self, deal_set: int) -> DealSetPoints | None:
+        """Each participant's points and seat-games in one deal set, once every match of it
+        is done (None before)."""
+        with self.reading():
+            total, done = self.con.execute(
+                "SELECT COUNT(*), COALESCE(SUM(status = 'done'), 0) FROM matches"
+                " WHERE deal_set = ?", (deal_set,)).fetchone()
+            if total == 0 or done < total:
+                return None
+            rows = self.con.execute(
+                "SELECT r.participant, SUM(r.points), COUNT(*) FROM results r JOIN matches m"
+                " ON m.id = r.match_id WHERE m.deal_set = ? GROUP BY r.participant",
+                (deal_set,)).fetchall()
+            games = int(self.con.execute(
+                "SELECT COUNT(*) FROM games g JOIN matches m ON m.id = g.match_id"
+                " WHERE m.deal_set = ?", (deal_set,)).fetchone()[0])
+        return DealSetPoints({int(p): int(points) for p, points, _ in rows},
+                             {int(p): int(n) for p, _, n in rows}, games)
+
     def game_results(self) -> list[tuple[Any, ...]]:
         """Every stored game row (for comparing runs): match, game, seats, places, points."""
         out = []
@@ -466,6 +490,13 @@ class TournamentStore:
                                    (mid, game)).fetchall()
             out.append((mid, game, seats, tuple(res)))
         return out
+
+
+@dataclass(frozen=True, slots=True)
+class DealSetPoints:
+    points: dict[int, int]  # participant -> points over the deal set
+    seat_games: dict[int, int]  # participant -> seats it held, summed over the games
+    games: int
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,7 @@ import trio
 from daihinmin.driver.faults import SeatReport
 from daihinmin.driver.record import GameRecord
 from daihinmin.launch.process import PlayerSpec
+from daihinmin.launch.submission import load_submission
 from daihinmin.rules.ruleset import RuleSet
 from daihinmin.server.config import ServerConfig, WriteMode
 from daihinmin.server.errors import leaf_errors
@@ -56,6 +57,8 @@ def rules_args(cfg: TournamentConfig) -> list[str]:
 
 def player_spec(cfg: TournamentConfig, spec: MatchSpec, player: int) -> PlayerSpec:
     p = cfg.participants[spec.lineup[player]]
+    if p.submission is not None:  # loaded (and built) by the command before any match
+        return load_submission(p.submission).spec(p.name)
     if p.command is not None:
         return PlayerSpec.command(p.command)
     assert p.bot is not None
@@ -127,7 +130,8 @@ async def play_tcp(cfg: TournamentConfig, rules: RuleSet, spec: MatchSpec,
     config = ServerConfig(rules=rules, games=spec.games, seed=spec.seed, port=0,
                           log_path=log_path, durable=False, make_log_folder=False,
                           write_mode=match_write_mode(cfg, spec))
-    outcome = await run_headless_match(config, specs, on_game=on_game, watcher=watcher)
+    outcome = await run_headless_match(config, specs, on_game=on_game, watcher=watcher,
+                                       launch=cfg.launch_options())
     faults = fault_rows(outcome.seats)  # faults short of a hand-over (a timeout or two)
     if faults:
         results.put(("faults", spec.index, faults))

@@ -308,7 +308,8 @@ def explain(person: Any, cards_value: object) -> str:
 
 
 NOT_FOUND_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8">
-<title>No such table</title><link rel="stylesheet" href="/static/style.css"></head>
+<title>No such table</title><link rel="stylesheet" href="/static/style.css">
+<link rel="icon" href="/static/favicon.svg" type="image/svg+xml"></head>
 <body><main class="notice"><h1>No such table</h1>
 <p>This table does not exist: the link may be mistyped, or the server was restarted.</p>
 <p><a href="/">Start a new game</a> or <a href="/watch">watch the live tables</a>.</p>
@@ -323,7 +324,7 @@ def build_app(lobby: Lobby) -> Starlette:
 
     return Starlette(routes=[
         Route("/", index), Route("/watch", index), Route("/replay", index),
-        Route("/t/{table}", app.table_page),
+        Route("/t/{table}", app.table_page), Route("/favicon.ico", favicon),
         Route("/api/presets", app.presets), Route("/api/tables", app.tables),
         Route("/api/tables/new", app.create, methods=["POST"]),
         Route("/api/tables/{table}/join", app.join, methods=["POST"]),
@@ -332,6 +333,11 @@ def build_app(lobby: Lobby) -> Starlette:
         WebSocketRoute("/ws/{table}", app.socket),
         Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
     ])
+
+
+async def favicon(request: Request) -> Response:
+    """Browsers ask for /favicon.ico whatever the page links: the same small SVG."""
+    return Response((STATIC / "favicon.svg").read_bytes(), media_type="image/svg+xml")
 
 
 async def replay_upload(request: Request) -> JSONResponse:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from daihinmin.contract.view import GameView, Observed
+from daihinmin.driver.faults import SeatStatus
 from daihinmin.driver.game import (
     ChoiceRequest,
     ExchangeDone,
@@ -41,6 +42,7 @@ class Seat(Protocol):
     question (``"fallback"`` when a CPU played a person's seat), else None."""
 
     by: str | None
+    error: str | None  # why the last question got no answer of the seat's own (a bot raised)
 
     async def exchange(self, view: GameView, count: int) -> CardSet | None: ...
 
@@ -85,6 +87,12 @@ class LiveGame:
 Publish = Callable[[LiveGame], None]
 
 
+def _failed(seat: Seat) -> tuple[str | None, str | None]:
+    """The record's ``error`` and ``fault`` of an answer the seat's bot lost by raising
+    (``CRASHED``, as in the in-process runner); None, None for an answer of its own."""
+    return (None, None) if seat.error is None else (seat.error, str(SeatStatus.CRASHED))
+
+
 async def play_game(match: MatchState, seats: Sequence[Seat], publish: Publish) -> GameRecord:
     """Play the match's next game; ``publish`` is called whenever a seat is asked and at the
     end.  The record lists in ``stand_in`` the players a stand-in answered for."""
@@ -100,21 +108,25 @@ async def play_game(match: MatchState, seats: Sequence[Seat], publish: Publish) 
                 live.exchanging = p
                 publish(live)
                 cards = await seats[p].exchange(view(p), n)
-                driver.exchange(cards, by=seats[p].by)
+                error, fault = _failed(seats[p])
+                driver.exchange(cards, by=seats[p].by, error=error, fault=fault)
             case ExchangeDone():
                 live.exchanging = None
             case MoveRequest(player=p):
                 publish(live)
                 start = time.perf_counter()
                 move = await seats[p].play(view(p))
-                step = driver.move(move, think_ms=(time.perf_counter() - start) * 1000,
-                                   by=seats[p].by)
+                error, fault = _failed(seats[p])
+                step = driver.move(None if error else move,
+                                   think_ms=(time.perf_counter() - start) * 1000,
+                                   by=seats[p].by, error=error, fault=fault)
                 live.events.extend((len(driver.history), e) for e in step.events)
             case ChoiceRequest(choice=choice):
                 publish(live)
                 seat = seats[choice.player]
-                result = driver.choose(await seat.choose(view(choice.player), choice),
-                                       by=seat.by)
+                cards = await seat.choose(view(choice.player), choice)
+                error, fault = _failed(seat)
+                result = driver.choose(cards, by=seat.by, error=error, fault=fault)
                 live.events.extend((len(driver.history), e) for e in result.events)
             case TurnDone(observed=observed, accepted=accepted):
                 for p, seat in enumerate(seats):

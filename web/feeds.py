@@ -8,6 +8,7 @@ hand unless the publisher said in its hello that the hands are shown (``--publis
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from .watched import Watched, json_object
@@ -31,6 +32,7 @@ class Feed(Watched):
     hands_shown: bool
     latest: dict[str, Any] = field(default_factory=dict)
     status: str = "playing"  # playing, over, ended (the publisher went away first)
+    started: str = field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
 
     @classmethod
     def from_hello(cls, feed_id: str, text: str) -> Feed:
@@ -79,7 +81,7 @@ class Feed(Watched):
                  if isinstance(s, dict)]
         return {"id": self.id, "mode": f"live {self.source}", "rules": self.rules,
                 "status": self.status, "game": self.latest.get("game", 0),
-                "games": self.games, "players": names}
+                "games": self.games, "players": names, "started": self.started}
 
 
 def forget_ended(feeds: dict[str, Feed], keep: int = KEEP_ENDED) -> None:

@@ -40,7 +40,7 @@ def recent_lines(table: Table, names: list[str]) -> list[str]:
     start = max(0, len(live.history) - RECENT_TURNS)
     for i, seen in enumerate(live.history[start:], start + 1):
         line = f"{names[seen.player]}: {move_text(seen.move).plain}"
-        notes = event_notes(by_turn.get(i, []), names)
+        notes = event_notes(by_turn.get(i, []), names, numbered=False)
         lines.append(line + (" — " + "; ".join(notes) if notes else ""))
     return lines
 

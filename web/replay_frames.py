@@ -18,7 +18,13 @@ from daihinmin.driver.record import GameRecord
 from daihinmin.players.human_render import event_notes, move_text
 from daihinmin.records.errors import MatchLogError
 from daihinmin.records.matchlog import MatchLog, parse_lines, read_match_log
-from daihinmin.records.replay import LogMismatchError, ReplayedTurn, new_match, replay_game
+from daihinmin.records.replay import (
+    LogMismatchError,
+    ReplayedTurn,
+    new_match,
+    recorded_deals,
+    replay_game,
+)
 from daihinmin.rules.game import GameState
 from daihinmin.rules.match import GameResult, MatchState
 
@@ -41,7 +47,7 @@ def _table(game: GameState) -> dict[str, Any]:
             "over": game.over}
 
 
-def _game_frames(match: MatchState, record: GameRecord, names: list[str]
+def _game_frames(match: MatchState, record: GameRecord, names: list[str], recorded: bool
                  ) -> tuple[list[dict[str, Any]], GameResult]:
     """One logged game's frames (re-simulated and checked) and its result."""
     exchange = [f"{names[t.giver]} → {names[t.receiver]}: {t.cards}"
@@ -60,7 +66,7 @@ def _game_frames(match: MatchState, record: GameRecord, names: list[str]
         shown.append({"turn": len(shown), "player": turn.player, "text": text,
                       "notes": event_notes(step.events, names), **_table(game)})
 
-    result = replay_game(match, record, show).result
+    result = replay_game(match, record, show, recorded_deal=recorded).result
     assert result is not None
     return shown, result
 
@@ -74,7 +80,7 @@ def frames(log: MatchLog) -> dict[str, Any]:
     games = []
     try:
         for record in log.games:
-            shown, result = _game_frames(match, record, names)
+            shown, result = _game_frames(match, record, names, recorded_deals(log))
             games.append({"game": record.game, "frames": shown, "points": list(result.points),
                           "places": [p + 1 for p in result.places],
                           "totals": list(match.points), "stand_in": record.stand_in})

@@ -39,12 +39,15 @@ class CpuSeat:
     def __init__(self, bot: Bot, delay: float = 0.0) -> None:
         self.bot = bot
         self.delay = delay
+        self.error: str | None = None  # why the last question got no answer (the bot raised)
 
     async def _call(self, what: str, func: Callable[..., T], *args: Any) -> T | None:
+        self.error = None
         try:
             return await trio.to_thread.run_sync(func, *args)
-        except Exception:  # a failing bot loses its answer, as in any local match
+        except Exception as exc:  # a failing bot loses its answer, as in any local match
             log.exception("the %s bot failed to %s", self.bot.name, what)
+            self.error = f"the bot raised {type(exc).__name__}: {exc}"
             return None
 
     async def exchange(self, view: GameView, count: int) -> CardSet | None:
@@ -83,6 +86,8 @@ class Prompt:
 
 class PersonSeat:
     """A person in a browser; ``stand_in`` plays whenever nobody is connected."""
+
+    error: str | None = None  # a person's answers are checked before they are taken
 
     def __init__(self, name: str, stand_in: CpuSeat, changed: Callable[[], None]) -> None:
         self.name = name

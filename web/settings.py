@@ -17,6 +17,7 @@ from dataclasses import fields
 from enum import Enum
 from typing import Any
 
+from daihinmin.rules.rule_texts import GROUPS, PRESET_TEXTS, TEXTS, preset_sets
 from daihinmin.rules.ruleset import PRESETS, RuleConfigError, RuleSet, ruleset_from
 
 #: The rounds the web page's preset offers; other presets let the host type a number.
@@ -47,17 +48,22 @@ def _value(v: object) -> object:
 
 
 def toggle_fields(rules: RuleSet) -> list[dict[str, Any]]:
-    """The settable fields of a preset: yes/no toggles and choices, the seed's seven first."""
-    out = []
+    """The settable fields of a preset: yes/no toggles and choices, the seed's seven first,
+    each with its words (:mod:`daihinmin.rules.rule_texts`)."""
+    out: list[dict[str, Any]] = []
     for f in fields(rules):
         if f.name in _FIXED:
             continue
         value = getattr(rules, f.name)
+        text = TEXTS[f.name]
+        words = {"label": text.label, "ja": text.ja, "explain": text.explain,
+                 "group": text.group}
         if isinstance(value, bool):
-            out.append({"key": f.name, "kind": "bool", "value": value})
+            out.append({"key": f.name, "kind": "bool", "value": value, **words})
         elif isinstance(value, Enum):
-            out.append({"key": f.name, "kind": "choice", "value": value.value,
-                        "choices": [m.value for m in type(value)]})
+            out.append({"key": f.name, "kind": "choice", "value": value.value, **words,
+                        "choices": [{"value": m.value, "label": text.choice_words(m)}
+                                    for m in type(value)]})
     out.sort(key=lambda t: (MAIN_TOGGLES.index(t["key"]) if t["key"] in MAIN_TOGGLES
                             else len(MAIN_TOGGLES), 0))
     for t in out:
@@ -82,6 +88,8 @@ def presets_json() -> dict[str, Any]:
     """Everything the menu needs to offer every preset."""
     return {name: {"players": rules.players, "player_counts": player_counts(rules),
                    "rounds": list(ROUNDS.get(name, ())),
+                   "label": PRESET_TEXTS[name][0], "explain": PRESET_TEXTS[name][1],
+                   "sets": preset_sets(rules), "groups": [list(g) for g in GROUPS],
                    "scoring": rules.scoring.value, "toggles": toggle_fields(rules)}
             for name, rules in PRESETS.items()}
 

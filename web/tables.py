@@ -17,6 +17,7 @@ import logging
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -24,9 +25,9 @@ import trio
 from daihinmin.driver.record import GameRecord
 from daihinmin.players.levels import UnknownLevelError, level_for
 from daihinmin.players.registry import make_bot
-from daihinmin.records.matchlog import MatchEnd, MatchHeader, MatchLogWriter, PlayerInfo
+from daihinmin.records.inprocess_log import LocalMatchLog
 from daihinmin.rules.match import MatchState
-from daihinmin.rules.ruleset import RuleSet, ruleset_to_dict
+from daihinmin.rules.ruleset import RuleSet
 
 from .driver import LiveGame, Seat, play_game
 from .feeds import Feed
@@ -80,6 +81,7 @@ class Table(Watched):
     records: list[GameRecord] = field(default_factory=list)
     revealed: int | None = None  # hot-seat: the player whose hand the curtain shows
     log_path: Path | None = None
+    started: str = field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
 
     # --- seats -------------------------------------------------------------------------------
     def place_of(self, token: str | None) -> Place | None:
@@ -157,23 +159,20 @@ class Table(Watched):
             self.notice = None
         seats = self._seats()
         self.match = MatchState(self.rules, seed=self.seed, games=self.games)
-        writer = self._open_log()
+        match_log = self._open_log()
         try:
             while not self.match.finished:
                 record = await play_game(self.match, seats, self._publish)
                 self.records.append(record)
-                if writer is not None:
-                    writer.write_game(record)
+                if match_log is not None:
+                    match_log.game(record)
             self.status = "over"
         except Exception as exc:  # one table's failure must not stop the others
             log.exception("table %s failed", self.id)
             self.status, self.error = "failed", f"the match stopped: {exc}"
         finally:
-            if writer is not None:
-                writer.write_end(MatchEnd(len(self.records), list(self.match.points),
-                                          "complete" if self.status == "over" else "aborted",
-                                          self.error))
-                writer.close()
+            if match_log is not None:
+                match_log.close(self.match, self.error)
             self.changed()
 
     def _publish(self, live: LiveGame) -> None:
@@ -189,19 +188,13 @@ class Table(Watched):
         self.revealed = self.hot_seat_player()
         self.changed()
 
-    def _open_log(self) -> MatchLogWriter | None:
+    def _open_log(self) -> LocalMatchLog | None:
         if self.log_dir is None:
             return None
         self.log_path = self.log_dir / f"web-{self.id}.jsonl"
-        writer = MatchLogWriter.open(self.log_path)
-        players = [PlayerInfo(p.number, f"{p.name} ({p.cpu})" if p.cpu else p.name,
-                              WEB_PROTOCOL) for p in self.places]
-        from datetime import UTC, datetime
-
-        writer.write_header(MatchHeader(rules=ruleset_to_dict(self.rules), seed=self.seed,
-                                        games=self.games, players=players,
-                                        started=datetime.now(UTC).isoformat()))
-        return writer
+        names = [f"{p.name} ({p.cpu})" if p.cpu else p.name for p in self.places]
+        return LocalMatchLog.open(self.log_path, self.rules, self.seed, self.games, names,
+                                  protocol=WEB_PROTOCOL)
 
 
 def clean_name(name: object, default: str) -> str:
@@ -234,6 +227,8 @@ class Lobby:
         n = rules.players
         table.places = [Place(i) for i in range(n)]
         host = table.places[0]
+        if mode != "cpu" and str(name).strip().lower() == "you":
+            name = ""  # the menu's default: "you" names nobody at a shared table
         host.name, host.token = clean_name(name, "you" if mode == "cpu" else "player 1"), \
             table.host_token
         if mode == "hotseat":
@@ -254,7 +249,7 @@ class Lobby:
     def listing(self) -> list[dict[str, Any]]:
         return [{"id": t.id, "mode": t.mode, "rules": t.rules.name, "status": t.status,
                  "game": t.match.game if t.match else 0, "games": t.games,
-                 "players": [p.name or "(open)" for p in t.places]}
+                 "players": [p.name or "(open)" for p in t.places], "started": t.started}
                 for t in self.tables.values()]
 
 

@@ -10,8 +10,9 @@ Modules, bottom up:
 
 - ``bits``, ``moves``: card masks (the :mod:`daihinmin.values.cards` layout, one joker as
   bit 60) and moves as ``(cards, info)`` int64 pairs;
-- ``movegen``, ``state``: legal moves and state transitions, equal to the reference engine
-  (differential tests in ``tests/test_mc_sim.py``); ``convert``: to and from engine objects;
+- ``plays`` (what a play is and does), ``movegen``, ``state``: legal moves and state
+  transitions, equal to the reference engine (differential tests in
+  ``tests/players/mc/test_mc_sim.py``); ``convert``: to and from engine objects;
 - ``control``: unbeatable plays and certain wins by keeping the lead; ``endgame``: the exact
   two-player solver;
 - ``rollout`` (the playout policy), ``models`` (opponent models), ``playout``;

@@ -31,7 +31,9 @@ async function showMenu() {
   $("menu").hidden = false;
   PRESETS = await api("/api/presets");
   const preset = $("preset");
-  for (const name of Object.keys(PRESETS)) preset.append(el("option", {value: name}, name));
+  for (const [name, p] of Object.entries(PRESETS)) {
+    preset.append(el("option", {value: name}, `${p.label} (${name})`));
+  }
   preset.value = "web";
   preset.addEventListener("change", fillPreset);
   fillPreset();
@@ -40,8 +42,37 @@ async function showMenu() {
   }
 }
 
+// One rule of the menu in words: its name (Japanese and English), one line, the key small.
+function ruleControl(t) {
+  const name = t.ja ? `${t.ja} · ${t.label}` : t.label;
+  const id = "rule-" + t.key;
+  const words = [el("span", {class: "rule-explain"}, t.explain),
+                 el("span", {class: "rule-key", title: "--rule " + t.key + "=…"}, t.key)];
+  if (t.kind === "bool") {
+    return el("div", {class: "rule"},
+      el("input", {type: "checkbox", id, "data-rule": t.key, checked: t.value}),
+      el("label", {for: id, class: "rule-name"}, name), ...words);
+  }
+  return el("div", {class: "rule choice"},
+    el("label", {for: id, class: "rule-name"}, name),
+    el("select", {id, "data-rule": t.key},
+      ...t.choices.map((c) => el("option", {value: c.value, selected: c.value === t.value},
+                                 c.label))),
+    ...words);
+}
+
+function groupedRules(p, toggles) {
+  return p.groups.map(([group, heading]) => {
+    const mine = toggles.filter((t) => t.group === group);
+    return mine.length ? el("fieldset", {class: "rule-group"}, el("legend", {}, heading),
+                            ...mine.map(ruleControl)) : null;
+  }).filter((x) => x);
+}
+
 function fillPreset() {
   const p = PRESETS[$("preset").value];
+  $("preset-about").replaceChildren(p.explain,
+    el("span", {class: "sets"}, "Sets: " + (p.sets.join(", ") || "none of the special rules")));
   const players = $("players");
   players.replaceChildren();
   for (const n of p.player_counts) {
@@ -51,19 +82,8 @@ function fillPreset() {
   box.replaceChildren(p.rounds.length
     ? el("select", {id: "games"}, ...p.rounds.map((r) => el("option", {value: r}, r)))
     : el("input", {id: "games", type: "number", min: 1, max: 100, value: 3}));
-  const main = $("toggles"), more = $("more-toggles");
-  main.replaceChildren(el("legend", {}, "Local rules"));
-  more.replaceChildren();
-  for (const t of p.toggles) {
-    let input;
-    if (t.kind === "bool") {
-      input = el("input", {type: "checkbox", "data-rule": t.key, checked: t.value});
-    } else {
-      input = el("select", {"data-rule": t.key},
-        ...t.choices.map((c) => el("option", {value: c, selected: c === t.value}, c)));
-    }
-    (t.main ? main : more).append(el("label", {class: "toggle"}, input, " " + t.key));
-  }
+  $("toggles").replaceChildren(...groupedRules(p, p.toggles.filter((t) => t.main)));
+  $("more-toggles").replaceChildren(...groupedRules(p, p.toggles.filter((t) => !t.main)));
 }
 
 function menuSettings() {
@@ -87,7 +107,9 @@ async function createTable(mode) {
 }
 
 // ---- a table -------------------------------------------------------------------------------
-const T = {id: null, token: null, ws: null, state: null, selected: new Set(), refused: false};
+const T = {id: null, token: null, ws: null, state: null, selected: new Set(), refused: false,
+           fieldKey: null, fieldCards: []};
+const REDUCED_MOTION = window.matchMedia("(prefers-reduced-motion: reduce)");
 
 function showTable(id) {
   $("table").hidden = false;
@@ -102,7 +124,19 @@ function showTable(id) {
   $("play").addEventListener("click", playSelected);
   $("pass").addEventListener("click", passTurn);
   $("give").addEventListener("click", giveSelected);
+  for (const tab of document.querySelectorAll(".tab")) {
+    tab.addEventListener("click", () => showView(tab.dataset.view));
+  }
+  window.addEventListener("resize", fanHand);
   connect();
+}
+
+// Narrow screens: the table, the scores and the turns are tabs (wide screens show all three).
+function showView(view) {
+  document.querySelector(".layout").dataset.view = view;
+  for (const tab of document.querySelectorAll(".tab")) {
+    tab.setAttribute("aria-pressed", String(tab.dataset.view === view));
+  }
 }
 
 function connect() {
@@ -157,13 +191,30 @@ async function joinRoom() {
   } catch (e) { say("✗ " + e.message); }
 }
 
-const FLAG_NAMES = {revolution: "革命 Revolution", eleven_back: "11バック 11-back",
-                    lock: "しばり Lock", geki: "激しばり Geki-shibari",
+const FLAG_NAMES = {revolution: "革命 Revolution", eleven_back: "イレブンバック 11-back",
+                    lock: "縛り Lock", geki: "激縛り Strict lock",
                     reversed: "order reversed: 3 is strongest", backwards: "play goes backwards"};
+const MODE_NAMES = {cpu: "against the CPUs", hotseat: "hot-seat", room: "room", watch: "watching"};
 
-function cardsView(cards) {
-  return cards.map((c) => el("span", {class: "card" + (c.red ? " red" : "") + (c.joker ? " joker" : "")},
-                             c.label));
+function counted(n, noun, plural) { return `${n} ${n === 1 ? noun : plural || noun + "s"}`; }
+function ordinal(n) {
+  const tail = n % 100 >= 11 && n % 100 <= 13 ? "th" : ["th", "st", "nd", "rd"][n % 10] || "th";
+  return n + tail;
+}
+
+// A card face drawn in CSS: the index in two corners and a pip (a letter for J, Q, K).
+function cardFace(c, tag, attrs) {
+  const joker = c.joker || c.label === "JK";
+  const suit = joker ? "★" : c.label[0];
+  const rank = joker ? "JOKER" : c.label.slice(1);
+  const face = !joker && "JQK".includes(rank);
+  const cls = "pcard" + (c.red ? " red" : "") + (joker ? " joker" : "") + (face ? " face" : "")
+    + (attrs && attrs.class ? " " + attrs.class : "");
+  const index = (where) => el("span", {class: "idx " + where, "aria-hidden": "true"},
+                              el("b", {}, rank), ...(joker ? [] : [el("i", {}, suit)]));
+  return el(tag || "span", {...(attrs || {}), class: cls, ...(tag ? {} : {"aria-label": c.label})},
+            index("tl"), el("span", {class: "pip", "aria-hidden": "true"}, face ? rank + suit : suit),
+            index("br"));
 }
 
 function focusKey() {
@@ -179,65 +230,177 @@ function render(s) {
   if (again && document.activeElement !== again) again.focus();
 }
 
+function viewerSeat(s) {
+  if (s.you !== null && s.you !== undefined) return s.you;
+  return 0;
+}
+
 function draw(s) {
   const previous = T.state;
   T.state = s;
   const promptChanged = !previous || !previous.prompt || !s.prompt || previous.prompt.id !== s.prompt.id;
   if (promptChanged) T.selected.clear();
-  const statusText = s.status === "lobby" ? "Waiting for the host to start"
-    : s.status === "over" ? "Match over" : s.status === "failed" ? s.error
+  const statusText = s.status === "lobby" ? "waiting for the host to start"
+    : s.status === "over" ? "match over" : s.status === "failed" ? s.error
     : s.status === "ended" ? `the ${s.source} stopped publishing`
-    : `Game ${s.game} of ${s.games}`;
-  $("status-line").textContent = `${s.rules} · ${s.players} players · ${s.mode} · ${statusText}`
-    + (s.you === null && !s.curtain && s.mode !== "hotseat" ? " · watching" : "")
+    : `game ${s.game} of ${s.games}`;
+  $("status-line").textContent = `${s.rules} · ${s.players} players · ${MODE_NAMES[s.mode] || s.mode} · ${statusText}`
+    + (s.you === null && !s.curtain && s.mode !== "hotseat" && s.mode !== "watch" ? " · watching" : "")
     + (s.notice ? " · " + s.notice : "")
     + (s.mode === "watch" ? (s.hands_shown ? " · hands shown by the host" : " · hands hidden") : "");
   // lobby
   $("lobby").hidden = s.mode !== "room" || s.status !== "lobby";
-  const mine = s.you !== null ? s.seats[s.you] : null;
   $("join-box").hidden = !(s.status === "lobby" && !T.token && s.seats.some((x) => x.open));
   $("start").hidden = !(s.status === "lobby" && s.you === 0);
   // curtain (hot-seat)
   $("curtain").hidden = !s.curtain;
   if (s.curtain) $("curtain-text").textContent =
-    `Pass the device to ${s.curtain_for}. ${s.curtain_for}: press the button when only you can see the screen.`;
+    `${s.curtain_for}'s turn. Hand the device to ${s.curtain_for}, who presses “Show my hand” `
+    + "when nobody else can see the screen.";
   $("me").hidden = s.curtain || s.you === null;
-  // seats
-  const seats = $("seats");
-  seats.replaceChildren(...s.seats.map((x) => {
-    const tags = [];
-    if (x.cpu) tags.push("CPU");
-    if (x.open) tags.push("open seat");
-    if (x.stand_in && s.status === "playing") tags.push("CPU plays (away)");
-    if (x.passed) tags.push("passed");
-    if (x.title) tags.push(`out: ${x.place}. ${x.title}`);
-    return el("div", {class: "seat" + (x.turn ? " turn" : "") + (x.player === s.you ? " you" : ""),
-                      "data-player": x.player},
-      el("strong", {}, `${x.name}${x.player === s.you ? " (you)" : ""}`),
-      el("span", {class: "count"}, x.count === null ? "" : `${x.count} cards`),
-      el("span", {}, `class ${x.class}`),
-      el("span", {class: "tags"}, tags.join(" · ")),
-      el("span", {class: "points"}, `${s.totals[x.player]} pts`),
-      ...(x.hand ? [el("div", {class: "cards seat-hand"}, ...cardsView(x.hand))] : []));
-  }));
-  // flags, field, last play
+  drawSeats(s);
+  // flags, field, last play, whose turn
   const flags = $("flags");
   flags.replaceChildren(...Object.entries(s.flags || {}).filter(([k, v]) => v && FLAG_NAMES[k])
     .map(([k]) => el("span", {class: "flag flag-" + k}, FLAG_NAMES[k])));
-  if (s.flags && s.flags.pile !== null && s.flags.pile !== undefined) flags.append(el("span", {class: "flag"}, `pile ${s.flags.pile}`));
-  $("field").replaceChildren(...(s.field ? cardsView(s.field.cards) : [el("span", {class: "empty"}, "(empty)")]));
+  if (s.flags && s.flags.pile !== null && s.flags.pile !== undefined) {
+    flags.append(el("span", {class: "flag flag-pile"}, `draw pile: ${counted(s.flags.pile, "card")}`));
+  }
+  drawField(s);
   $("last").textContent = s.last ? `Last play: ${s.last.name} — ${s.last.text}` : "";
+  drawTurn(s);
   renderHand(s);
   renderScores(s);
   renderTournament(s);
   $("recent").start = s.recent_from || 1;
   $("recent").replaceChildren(...(s.recent || []).map((line) => el("li", {}, line)));
+  const recent = $("recent");
+  recent.scrollTop = recent.scrollHeight;  // the newest turn in view
   if (s.status === "over" && s.seats.length) {
     const best = s.standings ? s.seats[s.standings[0]].name : "";
     say(`Match over: ${best} wins.`);
   }
 }
 
+// ---- seats around the table: the viewer at the bottom, the others in play order over the top
+function drawSeats(s) {
+  const n = s.seats.length, bottom = viewerSeat(s);
+  const others = [];
+  for (let i = 1; i < n; i++) others.push(s.seats[(bottom + i) % n]);
+  $("seats").replaceChildren(...others.map((x, i) => {
+    const edge = i === 0 || i === others.length - 1 ? " edge"
+      : others.length >= 4 && (i === 1 || i === others.length - 2) ? " near-edge" : "";
+    return seatView(x, s, edge);
+  }));
+  const mine = s.seats[bottom];
+  $("bottom-seat").replaceChildren(...(mine ? [seatView(mine, s, " bottom")] : []));
+}
+
+function tag(text, cls) { return el("span", {class: "tag" + (cls ? " " + cls : "")}, text); }
+
+function seatView(x, s, extra) {
+  const you = x.player === s.you;
+  const playing = s.status === "playing";
+  const tags = [];
+  if (x.cpu) tags.push(tag("CPU"));
+  if (x.open) tags.push(tag("open seat"));
+  if (x.stand_in && playing) tags.push(tag("away · CPU plays", "away"));
+  if (x.passed) tags.push(tag("passed", "passed"));
+  if (x.title) tags.push(tag(`out ${ordinal(x.place)} · ${x.title}`, "out"));
+  if (x.turn && playing && !you) tags.push(tag("to play", "thinking"));
+  const name = el("span", {class: "who", title: x.name}, x.name);
+  if (you && x.name.trim().toLowerCase() !== "you") name.append(el("span", {class: "you-mark"}, "you"));
+  const klass = x.class && x.class !== "-" ? x.class : "no class yet";
+  const points = s.totals ? counted(s.totals[x.player], "point") : "";
+  const count = x.count === null || x.count === undefined ? "" : counted(x.count, "card");
+  const body = [name, el("span", {class: "meta"}, [klass, points].filter((t) => t).join(" · "))];
+  if (extra !== " bottom") {
+    body.push(x.hand ? el("div", {class: "seat-hand"}, ...x.hand.map((c) => cardFace(c)))
+                     : fan(x.count || 0));
+  }
+  body.push(el("span", {class: "meta count"}, count), el("span", {class: "tags"}, ...tags));
+  return el("div", {class: "seat" + extra + (x.turn ? " turn" : "") + (you ? " you" : "")
+                    + (x.passed ? " passed" : ""), "data-player": x.player,
+                    "aria-label": `${x.name}: ${count}`}, ...body);
+}
+
+// A hand seen from across the table: its backs, fanned (at most 13 drawn; the count is in words).
+function fan(count) {
+  const shown = Math.min(count, 13), mid = (shown - 1) / 2;
+  const box = el("div", {class: "fan", "aria-hidden": "true"});
+  box.style.setProperty("--n", String(Math.max(0, shown - 1)));
+  for (let i = 0; i < shown; i++) {
+    const back = el("span", {class: "back"});
+    back.style.setProperty("--i", String(i));
+    back.style.transform = `rotate(${(i - mid) * 4}deg)`;
+    box.append(back);
+  }
+  return box;
+}
+
+// ---- the field, with a short animation when cards land and when the trick clears -----------
+function animate(node, frames, ms) {
+  if (REDUCED_MOTION.matches || !node.animate) return;
+  node.animate(frames, {duration: ms, easing: "ease-out"});
+}
+
+function seatNode(player) {
+  return document.querySelector(`#seats [data-player="${player}"], #bottom-seat [data-player="${player}"]`);
+}
+
+function drawField(s) {
+  const field = $("field");
+  const cards = s.field ? s.field.cards : [];
+  const key = cards.map((c) => c.id).join(",") + "|" + (s.last ? s.last.player : "");
+  const before = field.getBoundingClientRect();
+  const cleared = T.fieldCards.length && !cards.length;
+  field.replaceChildren(...(cards.length ? cards.map((c) => cardFace(c))
+    : [el("span", {class: "empty"}, s.status === "playing" ? "empty field: the leader plays anything" : "")]));
+  if (key !== T.fieldKey && cards.length && s.last) {
+    const from = seatNode(s.last.player);
+    if (from) {
+      const a = from.getBoundingClientRect(), b = field.getBoundingClientRect();
+      const dx = a.left + a.width / 2 - (b.left + b.width / 2), dy = a.top + a.height / 2 - (b.top + b.height / 2);
+      for (const card of field.children) {
+        animate(card, [{transform: `translate(${dx}px, ${dy}px) scale(.5)`, opacity: .2},
+                       {transform: "none", opacity: 1}], 320);
+      }
+    }
+  }
+  if (cleared && T.fieldKey !== key && !REDUCED_MOTION.matches) {  // the old trick sweeps away
+    const ghost = el("div", {class: "ghost", "aria-hidden": "true"}, ...T.fieldCards.map((c) => cardFace(c)));
+    const now = field.getBoundingClientRect();
+    ghost.style.left = `${before.left - now.left}px`;
+    field.append(ghost);
+    const run = ghost.animate ? ghost.animate(
+      [{opacity: 1, transform: "none"}, {opacity: 0, transform: "translateY(-2.5rem) scale(.7) rotate(-6deg)"}],
+      {duration: 450, easing: "ease-in"}) : null;
+    if (run) run.onfinish = () => ghost.remove(); else ghost.remove();
+  }
+  T.fieldKey = key;
+  T.fieldCards = cards;
+}
+
+function drawTurn(s) {
+  const banner = $("turn-banner");
+  const prompt = s.prompt;
+  banner.className = prompt ? "mine" : "";
+  let text = "";
+  if (prompt) {
+    text = prompt.kind === "play" ? "Your turn"
+      : prompt.kind === "exchange" ? "Your turn: cards to give back" : "Your turn: choose cards";
+  } else if (s.curtain) {
+    text = `Waiting for ${s.curtain_for}`;
+  } else if (s.status === "playing") {
+    const turn = s.seats.find((x) => x.turn);
+    if (turn) text = turn.player === s.you ? "Your turn" : `${turn.name} to play…`;
+  } else if (s.status === "over" && s.standings) {
+    text = `Match over: ${s.seats[s.standings[0]].name} wins`;
+  }
+  banner.textContent = text;
+}
+
+// ---- your hand: a fanned row of cards that lift when chosen ---------------------------------
 function promptMoves(s) { return s.prompt && s.prompt.kind === "play" ? s.prompt.moves : []; }
 
 function renderHand(s) {
@@ -245,21 +408,37 @@ function renderHand(s) {
   const prompt = s.prompt;
   const playable = new Set();
   for (const m of promptMoves(s)) for (const c of m.cards) playable.add(c);
-  $("hand-title").textContent = !prompt ? "Your hand"
+  const count = (s.hand || []).length;
+  $("hand-title").textContent = !prompt ? `Your hand · ${counted(count, "card")}`
     : prompt.kind === "play" ? "Your turn: choose cards to play"
-    : prompt.kind === "exchange" ? `Exchange: choose ${prompt.count} card(s) to give back`
-    : prompt.choice === "give" ? `7-pass: give up to ${prompt.count} card(s) to ${s.seats[prompt.receiver].name}`
-    : `10-discard: discard up to ${prompt.count} card(s)`;
+    : prompt.kind === "exchange" ? `Exchange: choose ${counted(prompt.count, "card")} to give back`
+    : prompt.choice === "give" ? `7-pass: give up to ${counted(prompt.count, "card")} to ${s.seats[prompt.receiver].name}`
+    : `10-discard: discard up to ${counted(prompt.count, "card")}`;
   hand.replaceChildren(...(s.hand || []).map((c) => {
     const chosen = T.selected.has(c.id);
     const dim = prompt && prompt.kind === "play" && !playable.has(c.id);
-    return el("button", {type: "button", class: "card" + (c.red ? " red" : "") + (c.joker ? " joker" : "")
-                         + (chosen ? " chosen" : "") + (dim ? " dim" : ""),
-                         "data-card": c.id, "aria-pressed": chosen ? "true" : "false",
-                         disabled: !prompt, "aria-label": c.label + (dim ? " (cannot be played now)" : ""),
-                         onclick: () => toggleCard(c.id)}, c.label);
+    return cardFace(c, "button", {type: "button", class: (chosen ? "chosen" : "") + (dim ? " dim" : ""),
+                    "data-card": c.id, "aria-pressed": chosen ? "true" : "false",
+                    disabled: !prompt, "aria-label": c.label + (dim ? " (cannot be played now)" : ""),
+                    onclick: () => toggleCard(c.id)});
   }));
+  fanHand();
   updateActions();
+}
+
+// Overlap the cards so the hand fits its row, tilted a little round a point below the middle.
+function fanHand() {
+  const hand = $("hand");
+  const cards = [...hand.children];
+  if (!cards.length) return;
+  const width = cards[0].offsetWidth, room = hand.clientWidth - 16, n = cards.length;
+  const step = n > 1 ? Math.max(12, Math.min(width * 0.74, (room - width) / (n - 1))) : width;
+  hand.style.setProperty("--step", `${step}px`);
+  const mid = (n - 1) / 2, tilt = Math.min(2.2, 24 / n);
+  cards.forEach((card, i) => {
+    card.style.setProperty("--tilt", `${(i - mid) * tilt}deg`);
+    card.style.zIndex = String(i + 1);
+  });
 }
 
 function sameCards(a, set) {
@@ -329,8 +508,10 @@ function renderScores(s) {
   const table = $("scores");
   const head = el("tr", {}, el("th", {}, "Game"), ...s.seats.map((x) => el("th", {}, x.name)));
   const rows = s.scores.map((r) => el("tr", {}, el("td", {}, r.game),
-    ...r.points.map((p, i) => el("td", {}, `${p} (${r.places[i]}.)`))));
-  const total = el("tr", {class: "total"}, el("th", {}, "Total"), ...s.totals.map((t) => el("th", {}, t)));
+    ...r.points.map((p, i) => el("td", {title: `${ordinal(r.places[i])} place`},
+                                 `${p} (${ordinal(r.places[i])})`))));
+  const total = el("tr", {class: "total"}, el("th", {}, s.lower_is_better ? "Total (fewest wins)" : "Total"),
+                   ...s.totals.map((t) => el("th", {}, t)));
   table.replaceChildren(head, ...rows, total);
 }
 
@@ -341,10 +522,10 @@ function renderTournament(s) {
   if (!t || !t.rows) return;
   const m = s.match || {};
   $("tournament-progress").textContent = `table ${m.table || "?"} · match ${m.key || "?"} · `
-    + `${t.done} of ${t.total} games · ${t.matches_done} matches done`
+    + `${t.done} of ${counted(t.total, "game")} · ${counted(t.matches_done, "match", "matches")} done`
     + (t.failed ? ` · ${t.failed} failed` : "")
     + (t.lower_is_better ? " · fewer points are better" : "");
-  const head = el("tr", {}, ...["#", "participant", "seat-games", "mean pts", "1st %", "μ", "σ",
+  const head = el("tr", {}, ...["#", "participant", "seat-games", "mean points", "1st %", "μ", "σ",
                                 "faults"].map((h) => el("th", {}, h)));
   const rows = t.rows.map((r, i) => el("tr", {}, el("td", {}, i + 1), el("td", {}, r.name),
     el("td", {}, r.games), el("td", {}, r.mean === null ? "-" : r.mean.toFixed(3)),
@@ -361,7 +542,9 @@ async function showWatch() {
   const list = $("watch-list");
   list.replaceChildren(...data.tables.map((t) => el("li", {},
     el("a", {href: "/t/" + t.id, "data-table": t.id}, `${t.mode} · ${t.rules}: ${t.players.join(", ")}`),
-    ` — ${t.status}, game ${t.game} of ${t.games}`)));
+    ` — ${t.status}, game ${t.game} of ${t.games}`
+    + (t.started ? ` · started ${new Date(t.started).toLocaleTimeString([], {hour: "2-digit", minute: "2-digit"})}` : ""),
+    " ", el("span", {class: "table-id"}, "table " + t.id))));
   if (!data.tables.length) list.append(el("li", {}, "No tables yet."));
   setTimeout(showWatch, 2000);  // tables come and go: keep the list fresh
 }
