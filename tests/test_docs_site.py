@@ -148,7 +148,8 @@ HISTORY = {
         r"(?!\s*(?:,|or|and|to|-|–)\s*\d)"  # not a list of counts: "rounds 3, 5 or 7"
         r"|\b(?:this|last|next|previous|earlier) (?:session|round|sprint)\b", re.IGNORECASE),
     "an issue or pull request number": re.compile(
-        r"\b(?:issues?|PRs?|pull requests?|tickets?|bugs?)\s*#?\d+\b|(?<![\w&/])#\d+\b",
+        r"\b(?:issues?|PRs?|pull requests?|tickets?|bugs?)\s*#?\d+\b"
+        r"|(?:\(|\b(?:in|see|fixes|fixed|closes|closed) )#\d+\b",  # not "#0", a player
         re.IGNORECASE),
     "a commit hash": re.compile(
         r"(?<![\w/.-])(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}(?![\w/-])"),
@@ -179,7 +180,8 @@ def test_no_development_history(page: Path) -> None:
 
 @pytest.mark.parametrize("text", [
     "measured in session 13 at load 3", "round 3 of the work", "since this session",
-    "(issue 21)", "see issue #21", "fixed in #143", "against a495d4c", "98e4c32 and 4bf21fa",
+    "(issue 21)", "see issue #21", "fixed in #143", "(#12)", "against a495d4c",
+    "98e4c32 and 4bf21fa",
     "before → after: 7.3 → 6.0 ms", "before/after pairs", "new / old: 19.7 / 21.5",
     "it was 8.7 ms, now 6.2", "no longer needed", "its own loop for now",
     "these figures were measured before the devkit's build",
@@ -192,7 +194,8 @@ def test_the_history_check_finds_history(text: str) -> None:
     "the recorded session of the reference server", "whole rounds of 30 games",
     "the CHOICE round trips with the mover only", "dealt one at a time round the seats",
     "rounds 3, 5 or 7", "bad 20140 hex", "`[5][14]` flags", "#seat=TOKEN", "0x1b, 1e999",
-    "escaped (`\\x1b`)", "a 2013 build", "points 5/4/3/2/1", "cafe", "deadbeef", "`ffffff`",
+    "escaped (`\\x1b`)", "a 2013 build", "#0 CRASHED, fallback from game 1", "1 #1 default",
+    "points 5/4/3/2/1", "cafe", "deadbeef", "`ffffff`",
     "before the exchange; after it", "sha256(\"daihinmin:<seed>:table<k>\")",
 ])
 def test_the_history_check_leaves_plain_text_alone(text: str) -> None:
