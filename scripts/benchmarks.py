@@ -317,8 +317,8 @@ SECTIONS = [
             server),
     Section("levels", "The CPU levels' order",
             "One bot in seat 0 against a table of one other kind, at each preset's default "
-            "player count: its mean place (0 = first; a seat among equals averages 2.0 "
-            "with five players, 1.5 with four, 2.5 with six), ± the 95% interval taking "
+            "player count: its mean place (1 = first; a seat among equals averages 3.0 "
+            "with five players, 2.5 with four, 3.5 with six), ± the 95% interval taking "
             "games as independent. No timing: any load gives the same figures.", levels,
             needs_quiet=False),
     Section("mc-strength", "`mc`'s strength",
@@ -331,7 +331,10 @@ SECTIONS = [
             "run is what the hidden cards cost it.", mc_strength, needs_quiet=False),
     Section("self-play", "A check of the strength harness",
             "`mc` against four copies of itself at other seeds, all at the same small "
-            "budget: every seat should score the equal share, 3.0 points.", self_play,
+            "budget: every seat should score the equal share, 3.0 points, within the "
+            "interval that resamples 25-game blocks (games of a match are linked by the "
+            "classes and the exchange, so the interval that takes them as independent is "
+            "too narrow).", self_play,
             needs_quiet=False),
 ]
 
