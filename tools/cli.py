@@ -18,6 +18,7 @@ COMMAND_MODULES = [
     "daihinmin.tools.cmd_replay",
     "daihinmin.tools.cmd_kifu",
     "daihinmin.tools.cmd_tournament",
+    "daihinmin.tools.cmd_league",
     "daihinmin.tools.cmd_play",
     "daihinmin.tools.cmd_web",
     "daihinmin.tools.cmd_research",
@@ -35,6 +36,7 @@ _COMMANDS = {
     "replay": "daihinmin.tools.cmd_replay",
     "import-kifu": "daihinmin.tools.cmd_kifu",
     "tournament": "daihinmin.tools.cmd_tournament",
+    "league": "daihinmin.tools.cmd_league",
     "play": "daihinmin.tools.cmd_play",
     "web": "daihinmin.tools.cmd_web",
 }
@@ -77,7 +79,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     module = command_module(command) if command is not None else None
     for name in COMMAND_MODULES if module is None else [module]:
         importlib.import_module(name).register(sub)
-    from daihinmin.records.help_text import use_plain_help
+    from daihinmin.tools.help_text import use_plain_help
 
     use_plain_help(parser)
     return parser

@@ -19,7 +19,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from daihinmin.runs.backend import add_backend_options
+
 if TYPE_CHECKING:  # the real imports are inside the functions: `daihinmin bot` starts fast
+    from daihinmin.runs.backend import Backend
     from daihinmin.tournament.config import TournamentConfig
     from daihinmin.tournament.publish import Publishing
     from daihinmin.tournament.run import RunSummary
@@ -40,7 +43,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     who.add_argument("--submission", action="append", default=[], metavar="[LABEL=]DIR",
                      help="a submission folder with a daihinmin-bot.toml (repeatable)")
     what = p.add_argument_group("what to play")
-    what.add_argument("--games", type=int, help="total games (rounded up to whole rounds)")
+    what.add_argument("--games", type=int,
+                      help="total games (default: the config file's, else 100); rounded up "
+                      "to whole rounds, which keep the seats fair (a round: every table in "
+                      "every seat rotation), and said so before it starts")
+    what.add_argument("--games-exact", action="store_true",
+                      help="play exactly --games: the last round is cut short (its matches "
+                      "play fewer games), and the start says how that bears on fairness")
     what.add_argument("--games-per-match", type=int,
                       help="games in each match (default: the config file's, else 10)")
     what.add_argument("--seed", type=int,
@@ -79,6 +88,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     how.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
                      help="a limit per player process (repeatable): cpu, memory, processes, "
                           "open_files, file_size, wall (docs/SANDBOX.md)")
+    add_backend_options(how)
     out = p.add_argument_group("output")
     out.add_argument("--report", action="store_true", help="only report on --db; play nothing")
     out.add_argument("--log-dir", metavar="DIR",
@@ -95,7 +105,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                           "drawn (an existing FILE is refused before anything is played)")
     out.add_argument("--publish", metavar="URL",
                      help="show every table live, with the standings, in a running "
-                          "`daihinmin web` at URL (like http://127.0.0.1:8080)")
+                          "`daihinmin web` at URL, with the token it printed "
+                          "(http://127.0.0.1:8080/?token=T)")
     out.add_argument("--publish-hands", action="store_true",
                      help="with --publish: let the spectators see every hand")
     p.set_defaults(func=cmd_tournament)
@@ -136,6 +147,8 @@ def config_from_args(args: argparse.Namespace) -> TournamentConfig | None:
         cfg = replace(cfg, sprt=(args.sprt[0], args.sprt[1], args.alpha, args.beta))
     if args.no_duplicate:
         cfg = replace(cfg, duplicate=False)
+    if args.games_exact:
+        cfg = replace(cfg, games_exact=True)
     if args.in_process:
         cfg = replace(cfg, transport="in-process")
     return validate(with_launch_args(cfg, args))
@@ -188,8 +201,13 @@ def open_store(args: argparse.Namespace, cfg: TournamentConfig | None
     if args.resume:
         store = TournamentStore.resume(path, cfg)
         stored = store.stored_config()
-        if cfg is None and stored is not None and any(p.external for p in stored.participants):
-            programs = ", ".join(p.describe() for p in stored.participants if p.external)
+        if cfg is None and stored is not None and args.games_exact and not stored.games_exact:
+            store.close()
+            raise TournamentConfigError(f"{path} plays whole rounds; --games-exact cannot "
+                                        "change that on --resume")
+        if cfg is None and stored is not None and stored.programs():
+            programs = ", ".join(stored.programs())
+            store.close()
             raise TournamentConfigError(
                 f"{path} names programs ({programs}); a results database is never a reason "
                 "to run one: give the CONFIG (or the --cmd/--submission players) again with "
@@ -252,9 +270,13 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         print(f"daihinmin tournament: {args.report_html} exists already; choose another name",
               file=sys.stderr)
         return OUTPUT_REFUSED
+    from daihinmin.runs.backend import BackendError, backend_from
+    from daihinmin.runs.ray_run import RayConnectError
+
     try:
+        backend = backend_from(args)
         publishing = publishing_from(args)
-    except ValueError as exc:
+    except (ValueError, BackendError) as exc:
         print(terminal_safe(f"daihinmin tournament: {exc}"), file=sys.stderr)
         return USAGE
     try:
@@ -288,11 +310,11 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             print(planned_note(store), file=sys.stderr)
         try:
             summary = play(store, run_cfg, live=not args.json and sys.stdout.isatty(),
-                           publishing=publishing)
+                           publishing=publishing, backend=backend)
         except TournamentConfigError as exc:
             print(terminal_safe(f"daihinmin tournament: {exc}"), file=sys.stderr)
             return USAGE
-        except TournamentAbortedError as exc:
+        except (TournamentAbortedError, RayConnectError) as exc:
             print(terminal_safe(f"daihinmin tournament: {exc}"), file=sys.stderr)
             code = FAILED
         except KeyboardInterrupt:
@@ -346,6 +368,9 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     if failed and code == OK:
         print(f"daihinmin tournament: {failed} match(es) failed and keep no games (the "
               "report says why); --resume retries them", file=sys.stderr)
+    if unfinished and not failed and code == OK:
+        print(f"daihinmin tournament: {unfinished} match(es) not played yet (exit code 1); "
+              f"--resume plays them", file=sys.stderr)
     store.close()
     return code or (FAILED if unfinished else OK)
 
@@ -372,18 +397,18 @@ def check_publishable(publishing: Publishing | None, report_only: bool) -> None:
 
 
 def play(store: TournamentStore, cfg: TournamentConfig, live: bool,
-         publishing: Publishing | None = None) -> RunSummary:
+         publishing: Publishing | None = None, backend: Backend | None = None) -> RunSummary:
     from daihinmin.tournament.live import LiveDisplay, LiveTally
     from daihinmin.tournament.run import run_tournament
 
     if not live and publishing is None:
-        return run_tournament(store, cfg)
+        return run_tournament(store, cfg, backend=backend)
     from daihinmin.rules.scoring import lower_is_better
 
     tally = LiveTally(store.participant_names(), store.total_games(),
                       store.game_count(done_only=True), cfg.transport,
                       lower_is_better(cfg.ruleset()))
     if not live:
-        return run_tournament(store, cfg, tally, publishing)
+        return run_tournament(store, cfg, tally, publishing, backend)
     with LiveDisplay(tally):
-        return run_tournament(store, cfg, tally, publishing)
+        return run_tournament(store, cfg, tally, publishing, backend)
