@@ -143,10 +143,12 @@ def test_the_readme_test_command_is_the_last_line_of_ci() -> None:
 # --- no development history --------------------------------------------------------------
 
 HISTORY = {
+    # A tournament has rounds ("round 1", "the last round"): only a round of the work counts.
     "a development session or round": re.compile(
-        r"\b(?:sessions?|rounds?|iterations?|sprints?|milestones?)\s+\d+\b"
-        r"(?!\s*(?:,|or|and|to|-|–)\s*\d)"  # not a list of counts: "rounds 3, 5 or 7"
-        r"|\b(?:this|last|next|previous|earlier) (?:session|round|sprint)\b", re.IGNORECASE),
+        r"\b(?:sessions?|iterations?|sprints?|milestones?)\s+\d+\b"
+        r"|\b(?:development|dev|work|review|fix|fixing)\s+rounds?\b"
+        r"|\brounds?\s+\d+\s+of\s+(?:the\s+)?(?:work|development|review|fixes)\b"
+        r"|\b(?:this|last|next|previous|earlier) (?:session|sprint)\b", re.IGNORECASE),
     "an issue or pull request number": re.compile(
         r"\b(?:issues?|PRs?|pull requests?|tickets?|bugs?)\s*#?\d+\b"
         r"|(?:\(|\b(?:in|see|fixes|fixed|closes|closed) )#\d+\b",  # not "#0", a player
@@ -180,6 +182,7 @@ def test_no_development_history(page: Path) -> None:
 
 @pytest.mark.parametrize("text", [
     "measured in session 13 at load 3", "round 3 of the work", "since this session",
+    "in development round 4", "the second review round",
     "(issue 21)", "see issue #21", "fixed in #143", "(#12)", "against a495d4c",
     "98e4c32 and 4bf21fa",
     "before → after: 7.3 → 6.0 ms", "before/after pairs", "new / old: 19.7 / 21.5",
@@ -193,7 +196,9 @@ def test_the_history_check_finds_history(text: str) -> None:
 @pytest.mark.parametrize("text", [
     "the recorded session of the reference server", "whole rounds of 30 games",
     "the CHOICE round trips with the mover only", "dealt one at a time round the seats",
-    "rounds 3, 5 or 7", "bad 20140 hex", "`[5][14]` flags", "#seat=TOKEN", "0x1b, 1e999",
+    "rounds 3, 5 or 7", "bad 20140 hex", "round 1 deals the active entrants",
+    "the last round is cut short", "go on to the next round", "`[5][14]` flags",
+    "#seat=TOKEN", "0x1b, 1e999",
     "escaped (`\\x1b`)", "a 2013 build", "#0 CRASHED, fallback from game 1", "1 #1 default",
     "points 5/4/3/2/1", "cafe", "deadbeef", "`ffffff`",
     "before the exchange; after it", "sha256(\"daihinmin:<seed>:table<k>\")",
