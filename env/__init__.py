@@ -11,7 +11,7 @@
   :func:`~daihinmin.local.numba_match.play_numba_match`: whole matches of bundled bots there.
 
 The first two need the ``env`` extra (``pip install "daihinmin[env]"``: pettingzoo,
-gymnasium), imported when first used; the Numba ones do not.  See ``docs/RESEARCH.md``.
+gymnasium), imported when first used; the Numba ones do not.  See ``docs/ENVIRONMENTS.md``.
 """
 
 from __future__ import annotations

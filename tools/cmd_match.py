@@ -85,7 +85,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="tcp (default): every player a process over loopback TCP; numba: "
                         "bundled bots with an exact Numba model (default) on the Numba "
                         "simulator, the same games at its speed, no log "
-                        "(docs/RESEARCH.md)")
+                        "(docs/ENVIRONMENTS.md)")
     add_backend_options(p)
     add_match_options(p)
     add_launch_options(p)

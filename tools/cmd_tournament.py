@@ -83,7 +83,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     how.add_argument("--engine", choices=["rules", "numba"], default="rules",
                      help="with --in-process: rules (default), the rules engine; numba, the "
                           "bundled bots' exact Numba models on the simulator (the same "
-                          "games, faster; default bots only, no logs: docs/RESEARCH.md)"),
+                          "games, faster; default bots only, no logs: docs/ENVIRONMENTS.md)"),
     how.add_argument("--jobs", type=int, help="worker processes (default: all cores)")
     how.add_argument("--tables", type=int, help="TCP: tables at once (default 2 per worker)")
     how.add_argument("--match-timeout", type=float, help="TCP: seconds per match")
