@@ -4,16 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
-import time
 
 from daihinmin.bench.cluster import register_bench_cluster
+from daihinmin.bench.engine import run_random_games
 from daihinmin.bench.env import register_bench_env
 from daihinmin.bench.sandbox import register_bench_sandbox
 from daihinmin.bench.tcp import register_bench_tcp
 from daihinmin.bench.tournament import register_bench
-from daihinmin.rules.match import MatchState
-from daihinmin.rules.ruleset import ruleset_from
 from daihinmin.tools.cmd_bench_mc import register_bench_mc
 from daihinmin.tools.cmd_bench_server import register_bench_server
 
@@ -37,33 +34,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     register_bench_cluster(bench_sub)  # ``bench cluster`` (daihinmin.bench.cluster)
     register_bench_sandbox(bench_sub)  # ``bench sandbox`` (daihinmin.bench.sandbox)
     register_bench_env(bench_sub)  # ``bench env`` (daihinmin.bench.env)
-
-
-def run_random_games(rules_name: str, overrides: list[str], games: int, seed: int
-                     ) -> dict[str, float]:
-    rules = ruleset_from(rules_name, overrides)
-    pick = random.Random(seed)
-    match = MatchState(rules, seed=seed, games=games)
-    turns = 0
-    start = time.perf_counter()
-    while not match.finished:
-        setup = match.setup_game()
-        for player in setup.exchange_order():
-            count, _ = setup.owed[player]
-            choice = pick.sample(list(setup.hands[player]), count)
-            setup.give_back(player, type(setup.hands[player]).of(choice))
-        game = setup.start()
-        while not game.over:
-            if game.pending is not None:  # 7-pass / 10-discard: a random valid answer
-                game.step_choice(pick.choice(game.legal_choices()))
-                continue
-            game.step(pick.choice(game.legal_moves()))
-            turns += 1
-        match.finish_game(game)
-    wall = time.perf_counter() - start
-    return {"games": games, "turns": turns, "seconds": round(wall, 4),
-            "games_per_second": round(games / wall, 2),
-            "turns_per_second": round(turns / wall, 1)}
 
 
 def bench_engine(args: argparse.Namespace) -> int:
