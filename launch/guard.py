@@ -29,7 +29,6 @@ modules built into the interpreter or written in C (``_signal``, ``select``, ``_
 
 from __future__ import annotations
 
-import _signal as signal  # the C module: ``signal`` would import enum
 import errno
 import marshal
 import os
@@ -40,7 +39,10 @@ import time
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs more to import than all the rest
+    import signal
     from typing import Any
+else:
+    import _signal as signal  # the C module: ``signal`` would import enum
 
 PR_SET_PDEATHSIG = 1
 PR_SET_DUMPABLE = 4
@@ -49,7 +51,8 @@ TERM_GRACE = 0.5  # seconds between SIGTERM and SIGKILL for what is left
 TAIL_CHARS = 4000  # the end of stderr kept in the report
 MIB = 1 << 20
 MAX_FD = 1 << 20
-STOP_SIGNALS = {signal.SIGTERM: "SIGTERM", signal.SIGINT: "SIGINT", signal.SIGHUP: "SIGHUP"}
+STOP_SIGNALS: dict[int, str] = {signal.SIGTERM: "SIGTERM", signal.SIGINT: "SIGINT",
+                                signal.SIGHUP: "SIGHUP"}
 READABLE = select.POLLIN | select.POLLHUP | select.POLLERR
 STDERR_MARKS = {  # what a program says when a limit made it fail, by limit
     "memory": (b"MemoryError", b"bad_alloc", b"Cannot allocate memory", b"out of memory",
@@ -66,7 +69,8 @@ def prctl(option: int, value: int) -> None:
     try:
         import _ctypes
 
-        function = _ctypes.dlsym(_ctypes.dlopen(None), "prctl")
+        # dlopen(None): this program and its libraries (as ctypes.CDLL(None))
+        function = _ctypes.dlsym(_ctypes.dlopen(None), "prctl")  # type: ignore[arg-type]
         result = _ctypes.call_function(function, (option, value, 0, 0, 0))
     except (ImportError, AttributeError, OSError):
         import ctypes
@@ -82,14 +86,31 @@ def children_of() -> dict[int, list[int]]:
     for name in os.listdir("/proc"):
         if not name.isdigit():
             continue
-        try:
-            with open(f"/proc/{name}/stat", "rb") as f:
-                stat = f.read()
+        try:  # (plain system calls: this runs over every process of the machine)
+            fd = os.open(f"/proc/{name}/stat", os.O_RDONLY)
+            try:
+                stat = os.read(fd, 4096)
+            finally:
+                os.close(fd)
         except OSError:
+            continue
+        if b")" not in stat:
             continue
         ppid = int(stat[stat.rindex(b")") + 2:].split(None, 2)[1])
         tree.setdefault(ppid, []).append(int(name))
     return tree
+
+
+def find_program(name: str) -> str:
+    """``name`` on the PATH, as execvp would find it (which imports ``warnings``, in the
+    child, for every player); ``name`` itself when not found (exec then says why)."""
+    if "/" in name:
+        return name
+    for folder in os.environ.get("PATH", os.defpath).split(os.pathsep):
+        path = os.path.join(folder or ".", name)
+        if os.access(path, os.X_OK) and not os.path.isdir(path):
+            return path
+    return name
 
 
 def descendants(root: int) -> list[int]:
@@ -146,6 +167,7 @@ class Guard:
         fd = str(inner_fd)
         argv = [fd if a == "{inner_fd}" else a for a in self.config["argv"]]
         cwd = self.config.get("cwd")
+        program = find_program(argv[0])
         pid = os.fork()
         if pid == 0:  # the child: nothing but system calls, then exec
             try:
@@ -164,7 +186,7 @@ class Guard:
                     os.chdir(cwd)
                 self.set_limits()
                 prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # the guard killed: the player too
-                os.execvp(argv[0], argv)
+                os.execv(program, argv)
             except BaseException as exc:
                 os.write(2, f"daihinmin guard: could not start {argv[0]!r}: {exc}\n".encode())
             os._exit(127)
@@ -277,15 +299,16 @@ class Guard:
             del self.tail[:len(self.tail) - self.keep]
         return True
 
-    def reap(self) -> None:
-        """Reap every child that ended; the player's own status is kept."""
+    def reap(self) -> bool:
+        """Reap every child that ended; the player's own status is kept.  False when no
+        child is left at all (and so, the guard being a subreaper, no descendant)."""
         while True:
             try:
                 pid, status, usage = os.wait4(-1, os.WNOHANG)
             except ChildProcessError:
-                return
+                return False
             if pid == 0:
-                return
+                return True
             if pid == self.pid:
                 self.status = status
                 self.usage = (usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
@@ -343,10 +366,7 @@ class Guard:
 
     def close_inner(self) -> None:
         if self.inner is not None:
-            try:
-                self.poller.unregister(self.inner.fileno())
-            except KeyError:
-                pass
+            self.poller.unregister(self.inner.fileno())  # registered while it is open
             self.inner.close()
             self.inner = None
 
@@ -354,6 +374,8 @@ class Guard:
     def kill_all(self) -> None:
         """Every descendant: SIGTERM if the player is still running (a chance to leave
         cleanly), then SIGKILL until none is left; every one reaped."""
+        if not self.reap():
+            return  # no child, so no descendant: nothing to look for in /proc
         me = os.getpid()
         if self.status is None and self.limit is None:
             for pid in descendants(me):

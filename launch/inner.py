@@ -21,11 +21,17 @@ Standard library only; only modules written in C, so that it starts fast.
 
 from __future__ import annotations
 
-import _signal as signal  # the C module: ``signal`` would import enum
-import _socket as socket  # the C module: ``socket`` would import enum and selectors
 import os
 import resource
 import sys
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import signal
+    import socket
+else:  # the C modules: ``signal`` and ``socket`` would import enum (and more)
+    import _signal as signal
+    import _socket as socket
 
 PR_SET_DUMPABLE = 4
 BACKLOG = 16
@@ -37,7 +43,8 @@ def not_dumpable() -> None:
     try:
         import _ctypes
 
-        prctl = _ctypes.dlsym(_ctypes.dlopen(None), "prctl")
+        # dlopen(None): this program and its libraries (as ctypes.CDLL(None))
+        prctl = _ctypes.dlsym(_ctypes.dlopen(None), "prctl")  # type: ignore[arg-type]
         _ctypes.call_function(prctl, (PR_SET_DUMPABLE, 0, 0, 0, 0))
     except (ImportError, AttributeError, OSError):
         import ctypes

@@ -17,6 +17,7 @@ place, so two matches starting at once never write the same file.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import functools
 import hashlib
 import logging
@@ -88,10 +89,8 @@ def is_private(path: Path) -> bool:
 def private_folder(folder: Path | None) -> Path:
     """``folder`` (made if missing) if it is private; else a fresh temporary folder."""
     if folder is not None:
-        try:
+        with contextlib.suppress(OSError):  # not private either, then
             folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        except OSError:
-            pass
         if is_private(folder):
             return folder
     temporary = Path(tempfile.mkdtemp(prefix="daihinmin-inner-"))

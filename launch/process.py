@@ -25,9 +25,9 @@ from __future__ import annotations
 import marshal
 import os
 import shlex
-import socket
 import shutil
 import signal
+import socket
 import sys
 import tempfile
 from collections.abc import Callable
@@ -36,8 +36,8 @@ from pathlib import Path
 
 import trio
 
-from .limits import Limits
 from .inner_program import inner_program
+from .limits import Limits
 from .sandbox import bwrap_argv, require_bwrap
 
 STOP_GRACE_SECONDS = 2.0
