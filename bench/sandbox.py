@@ -6,10 +6,11 @@ headless runner with every player started plainly (``--sandbox none``: the guard
 limits) and in bubblewrap (``bwrap``), the pairs back to back, ``--rounds`` times; the figures
 are the medians: wall ms per game (players' start-up included, as a contest pays it) and CPU
 ms per game of everything (the server in this process, and every guard, bwrap, the
-sandbox's inner program and player, reaped).  Start-up: the median wall ms from starting a player that exits at once
-(``true``) to its guard's report, and the same for a plain ``subprocess`` start of ``true``
-(no guard), so the guard's and the sandbox's own start-up show apart.  ``inner`` says which
-inner program the sandboxes ran (C, or the Python fallback where there is no compiler).
+sandbox's inner program and player, reaped).  Start-up: the median wall ms from starting a
+player that exits at once (``true``) to its guard's report, and the same for a plain
+``subprocess`` start of ``true`` (no guard), so the guard's and the sandbox's own start-up
+show apart.  ``inner`` says which inner program the sandboxes ran (C, or the Python fallback
+where there is no compiler).
 """
 
 from __future__ import annotations
