@@ -67,8 +67,8 @@ def attack(mode: str, arg: str) -> None:
         denied(f"ptrace {parent}", OSError(code, os.strerror(code)))
     elif mode == "parent":  # say what started it
         with open(f"/proc/{os.getppid()}/cmdline", "rb") as f:
-            argv = f.read().split(b"\0")
-        print("parent:", " ".join(a.decode() for a in argv[:4]), file=sys.stderr, flush=True)
+            words = f.read().decode().split("\0")
+        print("parent:", " ".join(words[:4]), file=sys.stderr, flush=True)
     elif mode == "connect":  # another loopback port than its server's
         try:
             socket.create_connection(("127.0.0.1", int(arg)), timeout=5).close()
