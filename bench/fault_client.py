@@ -47,7 +47,6 @@ from daihinmin.client.sync_runner import connect, recv_exactly
 from daihinmin.players.registry import make_bot
 from daihinmin.protocol.codec import build_exchange, build_move, build_profile
 from daihinmin.protocol.table import TABLE_BYTES
-from daihinmin.records.help_text import PlainHelp
 from daihinmin.values.cards import EMPTY, CardSet
 from daihinmin.values.moves import Move
 
@@ -181,10 +180,14 @@ def play(host: str, port: int, plan: Plan, name: str, read_timeout: float) -> st
         return f"match over after {proto.record.games} games, {plan.replies} replies"
 
 
-def main(argv: list[str] | None = None, prog: str = "daihinmin fault-client") -> int:
+def main(argv: list[str] | None = None, prog: str = "daihinmin fault-client",
+         formatter: type[argparse.HelpFormatter] = argparse.RawDescriptionHelpFormatter
+         ) -> int:
+    """Run the tool on ``argv``; ``daihinmin`` passes its ``prog`` and its help
+    ``formatter`` (how the command line shows help: plain text, defaults said)."""
     p = argparse.ArgumentParser(prog=prog,
                                 description=__doc__,
-                                formatter_class=PlainHelp)
+                                formatter_class=formatter)
     p.add_argument("mode", choices=MODES)
     p.add_argument("--host", default="127.0.0.1", help="the server's address")
     p.add_argument("--port", type=int, required=True, help="the server's port (required)")

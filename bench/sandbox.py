@@ -131,6 +131,6 @@ def register_bench_sandbox(bench_sub: argparse._SubParsersAction[argparse.Argume
                                              "and per player start")
     p.add_argument("--games", type=int, default=100, help="games per match (default 100)")
     p.add_argument("--rounds", type=int, default=3, help="matches per kind and sandbox")
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--seed", type=int, default=1, help="the first match's seed")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=bench_sandbox)

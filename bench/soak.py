@@ -26,8 +26,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypedDict
 
-from daihinmin.records.help_text import PlainHelp
-
 HOST = "127.0.0.1"  # loopback only, whatever the options say
 FAULT_LINE = re.compile(r"fault_client: reply \d+ \((\w+)\): ([\w-]+)")
 class Deadlines(TypedDict):
@@ -266,9 +264,13 @@ def soak(args: argparse.Namespace) -> Report:
     return report
 
 
-def main(argv: list[str] | None = None, prog: str = "daihinmin soak") -> int:
+def main(argv: list[str] | None = None, prog: str = "daihinmin soak",
+         formatter: type[argparse.HelpFormatter] = argparse.RawDescriptionHelpFormatter
+         ) -> int:
+    """Run the tool on ``argv``; ``daihinmin`` passes its ``prog`` and its help
+    ``formatter`` (how the command line shows help: plain text, defaults said)."""
     p = argparse.ArgumentParser(prog=prog, description=__doc__,
-                                formatter_class=PlainHelp)
+                                formatter_class=formatter)
     p.add_argument("--games", type=int, default=300, help="stop after this many games")
     p.add_argument("--seconds", type=float, default=900.0, help="or after this long")
     p.add_argument("--games-per-match", type=int, default=10, help="games in each match")

@@ -15,6 +15,9 @@ Every seat has a status: ``OK`` until something goes wrong.  The kinds of fault:
 * ``DISCONNECTED``: the connection closed or broke.  ``CRASHED``: the player's process
   exited abnormally (known to ``daihinmin match``, which runs the processes).
 
+Not a fault: ``REQUESTED``, a seat whose stand-in was asked for from the start (``daihinmin
+bench server --stand-ins``); no fault is counted, and its games are still the stand-in's.
+
 Counted faults (TIMEOUT, MALFORMED, and ILLEGAL if asked) add up per seat over the match;
 at ``fault_limit`` (or at once on DISCONNECTED/CRASHED) the seat is handed to a stand-in
 for the rest of the match and its connection is closed: the ``fallback`` bot (policy
@@ -41,6 +44,7 @@ class SeatStatus(enum.StrEnum):
     MALFORMED = "MALFORMED"
     DISCONNECTED = "DISCONNECTED"
     CRASHED = "CRASHED"
+    REQUESTED = "REQUESTED"  # no fault: a stand-in was asked for in the seat
 
 
 class OnFault(enum.StrEnum):
@@ -50,7 +54,7 @@ class OnFault(enum.StrEnum):
 
 # The most serious first: what a seat's status shows when it met several kinds.
 SEVERITY = (SeatStatus.CRASHED, SeatStatus.DISCONNECTED, SeatStatus.MALFORMED,
-            SeatStatus.TIMEOUT, SeatStatus.ILLEGAL, SeatStatus.OK)
+            SeatStatus.TIMEOUT, SeatStatus.ILLEGAL, SeatStatus.REQUESTED, SeatStatus.OK)
 ENDS_CONNECTION = (SeatStatus.DISCONNECTED, SeatStatus.CRASHED)
 
 

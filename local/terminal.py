@@ -26,6 +26,7 @@ from daihinmin.rules.match import GameResult, MatchState, Transfer
 from daihinmin.rules.ruleset import RuleSet
 from daihinmin.rules.scoring import lower_is_better
 from daihinmin.values.cards import EMPTY, CardSet
+from daihinmin.values.words import counted
 from rich.table import Table
 from rich.text import Text
 
@@ -136,7 +137,7 @@ class PlaySession:
         if self.human in (choice.player, choice.receiver):
             line.append_text(shown)
         else:
-            line.append(f"{len(cards)} card(s)")
+            line.append(counted(len(cards), "card"))
         return line.append(f" to {who(choice.receiver)}")
 
     # --- results ------------------------------------------------------------------------------
@@ -145,12 +146,12 @@ class PlaySession:
         lower = lower_is_better(self.rules)
         table = Table(title=f"Standings after game {result.game} of {self.games}"
                       + (" (fewest points lead)" if lower else ""))
-        for column in ("rank", "player", "this game", "points", "last place"):
+        for column in ("rank", "player", "place this game", "points this game", "points"):
             table.add_column(column)
         for rank, p in enumerate(match.standings(), 1):
             who = Text(f"p{p} {self.names[p]}", style="bold green" if p == self.human else "")
-            table.add_row(str(rank), who, f"{result.points[p]:+d}", str(match.points[p]),
-                          str(result.places[p] + 1))
+            table.add_row(str(rank), who, str(result.places[p] + 1), f"{result.points[p]:+d}",
+                          str(match.points[p]))
         self.person.say(table)
         if match.finished:
             best = match.standings()[0]

@@ -34,6 +34,7 @@ from daihinmin.rules.scoring import TITLES_JA, class_title
 from daihinmin.values.cards import CardParseError, CardSet
 from daihinmin.values.errors import MoveShapeError
 from daihinmin.values.moves import PASS, Move
+from daihinmin.values.words import counted
 from rich.console import Console, RenderableType
 from rich.rule import Rule
 from rich.text import Text
@@ -129,9 +130,9 @@ def parse_cards(text: str, hand: CardSet, at_most: int, exactly: bool = False) -
     if not cards <= hand or cards.jokers > hand.jokers:
         raise InputError(f"you do not hold {cards_text(cards - hand).plain or 'that'}")
     if exactly and len(cards) != at_most:
-        raise InputError(f"give exactly {at_most} card(s); you named {len(cards)}")
+        raise InputError(f"give exactly {counted(at_most, 'card')}; you named {len(cards)}")
     if len(cards) > at_most:
-        raise InputError(f"at most {at_most} card(s); you named {len(cards)}")
+        raise InputError(f"at most {counted(at_most, 'card')}; you named {len(cards)}")
     return cards
 
 
@@ -228,7 +229,8 @@ class HumanBot(Bot):
         default = weakest_cards(view.hand, count)
         self.say(Text("Your cards: ").append_text(cards_text(view.hand)))
         while True:
-            text = self.ask(f"Give back {count} card(s) (Enter = {cards_text(default).plain}): ")
+            text = self.ask(f"Give back {counted(count, 'card')} "
+                            f"(Enter = {cards_text(default).plain}): ")
             if not text.strip():
                 return default
             try:
@@ -239,9 +241,9 @@ class HumanBot(Bot):
     def choose(self, view: GameView, choice: PendingChoice) -> CardSet:
         default = weakest_cards(view.hand, min(choice.count, len(view.hand)), view.reversed)
         if choice.kind is ChoiceKind.GIVE:
-            what = f"Give up to {choice.count} card(s) to {self.label(choice.receiver)}"
+            what = f"Give up to {counted(choice.count, 'card')} to {self.label(choice.receiver)}"
         else:
-            what = f"Discard up to {choice.count} card(s)"
+            what = f"Discard up to {counted(choice.count, 'card')}"
         self.say(Text("Your cards: ").append_text(cards_text(view.hand)))
         while True:
             text = self.ask(f"{what} (Enter = {cards_text(default).plain}, - = none): ")

@@ -104,6 +104,17 @@ def needs_preparing(name: str) -> bool:
     return _prepare_hook(name) is not None
 
 
+def prepare_notice(name: str) -> str | None:
+    """What to say before preparing the player (e.g. that it compiles, and how long that
+    takes), or None when preparing is quick now (e.g. a compile cache holds its code).  A
+    player that cannot tell says nothing special: "this can take a while"."""
+    hook = getattr(resolve(name), "prepare_notice", None)
+    if not callable(hook):
+        return "preparing; this can take a while" if needs_preparing(name) else None
+    notice = hook()
+    return None if notice is None else str(notice)
+
+
 def prepare(name: str) -> None:
     """Do that work now, in this process (a compile cache makes later starts fast)."""
     hook = _prepare_hook(name)
@@ -138,4 +149,4 @@ def parse_options(items: list[str]) -> dict[str, object]:
 
 
 __all__ = ["BotFactory", "UnknownBotError", "make_bot", "names", "needs_preparing", "parse_options",
-           "prepare", "register", "resolve"]
+           "prepare", "prepare_notice", "register", "resolve"]

@@ -106,10 +106,15 @@ class PlayerStanding:
 
     @property
     def mean_place(self) -> float:
-        """Mean finishing place over the own games, 1 = first."""
+        """Mean finishing place over the own games, 1 = first (0.0: no own game; shown as
+        :meth:`mean_place_text`)."""
         if not self.own_games:
             return 0.0
         return sum((i + 1) * k for i, k in enumerate(self.places)) / self.own_games
+
+    def mean_place_text(self) -> str:
+        """``1.40``, or ``-`` for a seat that played no game itself (a stand-in played them)."""
+        return f"{self.mean_place:.2f}" if self.own_games else "-"
 
     @property
     def mean_move_ms(self) -> float:
@@ -140,7 +145,8 @@ class PlayerStanding:
         d: dict[str, Any] = {"number": self.number, "name": self.name, "label": self.label,
                              "points": self.points, "own_games": self.own_games,
                              "seat_points": self.seat_points,
-                             "mean_place": round(self.mean_place, 4),
+                             "mean_place": round(self.mean_place, 4) if self.own_games
+                             else None,
                              "places": self.places, "mean_move_ms": round(self.mean_move_ms, 3),
                              "status": self.status, "faults": self.faults,
                              "stand_in": self.stand_in, "stand_in_games": self.stand_in_games,

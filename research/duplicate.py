@@ -37,7 +37,7 @@ from typing import Any
 from daihinmin.local.parallel import run_parallel
 from daihinmin.players.registry import parse_options
 from daihinmin.records.exit_codes import OUTPUT_REFUSED
-from daihinmin.records.help_text import PlainHelp
+from daihinmin.values.words import counted
 
 from .positions import Task, position_log, run_task, warm_up_log
 
@@ -58,6 +58,35 @@ def paired_summary(a: list[int], b: list[int]) -> dict[str, Any]:  # JSON
             "differ": round(sum(1 for x in d if x) / len(d), 3)}
 
 
+def side_label(name: str, options: dict[str, object]) -> str:
+    """A side as the result names it: its bot and the options it was given.
+
+    >>> side_label("mc", {"playouts": 3000, "learned_self": True})
+    'mc (learned_self=yes, playouts=3000)'
+    >>> side_label("default", {})
+    'default'
+    """
+    if not options:
+        return name
+    shown = {k: ("yes" if v else "no") if isinstance(v, bool) else v for k, v in options.items()}
+    return f"{name} ({', '.join(f'{k}={v}' for k, v in sorted(shown.items()))})"
+
+
+def result_text(summary: dict[str, Any], opponent: str) -> list[str]:
+    """The result in words: which bot is A and which B, their means and places, B - A."""
+    lo, hi = summary["diff_ci95"]
+    lines = [f"{counted(summary['positions'], 'position')}, each played by A and by B "
+             f"against 4 x {opponent}:"]
+    for side in ("a", "b"):
+        places = " ".join(str(n) for n in summary[f"places_{side}"])
+        lines.append(f"  {side.upper()} = {summary[side]['label']}: mean "
+                     f"{summary[f'mean_{side}']} points; places 1st..5th: {places}")
+    lines.append(f"  B - A = {summary['diff']:+} points a position (95% CI {lo:+}..{hi:+}); "
+                 f"A and B differ in {summary['differ']:.0%} of positions; "
+                 f"{summary['wall_s']} s")
+    return lines
+
+
 def _classes(text: str) -> list[int | None]:
     out: list[int | None] = []
     for part in text.split(","):
@@ -71,9 +100,13 @@ def _classes(text: str) -> list[int | None]:
     return out
 
 
-def main(argv: list[str] | None = None, prog: str | None = None) -> int:
+def main(argv: list[str] | None = None, prog: str | None = None,
+         formatter: type[argparse.HelpFormatter] = argparse.RawDescriptionHelpFormatter
+         ) -> int:
+    """Run the tool on ``argv``; ``daihinmin`` passes its ``prog`` and its help
+    ``formatter`` (how the command line shows help: plain text, defaults said)."""
     p = argparse.ArgumentParser(prog=prog, description=__doc__,
-                                formatter_class=PlainHelp)
+                                formatter_class=formatter)
     p.add_argument("--a", default="mc", help="registered player A")
     p.add_argument("--b", default="mc", help="registered player B")
     p.add_argument("--a-opt", action="append", default=[], metavar="KEY=VALUE",
@@ -166,6 +199,9 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     summary["places_a"] = [sum(1 for k in used if a[k].place == q) for q in range(5)]
     summary["places_b"] = [sum(1 for k in used if b[k].place == q) for q in range(5)]
     summary["wall_s"] = round(time.perf_counter() - start, 1)
+    for side, (name, opts) in zip(("a", "b"), configs, strict=True):
+        summary[side] = {"bot": name, "options": opts, "label": side_label(name, opts)}
+    summary["opponent"] = args.opponent
     if hypotheses is not None:
         summary["sprt"] = sprt_report(run.test, args.positions)
     if args.log_dir is not None:
@@ -173,12 +209,7 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     if args.json:
         print(json.dumps(summary))
         return 0
-    lo, hi = summary["diff_ci95"]
-    print(f"{summary['positions']} positions vs 4x {args.opponent}: A {summary['mean_a']} "
-          f"(places {summary['places_a']}), B {summary['mean_b']} (places "
-          f"{summary['places_b']}); B - A = {summary['diff']:+} (95% CI {lo:+}..{hi:+}), "
-          f"the two differ in {summary['differ']:.0%} of positions; "
-          f"{summary['wall_s']} s")
+    print("\n".join(result_text(summary, args.opponent)))
     if hypotheses is not None:
         print_sprt(summary["sprt"])
     if warm_logs:

@@ -12,8 +12,8 @@ import sys
 
 from daihinmin.driver.record import GameRecord
 from daihinmin.local.runner import play_local_match
+from daihinmin.players.prepare import prepare_kinds
 from daihinmin.players.registry import make_bot, names
-from daihinmin.records.help_text import PlainHelp
 from daihinmin.rules.ruleset import PRESETS, RuleSet, preset
 
 
@@ -34,17 +34,23 @@ def seat_mean_place(rules: RuleSet, bot: str, field: str, games: int,
     return statistics.fmean(places), half
 
 
-def main(argv: list[str] | None = None, prog: str = "daihinmin levels") -> int:
+def main(argv: list[str] | None = None, prog: str = "daihinmin levels",
+         formatter: type[argparse.HelpFormatter] = argparse.RawDescriptionHelpFormatter
+         ) -> int:
+    """Run the tool on ``argv``; ``daihinmin`` passes its ``prog`` and its help
+    ``formatter`` (how the command line shows help: plain text, defaults said)."""
     p = argparse.ArgumentParser(prog=prog, description=__doc__,
-                                formatter_class=PlainHelp)
+                                formatter_class=formatter)
     p.add_argument("preset", choices=sorted(PRESETS), help="rule preset")
-    p.add_argument("bot", choices=names(), help="the bot in seat 0")
-    p.add_argument("field", choices=names(), help="the bot in every other seat")
+    bots = [name for name in names() if name != "human"]  # a measurement seats no person
+    p.add_argument("bot", choices=bots, help="the bot in seat 0")
+    p.add_argument("field", choices=bots, help="the bot in every other seat")
     p.add_argument("games", type=int, help="games to play")
     p.add_argument("--seed", type=int, default=5, help="match seed")
     args = p.parse_args(argv)
     if args.games < 1:
         p.error("GAMES must be at least 1")
+    prepare_kinds([args.bot, args.field], prog)  # mc's first compile says so, not a hang
     mean, half = seat_mean_place(preset(args.preset), args.bot, args.field, args.games,
                                  args.seed)
     print(f"{args.preset}: {args.bot} against {args.field}: mean place {mean:.2f} ± "

@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from daihinmin.local.parallel import run_parallel, split_count
-from daihinmin.records.help_text import PlainHelp
 
 if TYPE_CHECKING:
     from daihinmin.players.mc.search import ArmStats
@@ -61,7 +60,11 @@ def top1(weights: np.ndarray, rows: np.ndarray, mask: np.ndarray,
     return float(np.mean(np.argmax(scores, axis=1) == np.argmax(targets, axis=1)))
 
 
-def main(argv: list[str] | None = None, prog: str | None = None) -> int:
+def main(argv: list[str] | None = None, prog: str | None = None,
+         formatter: type[argparse.HelpFormatter] = argparse.RawDescriptionHelpFormatter
+         ) -> int:
+    """Run the tool on ``argv``; ``daihinmin`` passes its ``prog`` and its help
+    ``formatter`` (how the command line shows help: plain text, defaults said)."""
     from daihinmin.players.mc.fit import cross_entropy, fit_weights, stack_samples
     from daihinmin.players.mc.rollout import DEFAULT_PARAMS, P_WEIGHTS
     from daihinmin.players.mc.weights import FEATURE_NAMES, N_FEATURES, save_weights
@@ -69,7 +72,7 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     from daihinmin.rules.ruleset import PRESETS
 
     p = argparse.ArgumentParser(prog=prog, description=__doc__,
-                                formatter_class=PlainHelp)
+                                formatter_class=formatter)
     p.add_argument("--games", type=int, default=1100, help="games of searches to learn from")
     p.add_argument("--opponent", default="default", help="the bot in the other seats")
     p.add_argument("--rules", default="uecda", choices=sorted(PRESETS),

@@ -42,7 +42,6 @@ import numpy as np
 from daihinmin.local.parallel import run_parallel, split_count
 from daihinmin.players.registry import parse_options
 from daihinmin.records.exit_codes import OUTPUT_REFUSED
-from daihinmin.records.help_text import PlainHelp
 from daihinmin.rules.ruleset import PRESETS, UECDA, RuleConfigError, RuleSet, ruleset_from
 from daihinmin.rules.scoring import class_title
 from daihinmin.values.cards import CardSet
@@ -268,9 +267,13 @@ def summarise(results: list[JobResult], opponent: str, wall: float,
     }
 
 
-def main(argv: list[str] | None = None, prog: str | None = None) -> int:
+def main(argv: list[str] | None = None, prog: str | None = None,
+         formatter: type[argparse.HelpFormatter] = argparse.RawDescriptionHelpFormatter
+         ) -> int:
+    """Run the tool on ``argv``; ``daihinmin`` passes its ``prog`` and its help
+    ``formatter`` (how the command line shows help: plain text, defaults said)."""
     p = argparse.ArgumentParser(prog=prog, description=__doc__,
-                                formatter_class=PlainHelp)
+                                formatter_class=formatter)
     p.add_argument("--games", type=int, default=500, help="games to play")
     p.add_argument("--opponent", default="default", help="registered player for the others")
     p.add_argument("--rules", default="uecda", choices=sorted(PRESETS),

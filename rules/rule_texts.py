@@ -148,7 +148,7 @@ _ALL = (
     # --- finishing ----------------------------------------------------------------------------
     _t("forbidden_finish", "finishing", "Forbidden finish", "禁止上がり",
        "Going out with a strong or special play is not allowed.",
-       off="allowed", reject="the finishing play is refused",
+       off="any play may go out", reject="the finishing play is refused",
        last="going out that way ranks you last"),
     _t("forbidden_plays", "finishing", "Forbidden finishing plays", "",
        "Which plays may not be the last one.",

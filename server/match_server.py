@@ -174,7 +174,7 @@ class MatchServer:
     # --- what the headless runner may tell the server ------------------------------------
     def seat_stand_in(self, status: SeatStatus, detail: str) -> None:
         """While seating: give the next player number to a stand-in (the runner's process
-        for it exited or never finished its handshake)."""
+        for it exited or never finished its handshake; ``REQUESTED``: it was asked for)."""
         if self._ready is None:
             raise RuntimeError("the server is not seating players")
         self._ready.send_nowait(_StandInSeat(status, detail))
@@ -373,8 +373,11 @@ class MatchServer:
         info = PlayerInfo(number, f"stand-in{number}", 0, stand_in=str(OnFault(
             self.config.on_fault)))
         self.players.append(info)
-        log.warning("player %d: %s (%s); a stand-in plays the seat", number, why.status,
-                    why.detail)
+        if why.status is SeatStatus.REQUESTED:
+            log.info("player %d: a stand-in plays the seat, as asked (%s)", number, why.detail)
+        else:
+            log.warning("player %d: %s (%s); a stand-in plays the seat", number, why.status,
+                        why.detail)
         self.observer.player_joined(info)
 
     def _free_seats(self) -> int:

@@ -201,11 +201,13 @@ class SeatTable:
                     "now on", self.game, self.turn, player, status, detail, self.on_fault)
 
     def seat_stand_in(self, player: int, status: SeatStatus, detail: str) -> None:
-        """A seat that never got a working player: the stand-in plays it from the start."""
+        """A seat that never got a working player (or whose stand-in was asked for:
+        ``REQUESTED``, no fault): the stand-in plays it from the start."""
         seat = self.seats[player]
         if seat.stand_in is not None:  # restored from before a restart
             return
-        seat.report.count(status)
+        if status is not SeatStatus.REQUESTED:
+            seat.report.count(status)
         seat.report.status, seat.report.detail = status, detail
         seat.report.stand_in = str(self.on_fault)
         seat.report.since_game, seat.report.since_turn = 1, 0

@@ -77,7 +77,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     module = command_module(command) if command is not None else None
     for name in COMMAND_MODULES if module is None else [module]:
         importlib.import_module(name).register(sub)
-    from daihinmin.records.help_text import use_plain_help
+    from daihinmin.tools.help_text import use_plain_help
 
     use_plain_help(parser)
     return parser

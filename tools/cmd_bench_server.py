@@ -7,7 +7,8 @@ difference says what the server keeps per game.  Then it times ``--resume`` of t
 end record dropped, as after a kill): reading the log record by record and re-simulating
 its last game.  ``--full-replay`` also times ``replay --verify`` of the same log (every game
 re-simulated).  ``--stand-ins`` has the server's own stand-ins play every seat in its
-process (its RSS then includes them), for a long log in minutes.  The log goes to a
+process (its RSS then includes them), for a long log in minutes; the log and the report say
+they were asked for (status ``REQUESTED``, not a fault).  The log goes to a
 temporary folder (``--keep LOG`` to keep it); it is not fsynced after each game unless
 ``--fsync`` (the disk is not what is measured).
 """
@@ -53,8 +54,11 @@ def rss_kib() -> int:
     return 0
 
 
+STAND_INS_ASKED = "asked for by bench server --stand-ins"
+
+
 def stand_in_match(config: Any, on_game: Any) -> Any:
-    """The match with a stand-in in every seat, in this process (no connections)."""
+    """The match with a stand-in in every seat, as asked, in this process (no connections)."""
     import trio
     from daihinmin.driver.faults import SeatStatus
     from daihinmin.server.match_server import MatchObserver, MatchServer
@@ -69,7 +73,7 @@ def stand_in_match(config: Any, on_game: Any) -> Any:
         async with trio.open_nursery() as nursery:
             await nursery.start(server.run)
             for _ in range(config.rules.players):
-                server.seat_stand_in(SeatStatus.CRASHED, "bench server --stand-ins")
+                server.seat_stand_in(SeatStatus.REQUESTED, STAND_INS_ASKED)
 
     trio.run(main)
     return server.outcome
@@ -99,13 +103,30 @@ def play_match(games: int, early: int, bot: str, seed: int, log_path: Path,
     else:
         outcome = trio.run(lambda: run_headless_match(config, specs, on_game=on_game))
     wall = time.perf_counter() - started
-    faults = 0 if stand_ins else sum(sum(r.faults.values()) for r in outcome.seats)
+    faults = sum(sum(r.faults.values()) for r in outcome.seats)
     return {"games": outcome.games_played, "wall_seconds": round(wall, 2),
             "games_per_second": round(outcome.games_played / wall, 1), "faults": faults,
+            "seats": seats_text(outcome.seats),
             "rss_kib_by_game": dict(sorted(samples.items())),
             "rss_kib_early": samples.get(min(early, games), 0),
             "rss_kib_last": samples.get(games, 0),
             "log_bytes": log_path.stat().st_size}
+
+
+def seats_text(seats: list[Any]) -> str:
+    """Who played the seats: the bots, the stand-ins asked for, or stand-ins after faults."""
+    from daihinmin.driver.faults import SeatStatus
+
+    asked = sum(r.status is SeatStatus.REQUESTED for r in seats)
+    faulted = sum(r.stand_in is not None for r in seats) - asked
+    parts = []
+    if asked:
+        parts.append(f"{asked} of {len(seats)} by the server's stand-ins, as asked (--stand-ins)")
+    if faulted:
+        parts.append(f"{faulted} by a stand-in after a fault (see the log)")
+    if not asked:
+        parts.insert(0, f"{len(seats) - faulted} of {len(seats)} by their bot processes")
+    return "; ".join(parts)
 
 
 def time_resume(log_path: Path, folder: Path, full_replay: bool) -> dict[str, Any]:
@@ -158,6 +179,7 @@ def bench_server(args: argparse.Namespace) -> int:
           f"({result['games_per_second']} games/s, {result['faults']} faults); RSS "
           f"{result['rss_kib_early'] / 1024:.1f} MiB at game {min(args.early, args.games)}, "
           f"{result['rss_kib_last'] / 1024:.1f} MiB at game {result['games']}")
+    print(f"seats played: {result['seats']}")
     print(f"resume of the {result['resume_games']}-game log "
           f"({result['log_bytes'] / 2**20:.1f} MiB): {result['resume_seconds']} s"
           + (f"; full replay --verify: {result['full_replay_seconds']} s"

@@ -62,6 +62,7 @@ def run_bot_command(args: argparse.Namespace) -> int:
     )
     from daihinmin.client.extension import ExtensionRequiredError
     from daihinmin.client.retry import DEFAULT_CONNECT_TIMEOUT, DEFAULT_READ_TIMEOUT
+    from daihinmin.players.prepare import prepare_kinds
     from daihinmin.players.registry import UnknownBotError, make_bot, names
     from daihinmin.protocol.errors import ProtocolError
     from daihinmin.rules.ruleset import RuleConfigError, ruleset_from
@@ -79,6 +80,7 @@ def run_bot_command(args: argparse.Namespace) -> int:
         if args.seed is not None:
             options["seed"] = args.seed
         rules = ruleset_from(args.rules, args.rule)
+        prepare_kinds([args.kind], "daihinmin bot")  # a first compile says so, not a hang
         bot = make_bot(args.kind, **options)
     except (UnknownBotError, RuleConfigError, ValueError, TypeError) as exc:
         print(f"daihinmin bot: {exc}", file=sys.stderr)

@@ -61,8 +61,10 @@ def play_command(args: argparse.Namespace) -> int:
     from daihinmin.local.terminal import PlaySession, Seat
     from daihinmin.players.human import HumanBot, HumanQuit
     from daihinmin.players.levels import level_for, make_level_bot
+    from daihinmin.players.prepare import prepare_kinds
     from daihinmin.players.registry import UnknownBotError, make_bot
     from daihinmin.rules.ruleset import RuleConfigError, ruleset_from
+    from daihinmin.values.words import counted
     from rich.console import Console
 
     console = Console(highlight=False)
@@ -85,6 +87,7 @@ def play_command(args: argparse.Namespace) -> int:
         human = HumanBot(console=console, infer_notes=False)
         seats: list[Seat] = []
         level = level_for(args.level, rules) if args.level is not None else None
+        prepare_kinds([level.bot] if level is not None else wanted, "daihinmin play")
         for p in range(rules.players):
             if p == args.seat:
                 seats.append(Seat(human, args.name))
@@ -100,7 +103,7 @@ def play_command(args: argparse.Namespace) -> int:
     if level is not None and level.note:
         console.print(f"[yellow]{level.note}[/]")
     console.print(f"[bold]daihinmin play[/]: rules {rules.name}, {rules.players} players, "
-                  f"{args.games} game(s), seed {seed}. Type ? for help, q to quit.")
+                  f"{counted(args.games, 'game')}, seed {seed}. Type ? for help, q to quit.")
     session = PlaySession(rules, seed, args.games, seats, args.seat, delay=args.delay)
     try:
         session.run()

@@ -142,7 +142,7 @@ def print_summary(log: MatchLog) -> None:
         own = (f" ({s.own_games} own games, {s.stand_in_games} by a stand-in)"
                if s.stand_in_games else "")
         print(f"  p{s.number} {s.name:<16} {s.points:6d} points{own}  mean place "
-              f"{s.mean_place:.2f}  {s.mean_move_ms:.2f} ms/move  {s.status_text()}")
+              f"{s.mean_place_text()}  {s.mean_move_ms:.2f} ms/move  {s.status_text()}")
     for s in standings.players:
         if s.status != "OK" and s.detail:
             print(f"  p{s.number}: {s.detail}")

@@ -1,5 +1,6 @@
 """The research tools as ``daihinmin`` sub-commands: each keeps its own options in its module
-(``python -m daihinmin.tools.<module>`` still works); this file only lists them."""
+(``main(argv, prog, formatter)``; ``python -m daihinmin.research.<module>`` still works), and
+the command line gives it the help format of every other command (:mod:`.help_text`)."""
 
 from __future__ import annotations
 
@@ -39,6 +40,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def _runner(name: str) -> Callable[[list[str]], int]:
     def run(rest: list[str]) -> int:
-        return tool_main(name)(rest, prog=f"daihinmin {name}")
+        from daihinmin.tools.help_text import PlainHelp
+
+        return tool_main(name)(rest, prog=f"daihinmin {name}", formatter=PlainHelp)
 
     return run

@@ -40,7 +40,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     who.add_argument("--submission", action="append", default=[], metavar="[LABEL=]DIR",
                      help="a submission folder with a daihinmin-bot.toml (repeatable)")
     what = p.add_argument_group("what to play")
-    what.add_argument("--games", type=int, help="total games (rounded up to whole rounds)")
+    what.add_argument("--games", type=int,
+                      help="total games (default: the config file's, else 100); rounded up "
+                      "to whole rounds, which keep the seats fair (a round: every table in "
+                      "every seat rotation), and said so before it starts")
+    what.add_argument("--games-exact", action="store_true",
+                      help="play exactly --games: the last round is cut short (its matches "
+                      "play fewer games), and the start says how that bears on fairness")
     what.add_argument("--games-per-match", type=int,
                       help="games in each match (default: the config file's, else 10)")
     what.add_argument("--seed", type=int,
@@ -136,6 +142,8 @@ def config_from_args(args: argparse.Namespace) -> TournamentConfig | None:
         cfg = replace(cfg, sprt=(args.sprt[0], args.sprt[1], args.alpha, args.beta))
     if args.no_duplicate:
         cfg = replace(cfg, duplicate=False)
+    if args.games_exact:
+        cfg = replace(cfg, games_exact=True)
     if args.in_process:
         cfg = replace(cfg, transport="in-process")
     return validate(with_launch_args(cfg, args))
@@ -188,6 +196,10 @@ def open_store(args: argparse.Namespace, cfg: TournamentConfig | None
     if args.resume:
         store = TournamentStore.resume(path, cfg)
         stored = store.stored_config()
+        if cfg is None and stored is not None and args.games_exact and not stored.games_exact:
+            store.close()
+            raise TournamentConfigError(f"{path} plays whole rounds; --games-exact cannot "
+                                        "change that on --resume")
         if cfg is None and stored is not None and any(p.external for p in stored.participants):
             programs = ", ".join(p.describe() for p in stored.participants if p.external)
             raise TournamentConfigError(

@@ -93,7 +93,7 @@ def print_standings(standings: Standings, console: Console, *, wall_seconds: flo
         row = [str(rank), markup_safe(who(s), newlines=False), str(s.points)]
         if replaced:
             row.append(f"{s.own_games}+{s.stand_in_games}")
-        row += [f"{s.mean_place:.2f}", *[str(k) for k in s.places], f"{s.mean_move_ms:.1f}"]
+        row += [s.mean_place_text(), *[str(k) for k in s.places], f"{s.mean_move_ms:.1f}"]
         if faulty:
             row.append(markup_safe(s.short_status(), newlines=False))
         table.add_row(*row)

@@ -52,7 +52,8 @@ MAX_CONFIG_BYTES = 1024 * 1024
 # The type of every setting (bool is not an int here: ``games = true`` is refused).
 _FIELD_TYPES: dict[str, tuple[type, ...]] = {
     "name": (str,), "format": (str,), "games": (int,), "games_per_match": (int,),
-    "seed": (int,), "duplicate": (bool,), "transport": (str,), "schedule": (str,),
+    "games_exact": (bool,), "seed": (int,), "duplicate": (bool,), "transport": (str,),
+    "schedule": (str,),
     "rules": (str,), "bot_seeds": (bool,), "jobs": (int,), "tables": (int,),
     "match_timeout": (int, float)}
 
@@ -87,7 +88,8 @@ class TournamentConfig:
     name: str = "tournament"
     format: str = "round-robin"
     hero: str | None = None  # gauntlet: the participant that plays every table
-    games: int = 100  # total games wanted; rounded up to whole duplicate rounds
+    games: int = 100  # total games wanted; rounded up to whole duplicate rounds...
+    games_exact: bool = False  # ...unless this: the last round is cut short
     games_per_match: int = 10
     seed: int = 1
     duplicate: bool = True  # replay each deal set with the lineup rotated through the seats
@@ -151,6 +153,8 @@ def fingerprint_fields(cfg: TournamentConfig) -> dict[str, Any]:
     for run_only in ("games", "jobs", "tables", "match_timeout", "name", "log_dir", "sandbox",
                      "limits"):
         d.pop(run_only, None)
+    if not d.get("games_exact"):
+        d.pop("games_exact", None)  # the fingerprints of whole-round tournaments stay as they were
     return d
 
 

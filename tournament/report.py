@@ -9,11 +9,13 @@ from pathlib import Path
 from typing import IO, Any
 
 from daihinmin.local.terminal_text import markup_safe, terminal_safe
+from daihinmin.values.words import counted
 from rich import box
 from rich.cells import cell_len
 from rich.console import Console
 from rich.table import Table
 
+from .plan_text import plan_text
 from .run import RunSummary
 from .stats import TournamentStats
 from .store import MatchLogRow, ParticipantFaults, TournamentStore
@@ -65,6 +67,7 @@ def summary_dict(stats: TournamentStats, store: TournamentStore,
         "games": stats.games,
         "games_planned": store.total_games(),
         "games_asked": cfg.games if cfg else None,
+        "games_exact": cfg.games_exact if cfg else None,
         "planned_note": planned_note(store),
         "lower_is_better": stats.lower_is_better,
         "stand_in_policy": STAND_IN_POLICY,
@@ -92,21 +95,11 @@ STAND_IN_POLICY = ("a match in which a stand-in played for a participant (it cou
 
 
 def planned_note(store: TournamentStore) -> str:
-    """Why the plan has the games it has: whole rounds (every table of a round plays every
-    rotation), so the games asked are rounded up."""
+    """What the tournament in ``store`` plays and why (whole rounds, or the last one cut
+    short), in one line."""
     cfg = store.stored_config()
     planned = store.total_games()
-    row = store.con.execute("SELECT COUNT(*), COALESCE(MAX(games), 0), COUNT(DISTINCT"
-                            " table_no), COUNT(DISTINCT rotation) FROM matches WHERE"
-                            " deal_set = 0").fetchone()
-    matches, per_match, tables, rotations = (int(x) for x in row)
-    per_round = matches * per_match
-    asked = cfg.games if cfg else planned
-    text = (f"{planned:,} games planned in whole rounds of {per_round:,} ({tables} table(s)"
-            f" x {rotations} rotation(s) x {per_match} games)")
-    if asked != planned:
-        text += f"; {asked:,} were asked, rounded up to whole rounds"
-    return text
+    return f"{counted(planned, 'game')} planned" if cfg is None else plan_text(cfg, planned)
 
 
 def logs_note(logs: list[MatchLogRow]) -> str | None:
@@ -203,7 +196,7 @@ def print_report(console: Console, stats: TournamentStats, store: TournamentStor
         if f.replaced_matches:
             name = markup_safe(stats.participants[i].name, newlines=False)
             console.print(f"[red]{name}[/red]: a stand-in "
-                          f"played for it in {f.replaced_matches} match attempt(s) "
+                          f"played for it in {counted(f.replaced_matches, 'match attempt')} "
                           f"({markup_safe(f.text())}); those matches failed and none of their"
                           " games count", highlight=False)
     print_places(console, stats)
@@ -223,8 +216,8 @@ def print_report(console: Console, stats: TournamentStats, store: TournamentStor
     if run is not None and run.games:
         cpu = run.cpu_per_game or 0.0
         console.print(f"This run: {run.games:,} games in {run.wall_seconds:.1f} s = "
-                      f"{run.games_per_second:.1f} games/s on {run.jobs} worker(s), "
-                      f"{run.tables} table(s) at once; CPU {1000 * cpu:.1f} ms/game")
+                      f"{run.games_per_second:.1f} games/s on {counted(run.jobs, 'worker')}, "
+                      f"{counted(run.tables, 'table')} at once; CPU {1000 * cpu:.1f} ms/game")
 
 
 def print_places(console: Console, stats: TournamentStats) -> None:

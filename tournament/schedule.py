@@ -11,12 +11,18 @@ the dealer is the previous daifugo and the exchange follows results, so those de
 differently in each rotation.  Set ``class_reset_period=1`` (no exchange) for fully
 duplicated deals.
 
+The games asked are rounded up to whole rounds, unless ``exact``: then the last round is cut
+short, its remaining games spread over its matches (see :func:`spread`).
+
 >>> specs = build_schedule(n_participants=5, table_size=5, games=100, games_per_match=10,
 ...                        seed=1)
 >>> len(specs), specs[0].lineup, specs[1].lineup, specs[1].seed == specs[0].seed
 (10, (0, 1, 2, 3, 4), (4, 0, 1, 2, 3), True)
 >>> [len(c) for c in round_compositions(2, 5)], round_compositions(2, 5)
 ([5, 5], [(0, 0, 0, 1, 1), (0, 0, 1, 1, 1)])
+>>> exact = build_schedule(3, 5, games=30, games_per_match=10, seed=1, exact=True)
+>>> len(exact), {s.games for s in exact}, sum(s.games for s in exact)
+(15, {2}, 30)
 """
 
 from __future__ import annotations
@@ -124,6 +130,30 @@ def round_compositions(n_participants: int, table_size: int, hero: int | None = 
     return [head + picker.pick() for _ in range(per_round)]
 
 
+def tables_per_round(n_participants: int, table_size: int, hero: int | None = None,
+                     schedule: str = "auto") -> int:
+    """How many tables :func:`round_compositions` seats in one round (without picking them)."""
+    members = n_participants - (hero is not None)
+    seats = table_size - (hero is not None)
+    if members < seats:
+        return 1 if seats % members == 0 else members
+    total = math.comb(members, seats)
+    if schedule == "all" or (schedule == "auto" and total <= AUTO_ALL_LIMIT):
+        return total
+    return math.ceil(members / seats)
+
+
+def spread(games: int, matches: int) -> list[int]:
+    """``games`` over ``matches`` as evenly as can be, the earlier ones one longer; a match
+    that gets none is left out.
+
+    >>> spread(30, 15), spread(31, 15)[:2], spread(4, 15)
+    ([2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2], [3, 2], [1, 1, 1, 1])
+    """
+    base, extra = divmod(games, matches)
+    return [n for n in (base + (i < extra) for i in range(matches)) if n]
+
+
 def rotated(lineup: tuple[int, ...], r: int) -> tuple[int, ...]:
     """Lineup with everyone moved ``r`` player numbers on."""
     n = len(lineup)
@@ -132,8 +162,9 @@ def rotated(lineup: tuple[int, ...], r: int) -> tuple[int, ...]:
 
 def build_schedule(n_participants: int, table_size: int, games: int, games_per_match: int,
                    seed: int, hero: int | None = None, duplicate: bool = True,
-                   schedule: str = "auto") -> list[MatchSpec]:
-    """Every match, in a fixed order; growing ``games`` only appends matches."""
+                   schedule: str = "auto", exact: bool = False) -> list[MatchSpec]:
+    """Every match, in a fixed order; growing ``games`` only appends matches (``exact``: and
+    lengthens those of the round that was cut short)."""
     picker = None
     if hero is None:
         picker = BalancedPicker(list(range(n_participants)), table_size, seed)
@@ -142,14 +173,18 @@ def build_schedule(n_participants: int, table_size: int, games: int, games_per_m
                                 table_size - 1, seed)
     rotations = table_size if duplicate else 1
     specs: list[MatchSpec] = []
-    deal_set = 0
-    while len(specs) * games_per_match < games:
+    deal_set = planned = 0
+    while planned < games:
         comps = round_compositions(n_participants, table_size, hero, schedule, picker)
-        for table, comp in enumerate(comps):
-            for r in range(rotations):
-                match_seed = (derive_seed(seed, deal_set) if duplicate
-                              else derive_seed(seed, deal_set, table))
-                specs.append(MatchSpec(len(specs), deal_set, table, r, match_seed,
-                                       games_per_match, rotated(comp, r)))
+        slots = [(table, comp, r) for table, comp in enumerate(comps) for r in range(rotations)]
+        lengths = [games_per_match] * len(slots)
+        if exact and games - planned < len(slots) * games_per_match:
+            lengths = spread(games - planned, len(slots))
+        for (table, comp, r), length in zip(slots, lengths, strict=False):
+            match_seed = (derive_seed(seed, deal_set) if duplicate
+                          else derive_seed(seed, deal_set, table))
+            specs.append(MatchSpec(len(specs), deal_set, table, r, match_seed, length,
+                                   rotated(comp, r)))
+            planned += length
         deal_set += 1
     return specs

@@ -219,7 +219,7 @@ class TournamentStore:
         hero = names.index(cfg.hero) if cfg.hero is not None else None
         specs = build_schedule(len(names), rules.players, cfg.games, cfg.games_per_match,
                                cfg.seed, hero=hero, duplicate=cfg.duplicate,
-                               schedule=cfg.schedule)
+                               schedule=cfg.schedule, exact=cfg.games_exact)
         with self.transaction():
             self.set_meta("schema", SCHEMA_VERSION)
             self.set_meta("config", json.dumps(cfg.to_dict(), sort_keys=True))
@@ -230,18 +230,31 @@ class TournamentStore:
                     "INSERT OR IGNORE INTO participants (id, name, spec) VALUES (?, ?, ?)",
                     (i, p.name, p.describe()))
             existing = {row[0]: row[1:] for row in self.con.execute(
-                "SELECT id, key, seed, lineup FROM matches")}
+                "SELECT id, key, seed, lineup, games, status FROM matches")}
             for s in specs:
                 row = (s.key, s.seed, json.dumps(s.lineup))
                 if s.index in existing:
-                    if tuple(existing[s.index]) != row:
+                    if tuple(existing[s.index][:3]) != row:
                         raise ResumeMismatchError(f"match {s.index} differs from the schedule")
+                    if existing[s.index][3] != s.games:
+                        self.lengthen(s, existing[s.index][4])
                     continue
                 self.con.execute(
                     "INSERT INTO matches (id, key, deal_set, table_no, rotation, seed, games,"
                     " lineup, transport) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (s.index, s.key, s.deal_set, s.table, s.rotation, s.seed, s.games,
                      json.dumps(s.lineup), cfg.transport))
+
+    def lengthen(self, spec: MatchSpec, status: str) -> None:
+        """A match of a round cut short (``games_exact``) that more games make longer: only
+        while it is not done (an unfinished one is replayed from its start anyway)."""
+        if status == "done":
+            raise ResumeMismatchError(
+                f"match {spec.index}, in the round cut short by --games-exact, is played "
+                "already; an exact tournament grows only until that round's matches are "
+                "done: start a new one")
+        self.delete_games(spec.index)  # (an interrupted attempt's rows, if any)
+        self.con.execute("UPDATE matches SET games = ? WHERE id = ?", (spec.games, spec.index))
 
     def stored_config(self) -> TournamentConfig | None:
         with self.reading():

@@ -20,6 +20,7 @@ from daihinmin.contract.view import Bot, GameView, Observed
 from daihinmin.rules.choices import PendingChoice, is_valid_choice
 from daihinmin.values.cards import CardSet
 from daihinmin.values.moves import PASS, Move
+from daihinmin.values.words import counted
 
 log = logging.getLogger("daihinmin.web")
 
@@ -152,11 +153,13 @@ class PersonSeat:
             hand = prompt.view.hand
             if prompt.kind == "exchange":
                 if len(cards) != prompt.count or not _holds(hand, cards):
-                    raise BadAnswerError(f"give exactly {prompt.count} card(s) of your hand")
+                    raise BadAnswerError(
+                        f"give exactly {counted(prompt.count, 'card')} of your hand")
             else:
                 assert prompt.choice is not None
                 if not is_valid_choice(hand, prompt.choice, cards):
-                    raise BadAnswerError(f"choose at most {prompt.count} card(s) of your hand")
+                    raise BadAnswerError(
+                        f"choose at most {counted(prompt.count, 'card')} of your hand")
             self._answer = cards
         self._wake.set()
 

@@ -150,12 +150,13 @@ class Table(Watched):
                                          and not self.places[0].connections):
             await self.wait_change(self.version)
         if self.cpu_kind == "mc":  # before the seats: making an MCBot warms it up too
-            from daihinmin.players.mc.bot import warm_up
+            from daihinmin.players.registry import prepare, prepare_notice
 
-            self.notice = ("the advanced CPU is compiling its simulator (about a minute the "
-                           "first time on this machine, then cached)")
-            self.changed()
-            await trio.to_thread.run_sync(warm_up)
+            notice = await trio.to_thread.run_sync(prepare_notice, "mc")
+            if notice is not None:  # a compile, not a load from the cache
+                self.notice = f"the advanced CPU is {notice}"
+                self.changed()
+            await trio.to_thread.run_sync(prepare, "mc")
             self.notice = None
         seats = self._seats()
         self.match = MatchState(self.rules, seed=self.seed, games=self.games)

@@ -25,6 +25,7 @@ from daihinmin.values.cards import JOKER, CardSet
 from daihinmin.values.moves import PASS, Move
 
 from .bits import JOKER_BITS
+from .compile_cache import compile_needed, record_warm
 from .convert import decode_move, encode_move, hand_mask, lock_value, mask_cards, place_values
 from .deadline import SAMPLE_SHARE, SOLVE_SHARE, Clock, Deadline
 from .endgame import UNKNOWN, solve_two
@@ -99,6 +100,9 @@ SAMPLE_CHUNK = 64  # proposals dealt between two looks at the clock
 REFINE_CHUNK = 16  # worlds refined between two looks at the clock
 SOLVE_FIRST_NODES = 4_000  # the root solver's first round on the clock (then x4 a round)
 MAX_CHOICE_CANDIDATES = 64  # answers to a 7-pass/10-discard choice searched at most
+# Said before a start that compiles (140 s measured at load 4 on 2 cores; longer when busier).
+COMPILE_NOTICE = ("compiling its simulator, once for this version (a few minutes on a 2-core "
+                  "machine; later starts load it in about a second)")
 
 
 class NoWorldError(RuntimeError):
@@ -184,6 +188,13 @@ class MCBot(Bot):
         """Compile (or load from Numba's cache) before the first game: ``daihinmin match``
         calls it before seating, so a slow first compile never costs the seat."""
         warm_up()
+
+    @staticmethod
+    def prepare_notice() -> str | None:
+        """What to say before :meth:`prepare` when it compiles (None: it loads the cache)."""
+        if _WARM or not compile_needed():
+            return None
+        return COMPILE_NOTICE
 
     def __init__(self, time_ms: float = 250.0, playouts: int = 0, seed: int | None = None,
                  worlds: int = 256, proposals: int = 4096, eps: float = 0.3, beta: float = 0.5,
@@ -792,6 +803,7 @@ def warm_up() -> None:
     if _WARM:
         return
     run_warm_up(MCBot)
+    record_warm()  # what a later start loads from the cache (compile_needed)
     _WARM = True
 
 

@@ -15,7 +15,7 @@ import pytest
 pexpect = pytest.importorskip("pexpect")
 
 MOVE = r"Your move \[(?:1-)?(\d+)(, p = pass)?, \? = help\]: "
-GIVE_BACK = r"Give back \d+ card\(s\)[^\n]*: "
+GIVE_BACK = r"Give back \d+ cards?[^\n]*: "
 CHOICE = r"(Give up to|Discard up to) \d+ card\(s\)[^\n]*: "
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
@@ -63,6 +63,8 @@ def test_a_whole_web_game_in_the_terminal() -> None:
     assert "rules web, 4 players" in text
     assert re.search(r"p[123] default: ", text)  # the bots' plays are shown
     assert "Game 1 over" in text and "Standings after game 1 of 1" in text
+    assert "place this game" in text and "last place" not in text  # (read as "came last")
+    assert "1 game, seed" in text and "game(s)" not in text and "card(s)" not in text
     assert "Match over" in text
 
 

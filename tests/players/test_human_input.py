@@ -122,7 +122,7 @@ def test_exchange_and_choices_have_defaults_and_none() -> None:
     assert "you do not hold" in out.getvalue()
     give = PendingChoice(ChoiceKind.GIVE, 0, 2, receiver=1)
     assert bot.choose(view, give) == CardSet()  # "-": nothing
-    assert person.prompts[-1] == "Give up to 2 card(s) to p1 a (Enter = ♠3 ♥4, - = none): "
+    assert person.prompts[-1] == "Give up to 2 cards to p1 a (Enter = ♠3 ♥4, - = none): "
     discard = PendingChoice(ChoiceKind.DISCARD, 0, 2)
     assert bot.choose(view, discard) == CardSet.parse("H4 D5")
 

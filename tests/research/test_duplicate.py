@@ -65,3 +65,17 @@ def test_positions_hold_the_asked_classes_and_never_a_class_reset() -> None:
 def test_bad_classes_are_refused() -> None:
     with pytest.raises(SystemExit, match="not a class"):
         duplicate.main(["--my-classes", "0,7", "--positions", "1"])
+
+
+def test_the_result_says_which_bot_is_a_and_which_is_b(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    s = run(capsys, "--a", "random", "--b", "default", "--b-opt", "seed=3", "--positions", "4")
+    assert s["a"] == {"bot": "random", "options": {}, "label": "random"}
+    assert s["b"] == {"bot": "default", "options": {"seed": 3}, "label": "default (seed=3)"}
+    assert s["opponent"] == "default"
+    assert duplicate.main(["--a", "random", "--b", "default", "--positions", "4"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "4 positions, each played by A and by B against 4 x default:"
+    assert lines[1].startswith("  A = random: mean ")
+    assert lines[2].startswith("  B = default: mean ")
+    assert lines[3].startswith("  B - A = ")

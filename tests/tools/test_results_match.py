@@ -212,5 +212,10 @@ def test_a_bundled_bot_slower_to_start_than_the_seating_timeout_is_prepared_firs
                "--games", "1", "--seed", "1", "--no-log", "--connect-timeout", "2", "--json",
                env=env)
     assert done.returncode == OK, done.stderr
-    assert "preparing slowprep:SlowStartBot" in done.stderr and "ready in" in done.stderr
+    assert "daihinmin match: slowprep:SlowStartBot: compiling (a stand-in for a first " \
+           "compile)..." in done.stderr and "SlowStartBot ready in" in done.stderr
     assert seat(json.loads(done.stdout), 0)["status"] == "OK"
+    again = run("match", "slowprep:SlowStartBot", "default", "default", "default", "default",
+                "--games", "1", "--seed", "1", "--no-log", "--json", env=env)
+    assert again.returncode == OK, again.stderr  # its "cache" is there: nothing announced
+    assert "SlowStartBot" not in again.stderr, again.stderr

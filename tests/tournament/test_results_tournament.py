@@ -122,5 +122,24 @@ def test_thirteenth_floor_rates_fewest_points_best_and_planned_games_are_explain
     first, last = report["participants"][0], report["participants"][-1]
     assert first["mean_points"] < last["mean_points"]  # fewer points: the better player
     assert report["games_planned"] > report["games_asked"] == 150
-    assert "rounded up to whole rounds" in report["planned_note"]
-    assert f"{report['games_planned']} games planned" in report["planned_note"]
+    assert report["planned_note"].startswith(
+        f"Playing {report['games_planned']} games, not 150: whole rounds")
+    assert not report["games_exact"]
+
+
+def test_games_not_a_whole_round_are_said_first_or_played_exactly(tmp_path: Path) -> None:
+    three = ("--bot", "default", "--bot", "greedy", "--bot", "random", "--in-process",
+             "--jobs", "1", "--games", "4", "--games-per-match", "1")
+    rounded = run(*three, "--db", str(tmp_path / "r.sqlite"))
+    assert rounded.returncode == OK, rounded.stderr
+    first = rounded.stderr.splitlines()[0]  # before any game: one line, what and why
+    assert first.startswith("Playing 15 games, not 4: whole rounds keep the seats fair, and "
+                            "a round is 3 tables x 5 seat rotations x 1 game = 15;"), first
+    assert first.endswith("for exactly 4: --games-exact")
+    assert "15 games of 15 planned" in rounded.stdout
+    exact = run(*three, "--games-exact", "--db", str(tmp_path / "e.sqlite"), "--json")
+    assert exact.returncode == OK, exact.stderr
+    report = json.loads(exact.stdout)
+    assert report["games"] == report["games_planned"] == report["games_asked"] == 4
+    assert report["games_exact"] and "seats are not balanced" in report["planned_note"]
+    assert sum(p["games"] for p in report["participants"]) == 4 * 5

@@ -8,7 +8,12 @@ from collections import Counter
 import pytest
 from daihinmin.rules.match import MatchState
 from daihinmin.rules.ruleset import UECDA, ruleset_from
-from daihinmin.tournament.schedule import build_schedule, round_compositions
+from daihinmin.tournament.schedule import (
+    BalancedPicker,
+    build_schedule,
+    round_compositions,
+    tables_per_round,
+)
 
 
 def by_table(specs):
@@ -104,3 +109,29 @@ def test_block_start_deals_depend_only_on_seed_and_game() -> None:
         assert all(sorted(v) == sorted(hands) for v in received.values())
     # the standard rules deal game 1 (a block start) the same way
     assert deals(UECDA, specs[0].seed, 1)[0] == per_game[0]
+
+
+@pytest.mark.parametrize(("n", "hero", "schedule"), [
+    (2, None, "auto"), (3, None, "auto"), (5, None, "auto"), (6, None, "auto"),
+    (9, None, "auto"), (9, None, "balanced"), (12, None, "auto"), (4, 0, "auto"),
+    (8, 2, "auto"), (12, 0, "balanced")])
+def test_tables_per_round_counts_what_a_round_seats(n: int, hero: int | None,
+                                                    schedule: str) -> None:
+    picker = BalancedPicker([p for p in range(n) if p != hero], 5 - (hero is not None), 1)
+    assert tables_per_round(n, 5, hero, schedule) == len(
+        round_compositions(n, 5, hero, schedule, picker))
+
+
+@pytest.mark.parametrize("games", [1, 4, 15, 30, 31, 149, 150, 151, 299, 300])
+def test_exact_plays_the_games_asked_and_whole_rounds_round_up(games: int) -> None:
+    exact = build_schedule(3, 5, games=games, games_per_match=10, seed=1, exact=True)
+    rounded = build_schedule(3, 5, games=games, games_per_match=10, seed=1)
+    assert sum(s.games for s in exact) == games
+    assert sum(s.games for s in rounded) == -(-games // 150) * 150  # 3 tables x 5 x 10
+    assert all(s.games == 10 for s in rounded)
+    # the whole rounds are the same matches; only the round cut short differs
+    whole = games // 150 * 15
+    assert exact[:whole] == rounded[:whole]
+    cut = exact[whole:]
+    assert max((s.games for s in cut), default=0) - min((s.games for s in cut), default=0) <= 1
+    assert [s.key for s in cut] == [s.key for s in rounded[whole:whole + len(cut)]]

@@ -93,3 +93,18 @@ def test_the_example_config_is_valid() -> None:
     cfg = load_config(path)
     assert [p.name for p in cfg.participants] == ["default", "greedy", "random"]
     assert cfg.transport == "in-process" and cfg.games == 2000
+
+
+def test_an_exact_tournament_grows_only_until_its_short_round_is_played(tmp_path) -> None:
+    path = tmp_path / "t.sqlite"
+    store = TournamentStore.create(path, config(games=20, games_per_match=10, games_exact=True))
+    assert store.total_games() == 20  # 3 tables x 5 rotations, not 150
+    store.close()
+    store = TournamentStore.resume(path, config(games=40, games_per_match=10, games_exact=True))
+    assert store.total_games() == 40 and len(store.pending()) == 15  # longer, not more
+    finish(store, 0, 3)
+    store.close()
+    with pytest.raises(ResumeMismatchError, match="--games-exact"):
+        TournamentStore.resume(path, config(games=60, games_per_match=10, games_exact=True))
+    with pytest.raises(ResumeMismatchError):  # exact or not is part of the fingerprint
+        TournamentStore.resume(path, config(games=40, games_per_match=10))

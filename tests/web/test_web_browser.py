@@ -567,7 +567,7 @@ def test_seven_pass_and_ten_discard_chosen_by_clicks(server: tuple[str, Path],
         card = next(c["id"] for c in s["hand"] if c["id"] < 60)
         tap_card(browser, card)
         give = browser.find_element(By.ID, "give")
-        assert give.text == ("Give 1 card(s)" if kind == "give" else "Discard 1 card(s)")
+        assert give.text == ("Give 1 card" if kind == "give" else "Discard 1 card")
         if kind not in chosen:
             shot(browser, f"play-{kind}")
         give.click()

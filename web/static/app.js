@@ -462,7 +462,7 @@ function updateActions() {
   const n = T.selected.size;
   $("give").disabled = !choosing || (prompt.kind === "exchange" ? n !== prompt.count : n > prompt.count);
   $("give").textContent = !choosing ? "Give" : prompt.kind === "exchange" ? `Give back ${n}/${prompt.count}`
-    : prompt.choice === "give" ? `Give ${n} card(s)` : `Discard ${n} card(s)`;
+    : prompt.choice === "give" ? `Give ${counted(n, "card")}` : `Discard ${counted(n, "card")}`;
   const options = $("joker-options");
   options.replaceChildren(...(matching.length > 1 ? matching.map((m) =>
     el("button", {type: "button", "data-move": m.index, onclick: () => sendMove(m.index)},
@@ -542,7 +542,8 @@ async function showWatch() {
   const list = $("watch-list");
   list.replaceChildren(...data.tables.map((t) => el("li", {},
     el("a", {href: "/t/" + t.id, "data-table": t.id}, `${t.mode} · ${t.rules}: ${t.players.join(", ")}`),
-    ` — ${t.status}, game ${t.game} of ${t.games}`
+    (t.status === "lobby" ? ` — waiting to start, ${counted(t.games, "game")}`
+      : ` — ${t.status}, game ${t.game} of ${t.games}`)
     + (t.started ? ` · started ${new Date(t.started).toLocaleTimeString([], {hour: "2-digit", minute: "2-digit"})}` : ""),
     " ", el("span", {class: "table-id"}, "table " + t.id))));
   if (!data.tables.length) list.append(el("li", {}, "No tables yet."));
