@@ -53,7 +53,6 @@ MIB = 1 << 20
 MAX_FD = 1 << 20
 STOP_SIGNALS: dict[int, str] = {signal.SIGTERM: "SIGTERM", signal.SIGINT: "SIGINT",
                                 signal.SIGHUP: "SIGHUP"}
-READABLE = select.POLLIN | select.POLLHUP | select.POLLERR
 STDERR_MARKS = {  # what a program says when a limit made it fail, by limit
     "memory": (b"MemoryError", b"bad_alloc", b"Cannot allocate memory", b"out of memory",
                b"Out of memory"),
@@ -199,7 +198,7 @@ class Guard:
             # not dumpable: the player (the same user) cannot ptrace the guard to change
             # its report; the player's own exec makes it dumpable again
             prctl(PR_SET_DUMPABLE, 0)
-        except OSError:  # not Linux: the group only
+        except (OSError, AttributeError):  # not Linux: the group only
             pass
         # The launcher's death is seen by polling: PR_SET_PDEATHSIG would fire when the
         # *thread* that started the guard ends (Trio starts processes from worker threads).
@@ -345,8 +344,11 @@ class Guard:
                 self.close_inner()
                 return
             if message.startswith(b"exit "):
-                status, cpu, rss, left = message[5:].split()
-                self.inner_exit = (int(status), float(cpu), float(rss), int(left))
+                try:
+                    status, cpu, rss, left = message[5:].split()
+                    self.inner_exit = (int(status), float(cpu), float(rss), int(left))
+                except ValueError:  # not its report: the guard's own view stands
+                    pass
 
     def hand_on(self, listener: int) -> None:
         """The sandbox's listening socket, to the launcher (for the table's server); with

@@ -169,8 +169,19 @@ def exit_from_report(report: dict[str, object], limits: Limits) -> PlayerExit:
 ListenerTaker = Callable[[socket.socket], None]
 
 
-async def take_listeners(ours: socket.socket, on_listener: ListenerTaker | None) -> None:
-    """The listening sockets the guard hands on from inside the sandbox: to ``on_listener``,
+def is_listener_at(sock: socket.socket, port: int) -> bool:
+    """A TCP socket listening on 127.0.0.1:``port`` (what the sandbox's inner half makes)."""
+    try:
+        return (sock.family == socket.AF_INET and sock.type == socket.SOCK_STREAM
+                and sock.getsockopt(socket.SOL_SOCKET, socket.SO_ACCEPTCONN) == 1
+                and sock.getsockname() == ("127.0.0.1", port))
+    except OSError:
+        return False
+
+
+async def take_listeners(ours: socket.socket, port: int, on_listener: ListenerTaker | None
+                         ) -> None:
+    """The listening socket the guard hands on from inside the sandbox: to ``on_listener``,
     or closed (then the player's connections are refused)."""
     channel = trio.socket.from_stdlib_socket(ours)
     while True:
@@ -182,7 +193,8 @@ async def take_listeners(ours: socket.socket, on_listener: ListenerTaker | None)
                 continue
             for i in range(0, len(data) - 3, 4):
                 listener = socket.socket(fileno=int.from_bytes(data[i:i + 4], sys.byteorder))
-                if message == b"listen" and on_listener is not None:
+                if (message == b"listen" and on_listener is not None
+                        and is_listener_at(listener, port)):
                     on_listener(listener)
                 else:
                     listener.close()
@@ -211,7 +223,7 @@ async def run_player(spec: PlayerSpec, host: str, port: int,
         env = {**os.environ, "DAIHINMIN_SCRATCH": str(scratch)}
         async with trio.open_nursery() as nursery:
             if pair is not None:
-                nursery.start_soon(take_listeners, pair[0], on_listener)
+                nursery.start_soon(take_listeners, pair[0], port, on_listener)
             result = await trio.run_process(
                 GUARD_COMMAND, check=False,
                 stdin=marshal.dumps(config), capture_stdout=True, capture_stderr=True,
