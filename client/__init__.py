@@ -5,17 +5,20 @@ and the ``on_*`` hooks), and hand an instance to :func:`run_bot` (blocking socke
 ``await`` :func:`run_bot_async` (Trio).  The runner does the handshake and the message
 loop, and gives the bot a :class:`GameView` of its hand, the field and what it has seen::
 
-    from daihinmin.client import Bot, GameView, run_bot
-    from daihinmin.values.moves import PASS, Move
+    from daihinmin.client import PASS, Bot, GameView, Move, run_bot
 
     class FirstMoveBot(Bot):
         name = "first"
 
         def play(self, view: GameView) -> Move:
-            plays = view.legal_plays()
-            return plays[0] if plays else PASS
+            return view.legal_moves()[0]  # a play if there is one, else the pass
 
     run_bot(FirstMoveBot(), "127.0.0.1", 42485)
+
+Everything a bot needs is importable from here: the cards and moves (:class:`CardSet`,
+:class:`Move`, :data:`PASS`) and a pending 7-pass/10-discard choice
+(:class:`PendingChoice`) included. ``examples/mybot.py`` is a complete bot with a command
+line (``--host``, ``--port``).
 
 Errors are specific: :class:`ServerUnreachableError`, :class:`ServerClosedError`,
 :class:`ServerTimeoutError`, and :class:`UnexpectedMessageError` (a
@@ -25,6 +28,9 @@ Errors are specific: :class:`ServerUnreachableError`, :class:`ServerClosedError`
 from typing import TYPE_CHECKING
 
 from daihinmin.contract.view import Bot, GameView, Observed
+from daihinmin.rules.choices import PendingChoice
+from daihinmin.values.cards import CardSet
+from daihinmin.values.moves import PASS, Move
 
 from .errors import (
     BotError,
@@ -52,14 +58,18 @@ def __getattr__(name: str) -> object:
 __all__ = [
     "DEFAULT_HOST",
     "DEFAULT_PORT",
+    "PASS",
     "Bot",
     "BotError",
+    "CardSet",
     "ClientError",
     "ClientProtocol",
     "Expect",
     "GameView",
     "MatchRecord",
+    "Move",
     "Observed",
+    "PendingChoice",
     "ServerClosedError",
     "ServerTimeoutError",
     "ServerUnreachableError",

@@ -1,10 +1,11 @@
 """A complete bot in a few lines: play the first legal move, pass when there is none.
 
-Run it against a server on this machine with ``python -m daihinmin.client.example``.
+Run it against a server on this machine with ``python -m daihinmin.client.example``;
+``examples/mybot.py`` in the repository is the same with a command line (``--host``,
+``--port``), for ``daihinmin match --cmd``.
 """
 
-from daihinmin.client import Bot, GameView, run_bot
-from daihinmin.values.moves import PASS, Move
+from daihinmin.client import PASS, Bot, GameView, Move, run_bot
 
 
 class FirstMoveBot(Bot):

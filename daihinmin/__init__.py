@@ -11,7 +11,9 @@ The sub-packages, bottom to top (each imports only those below it):
 - ``launch``: starting a player's process and leaving nothing behind.
 - ``server`` (the TCP match server) and ``local`` (games in one process, the terminal game).
 - ``watch``: live snapshots of a table and their publisher.
+- ``runs``: match specs played on this machine's cores or a Ray cluster, results streamed back.
 - ``tournament``: schedules, the results store, ratings, reports.
+- ``league``: a contest that runs on its own: entrants' folders, pairing by rating, resume.
 - ``web``: the browser app.
 - ``bench`` and ``research``: measurements and experiments.
 - ``tools``: the ``daihinmin`` command line.

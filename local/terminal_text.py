@@ -11,8 +11,9 @@ from __future__ import annotations
 import re
 
 # C0/C1 controls but the newline, DEL, and the bidirectional overrides that reorder text.
+# Lone surrogates too: no character, they cannot even be encoded for the terminal.
 _CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e"
-                      "\u2066-\u2069]")
+                      "\u2066-\u2069\ud800-\udfff]")
 _CONTROL_OR_NEWLINE = re.compile(f"\n|{_CONTROL.pattern}")
 
 

@@ -16,6 +16,7 @@ daihinmin.records.logcheck.LogFieldError: places: True is not an integer in 0..4
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -28,6 +29,16 @@ MAX_GAMES = 10_000_000  # games in one match: more is refused before anything is
 MAX_POINTS = 10**12  # any real total is far below; bounds what a hostile log can claim
 MAX_TEXT = 65536  # characters of a name, a card list, an error text (stderr tails)
 MAX_CARDS = 64  # cards in one choice (the deck has 53 or 54)
+# A lone surrogate (``"\ud800"`` in the JSON) is no character: it cannot be printed, written
+# to a file or shown in a page, so a text holding one is refused like any bad field.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+# The deadlines and fault policy of a header or resume record: key -> the type of its value.
+POLICY_TYPES: dict[str, tuple[type, ...]] = {
+    "profile_timeout": (int, float), "move_timeout": (int, float),
+    "exchange_timeout": (int, float), "time_bank": (int, float), "send_timeout": (int, float),
+    "fault_limit": (int,), "illegal_counts": (bool,), "on_fault": (str,), "fallback": (str,)}
+MAX_POLICY_VALUE = 10**9
+LINEUP_KINDS = ("bot", "cmd", "submission")
 
 
 class LogFieldError(ValueError):
@@ -56,6 +67,8 @@ def check_text(value: object, what: str, optional: bool = False) -> None:
     if not isinstance(value, str) or len(value) > MAX_TEXT:
         raise LogFieldError(f"{what}: {value!r:.40} is not a text of at most {MAX_TEXT} "
                             "characters")
+    if _SURROGATE.search(value):
+        raise LogFieldError(f"{what}: {value!r:.40} holds a lone surrogate (not a character)")
 
 
 def check_texts(values: Sequence[object], what: str, lengths: tuple[int, ...]) -> None:
@@ -100,11 +113,51 @@ def check_header(header: MatchHeader) -> int:
         raise LogFieldError(f"players: {len(header.players)} listed, the table has {n}")
     if header.start is not None:
         check_start(header.start, n, header.games)
+    check_policy(header.policy)
+    if header.lineup is not None:
+        check_lineup(header.lineup, n)
     if header.deals not in ("seed", "recorded"):
         raise LogFieldError(f"deals: {header.deals!r:.40} is not seed or recorded")
     if header.kifu is not None:
         check_kifu_lines(header.kifu)
     return n
+
+
+def check_policy(policy: object) -> None:
+    """The logged deadlines and fault policy: an object of known keys and plain values."""
+    if policy is None:
+        return
+    if not isinstance(policy, dict):
+        raise LogFieldError(f"policy: {policy!r:.40} is not an object")
+    for key, value in policy.items():
+        types = POLICY_TYPES.get(key)
+        if types is None:
+            raise LogFieldError(f"policy: unknown key {key!r:.40}")
+        if not isinstance(value, types) or (bool not in types and isinstance(value, bool)):
+            raise LogFieldError(f"policy {key}: {value!r:.40} is not a "
+                                f"{' or '.join(t.__name__ for t in types)}")
+        if isinstance(value, int | float) and not isinstance(value, bool) and not (
+                math.isfinite(value) and 0 <= value <= MAX_POLICY_VALUE):
+            raise LogFieldError(f"policy {key}: {value!r:.40} is not in 0..{MAX_POLICY_VALUE}")
+        if isinstance(value, str):
+            check_text(value, f"policy {key}")
+
+
+def check_lineup(lineup: object, n: int) -> None:
+    """How each player was started: one ``{"bot": NAME}``, ``{"cmd": COMMAND}`` or
+    ``{"submission": FOLDER}`` per player (whether the bot exists, and whether a program may
+    run, is the command's to decide)."""
+    if not isinstance(lineup, list) or len(lineup) != n:
+        raise LogFieldError(f"lineup: not a list of {n} players")
+    for number, entry in enumerate(lineup):
+        if not isinstance(entry, dict) or len(entry) != 1 or \
+                next(iter(entry)) not in LINEUP_KINDS:
+            raise LogFieldError(f"lineup: player {number}: {entry!r:.60} is not "
+                                '{"bot": NAME}, {"cmd": COMMAND} or {"submission": DIR}')
+        value = next(iter(entry.values()))
+        check_text(value, f"lineup: player {number}")
+        if not value.strip():
+            raise LogFieldError(f"lineup: player {number}: an empty name")
 
 
 MAX_KIFU_LINES = 64  # header lines of a kifu kept in a log's header (the reference has 20)
@@ -218,6 +271,7 @@ def check_end(end: MatchEnd, n: int) -> None:
 def check_resume(resume: ResumeRecord, n: int) -> None:
     check_int(resume.after_game, "after_game", 0, MAX_GAMES)
     check_players(resume.players, n, "players")
+    check_policy(resume.policy)
 
 
 __all__ = ["MAX_GAMES", "LogFieldError", "check_end", "check_game", "check_header",

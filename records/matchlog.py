@@ -116,6 +116,19 @@ class MatchHeader:
     def ruleset(self) -> RuleSet:
         return ruleset_from_dict(self.rules).validate()
 
+    def lineup_programs(self) -> list[str]:
+        """The players the logged lineup would start with code of their own: external
+        commands, submissions and bots given as ``module:factory`` (a log never runs them on
+        its own)."""
+        out = []
+        for number, entry in enumerate(self.lineup or []):
+            for kind, value in entry.items():
+                if kind != "bot":
+                    out.append(f"player {number}: --{kind} {value!r}")
+                elif ":" in value:
+                    out.append(f"player {number}: bot {value!r}")
+        return out
+
     @property
     def first_game(self) -> int:
         return 1 if self.start is None else int(self.start["game"])
@@ -144,8 +157,7 @@ class MatchHeader:
         return cls(dict(d["rules"]), int(d["seed"]), int(d["games"]), players,
                    str(d.get("started", "")), str(d["schema"]), str(d.get("write_mode", "exact")),
                    d.get("policy"),
-                   None if lineup is None else [{str(k): str(v) for k, v in dict(p).items()}
-                                                for p in lineup], d.get("start"),
+                   lineup, d.get("start"),  # lineup types: logcheck.check_header
                    d.get("deals", "seed"), d.get("kifu"))
 
 

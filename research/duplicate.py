@@ -34,9 +34,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from daihinmin.local.parallel import run_parallel
 from daihinmin.players.registry import parse_options
 from daihinmin.records.exit_codes import OUTPUT_REFUSED
+from daihinmin.runs.backend import BackendError, add_backend_options, backend_from
+from daihinmin.runs.parallel import map_jobs
 from daihinmin.values.words import counted
 
 from .positions import Task, position_log, run_task, warm_up_log
@@ -125,6 +126,7 @@ def main(argv: list[str] | None = None, prog: str | None = None,
                    help="unscored games each job plays first (0: none)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
+    add_backend_options(p)
     p.add_argument("--log-dir", metavar="DIR", type=Path,
                    help="write each position's match log into DIR (a-K.jsonl for A, b-K.jsonl "
                         "for B; checked by 'daihinmin replay --verify')")
@@ -138,6 +140,16 @@ def main(argv: list[str] | None = None, prog: str | None = None,
     sprt.add_argument("--beta", type=float, default=0.05,
                       help="the chance of accepting H0 when H1 holds (default 0.05)")
     args = p.parse_args(argv)
+    try:
+        backend = backend_from(args)
+        if backend.kind == "ray" and args.log_dir is not None:
+            raise BackendError("--log-dir is written where the games are played: not with "
+                               "--backend ray")
+        if backend.kind == "ray" and args.sprt is not None:
+            raise BackendError("--sprt streams the positions' results here: not with "
+                               "--backend ray")
+    except BackendError as exc:
+        p.error(str(exc))
     mine_cycle = _classes(args.my_classes)
     positions = list(range(args.positions))
     jobs = max(1, args.jobs)
@@ -190,7 +202,7 @@ def main(argv: list[str] | None = None, prog: str | None = None,
         run = run_sprt(list(zip(*sides, strict=True)), positions, hypotheses)
         used, a, b = run.used, run.a, run.b
     else:
-        results = run_parallel(run_task, [*sides[0], *sides[1]], jobs)
+        results = map_jobs(run_task, [*sides[0], *sides[1]], jobs, backend)
         half = len(results) // 2
         a = {r.position: r for part in results[:half] for r in part}
         b = {r.position: r for part in results[half:] for r in part}

@@ -39,11 +39,13 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from daihinmin.local.parallel import run_parallel, split_count
+from daihinmin.local.parallel import split_count
 from daihinmin.players.registry import parse_options
 from daihinmin.records.exit_codes import OUTPUT_REFUSED
 from daihinmin.rules.ruleset import PRESETS, UECDA, RuleConfigError, RuleSet, ruleset_from
 from daihinmin.rules.scoring import class_title
+from daihinmin.runs.backend import BackendError, add_backend_options, backend_from
+from daihinmin.runs.parallel import map_jobs
 from daihinmin.values.cards import CardSet
 
 
@@ -299,10 +301,18 @@ def main(argv: list[str] | None = None, prog: str | None = None,
                         "holds, not the cards drawn since (the ceiling of inferring the deal "
                         "from the record; draw-pile tables)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
+    add_backend_options(p)
     p.add_argument("--log-dir", metavar="DIR", type=Path,
                    help="write each job's match log into DIR (mc-strength-J.jsonl; checked by "
                         "'daihinmin replay --verify')")
     args = p.parse_args(argv)
+    try:
+        backend = backend_from(args)
+        if backend.kind == "ray" and args.log_dir is not None:
+            raise BackendError("--log-dir is written where the games are played: not with "
+                               "--backend ray")
+    except BackendError as exc:
+        p.error(str(exc))
     jobs = max(1, args.jobs)
     options: dict[str, Any] = {"time_ms": args.time_ms, "playouts": args.playouts}
     try:
@@ -341,7 +351,7 @@ def main(argv: list[str] | None = None, prog: str | None = None,
                              args.rules, logs[j], opponent_options, args.rule)
                             for j, n in enumerate(shares)]
     start = time.perf_counter()
-    results = run_parallel(run_job, tasks, jobs)
+    results = map_jobs(run_job, tasks, jobs, backend)
     summary = summarise(results, args.opponent, time.perf_counter() - start, args.oracle,
                         args.rules, players, rules)
     if args.json:

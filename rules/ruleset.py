@@ -350,6 +350,10 @@ def ruleset_to_dict(rules: RuleSet) -> dict[str, object]:
 BEHAVIOUR_BEFORE_KEY: dict[str, object] = {"owner_answers": False}
 
 
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def ruleset_from_dict(data: dict[str, object]) -> RuleSet:
     """Inverse of :func:`ruleset_to_dict` (used to read logs).
 
@@ -362,10 +366,18 @@ def ruleset_from_dict(data: dict[str, object]) -> RuleSet:
             raise RuleConfigError(f"unknown rule {key!r} in saved rules")
         t = _HINTS[key]
         if isinstance(t, type) and issubclass(t, Enum):
-            value = t(value)
+            try:
+                value = t(value)
+            except (ValueError, TypeError):
+                raise RuleConfigError(f"saved rule {key!r}: {value!r:.60} is not one of "
+                                      f"{', '.join(str(m.value) for m in t)}") from None
         elif typing.get_origin(t) is tuple:
-            if not isinstance(value, list | tuple):
-                raise RuleConfigError(f"saved rule {key!r} is not a list: {value!r}")
+            if not isinstance(value, list | tuple) or not all(_is_int(x) for x in value):
+                raise RuleConfigError(f"saved rule {key!r} is not a list of whole numbers: "
+                                      f"{value!r:.60}")
             value = tuple(value)
+        elif not (isinstance(value, bool) if t is bool else _is_int(value) if t is int
+                  else isinstance(value, t)):
+            raise RuleConfigError(f"saved rule {key!r} is not a {t.__name__}: {value!r:.60}")
         changes[key] = value
     return replace(RuleSet(), **changes)

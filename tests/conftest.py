@@ -17,7 +17,8 @@ things are; ``probe``: the checking wire client; ``seating``: seating clients of
 in-process server in order; ``late_client``: a Trio client whose replies go out late on
 Trio's clock; ``loopback``: server connections paired with client streams over real TCP;
 ``processes``: what is left running; ``scripted_person``: a person at the human seat;
-``witness``: bots that record what the client library shows them); ``pyproject.toml`` puts
+``witness``: bots that record what the client library shows them; ``webapp``: a real
+``daihinmin web`` process); ``pyproject.toml`` puts
 that folder on the path.
 
 Deadline tests: pytest-trio runs ``async def`` tests (``trio_mode``); one that takes the

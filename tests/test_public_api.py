@@ -14,7 +14,7 @@ import pytest
 PUBLIC = ["daihinmin", "daihinmin.values", "daihinmin.rules", "daihinmin.protocol",
           "daihinmin.contract", "daihinmin.driver", "daihinmin.records", "daihinmin.players",
           "daihinmin.client", "daihinmin.launch", "daihinmin.local", "daihinmin.watch",
-          "daihinmin.web"]
+          "daihinmin.runs", "daihinmin.web"]
 
 
 @pytest.mark.parametrize("name", PUBLIC)

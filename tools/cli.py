@@ -18,6 +18,7 @@ COMMAND_MODULES = [
     "daihinmin.tools.cmd_replay",
     "daihinmin.tools.cmd_kifu",
     "daihinmin.tools.cmd_tournament",
+    "daihinmin.tools.cmd_league",
     "daihinmin.tools.cmd_play",
     "daihinmin.tools.cmd_web",
     "daihinmin.tools.cmd_research",
@@ -35,6 +36,7 @@ _COMMANDS = {
     "replay": "daihinmin.tools.cmd_replay",
     "import-kifu": "daihinmin.tools.cmd_kifu",
     "tournament": "daihinmin.tools.cmd_tournament",
+    "league": "daihinmin.tools.cmd_league",
     "play": "daihinmin.tools.cmd_play",
     "web": "daihinmin.tools.cmd_web",
 }

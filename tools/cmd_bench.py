@@ -7,6 +7,7 @@ import json
 import random
 import time
 
+from daihinmin.bench.cluster import register_bench_cluster
 from daihinmin.bench.sandbox import register_bench_sandbox
 from daihinmin.bench.tcp import register_bench_tcp
 from daihinmin.bench.tournament import register_bench
@@ -32,6 +33,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     register_bench_mc(bench_sub)  # ``bench mc`` (daihinmin.tools.cmd_bench_mc)
     register_bench_server(bench_sub)  # ``bench server`` (daihinmin.tools.cmd_bench_server)
     register_bench_tcp(bench_sub)  # ``bench tcp`` (daihinmin.bench.tcp)
+    register_bench_cluster(bench_sub)  # ``bench cluster`` (daihinmin.bench.cluster)
     register_bench_sandbox(bench_sub)  # ``bench sandbox`` (daihinmin.bench.sandbox)
 
 

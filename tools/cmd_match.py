@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from daihinmin.players.prepare import prepare_kinds
+from daihinmin.runs.backend import add_backend_options, backend_from
 from daihinmin.server.config import CONNECT_TIMEOUT_SECONDS, WriteMode
 
 from .match_options import (
@@ -79,6 +80,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         "exchange); table 1 plays --seed, table k a seed derived from it; "
                         "one log per table, LOG.t<k>.jsonl; the standings add up every "
                         "table.  Not with --resume (resume each table's log) or --publish")
+    add_backend_options(p)
     add_match_options(p)
     add_launch_options(p)
     p.set_defaults(func=match_command)
@@ -111,9 +113,9 @@ def describe(entry: tuple[tuple[str, str], ...]) -> str:
 def resume_lineup(log_path: Path, header: MatchHeader, bots: list[str], commands: list[str],
                   players: int, submissions: list[str] | None = None) -> Lineup:
     """The lineup of the logged match; one given on the command line must be the same.
-    A log never makes a program run: with a ``--cmd`` or ``--submission`` player logged,
-    the players must be named again."""
-    from daihinmin.server.errors import ServerConfigError
+    A log never makes a program run: with a ``--cmd`` or ``--submission`` player (or a
+    ``module:factory`` bot, whose import runs it) logged, the players must be named again."""
+    from daihinmin.server.errors import ResumeLogError, ServerConfigError
 
     logged = header.lineup
     named = bool(bots or commands or submissions)
@@ -123,8 +125,12 @@ def resume_lineup(log_path: Path, header: MatchHeader, bots: list[str], commands
                                     "(written by serve, or by an older version); name them")
         return lineup_of(bots, commands, players, submissions)
     lineup: Lineup = tuple(tuple(sorted(entry.items())) for entry in logged)
+    try:
+        check_bot_names([value for entry in lineup for kind, value in entry if kind == "bot"])
+    except ValueError as exc:
+        raise ResumeLogError(f"{log_path}: the logged lineup names an {exc}") from None
     if not named:
-        programs = [describe(e) for e in lineup if e[0][0] != "bot"]
+        programs = [describe(e) for e in lineup if e[0][0] != "bot" or ":" in e[0][1]]
         if programs:
             raise ServerConfigError(f"{log_path} names programs ({', '.join(programs)}); a "
                                     "log is never a reason to run one: name the players "
@@ -181,7 +187,8 @@ def check_bot_names(bots: list[str]) -> None:
     known = names()
     unknown = [b for b in bots if b not in known and ":" not in b]
     if unknown:
-        raise ValueError(f"unknown bot {', '.join(unknown)}; known: {', '.join(known)}")
+        shown = ", ".join(repr(b)[:40] for b in unknown)
+        raise ValueError(f"unknown bot {shown}; known: {', '.join(known)}")
 
 
 def match_command(args: argparse.Namespace) -> int:
@@ -201,6 +208,7 @@ def match_command(args: argparse.Namespace) -> int:
 
     setup_logging(args.verbose)
     jobs = args.jobs
+    tables_run = jobs != 1 or args.backend == "ray"  # --backend ray: each table a Ray task
     try:
         launch = launch_options_from(args)
     except (LimitsError, SandboxUnavailableError, ValueError) as exc:
@@ -208,7 +216,8 @@ def match_command(args: argparse.Namespace) -> int:
         return USAGE
     try:
         check_bot_names(args.bots)
-        if jobs != 1:
+        backend_from(args)
+        if tables_run:
             refuse_tables_flags(args)
         point = None
         if args.resume is not None:
@@ -223,20 +232,22 @@ def match_command(args: argparse.Namespace) -> int:
             players = ruleset_from(args.rules or "uecda", args.rule).players
             lineup = lineup_of(args.bots, args.cmd, players, args.submission)
         prepare_submissions(entry[0][1] for entry in lineup if entry[0][0] == "submission")
-        tables_args = args if jobs == 1 else argparse.Namespace(**{**vars(args),
-                                                                    "no_log": True})
+        tables_args = args if not tables_run else argparse.Namespace(**{**vars(args),
+                                                                         "no_log": True})
         config = config_from_args(tables_args, "127.0.0.1", 0,  # table logs: plan_tables
                                   match_write_mode(args, lineup), lineup=lineup, point=point)
         specs = player_specs(lineup, config.rules, config.seed)
         standings = start_standings(config, [s.label for s in specs])
         publisher = publisher_for(args, config, "match")
-        tables = [] if jobs == 1 else plan_tables(
+        tables = [] if not tables_run else plan_tables(
             args, config, lambda c: player_specs(lineup, c.rules, c.seed))
     except OutputRefusedError as exc:
         print(f"daihinmin match: {exc}", file=sys.stderr)
         return OUTPUT_REFUSED
     except (RuleConfigError, ServerError, RecordsError, ValueError) as exc:
-        print(f"daihinmin match: {exc}", file=sys.stderr)
+        from daihinmin.local.terminal_text import terminal_safe
+
+        print(terminal_safe(f"daihinmin match: {exc}"), file=sys.stderr)
         bad_input = (ResumeLogError, MatchLogError, SubmissionError)
         return BAD_INPUT if isinstance(exc, bad_input) else USAGE
     try:

@@ -156,20 +156,18 @@ def print_summary(log: MatchLog) -> None:
 
 def write_html(source: Path, log: MatchLog, target: Path) -> int:
     from daihinmin.records.exit_codes import BAD_INPUT, OK, OUTPUT_REFUSED
-    from daihinmin.web.replay_frames import LogFramesError, frames
-    from daihinmin.web.replay_html import write_replay_html
+    from daihinmin.web.replay_frames import LogFramesError
+    from daihinmin.web.replay_html import write_replay_log_html
 
     try:
-        data = frames(log)
+        games = write_replay_log_html(log, target)  # game by game: any length of log
     except LogFramesError as exc:
-        print(f"daihinmin replay: {source}: {exc}", file=sys.stderr)
+        print(terminal_safe(f"daihinmin replay: {source}: {exc}"), file=sys.stderr)
         return BAD_INPUT
-    try:
-        write_replay_html(data, target)
     except OSError as exc:
         print(f"daihinmin replay: cannot write {target}: {exc}", file=sys.stderr)
         return OUTPUT_REFUSED
-    print(f"wrote {target}: {len(data['games'])} games to step through")
+    print(f"wrote {target}: {games} games to step through")
     return OK
 
 
@@ -217,6 +215,10 @@ def replay_scanned(args: argparse.Namespace, log: MatchLog) -> int:
                          if summary.kifu_passes else ""])
         print(f"verified {args.log}: {summary.games} games, {summary.turns} turns agree with "
               f"the engine ({status}{extra})")
+        programs = log.header.lineup_programs()
+        if programs:
+            print(f"note: the lineup names programs of its own ({'; '.join(programs)}); "
+                  "`match --resume` runs them only when the players are named again")
         if args.game is None:
             return 0
     if args.game is not None:

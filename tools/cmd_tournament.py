@@ -19,7 +19,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from daihinmin.runs.backend import add_backend_options
+
 if TYPE_CHECKING:  # the real imports are inside the functions: `daihinmin bot` starts fast
+    from daihinmin.runs.backend import Backend
     from daihinmin.tournament.config import TournamentConfig
     from daihinmin.tournament.publish import Publishing
     from daihinmin.tournament.run import RunSummary
@@ -85,6 +88,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     how.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
                      help="a limit per player process (repeatable): cpu, memory, processes, "
                           "open_files, file_size, wall (docs/SANDBOX.md)")
+    add_backend_options(how)
     out = p.add_argument_group("output")
     out.add_argument("--report", action="store_true", help="only report on --db; play nothing")
     out.add_argument("--log-dir", metavar="DIR",
@@ -101,7 +105,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                           "drawn (an existing FILE is refused before anything is played)")
     out.add_argument("--publish", metavar="URL",
                      help="show every table live, with the standings, in a running "
-                          "`daihinmin web` at URL (like http://127.0.0.1:8080)")
+                          "`daihinmin web` at URL, with the token it printed "
+                          "(http://127.0.0.1:8080/?token=T)")
     out.add_argument("--publish-hands", action="store_true",
                      help="with --publish: let the spectators see every hand")
     p.set_defaults(func=cmd_tournament)
@@ -200,8 +205,9 @@ def open_store(args: argparse.Namespace, cfg: TournamentConfig | None
             store.close()
             raise TournamentConfigError(f"{path} plays whole rounds; --games-exact cannot "
                                         "change that on --resume")
-        if cfg is None and stored is not None and any(p.external for p in stored.participants):
-            programs = ", ".join(p.describe() for p in stored.participants if p.external)
+        if cfg is None and stored is not None and stored.programs():
+            programs = ", ".join(stored.programs())
+            store.close()
             raise TournamentConfigError(
                 f"{path} names programs ({programs}); a results database is never a reason "
                 "to run one: give the CONFIG (or the --cmd/--submission players) again with "
@@ -264,9 +270,13 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         print(f"daihinmin tournament: {args.report_html} exists already; choose another name",
               file=sys.stderr)
         return OUTPUT_REFUSED
+    from daihinmin.runs.backend import BackendError, backend_from
+    from daihinmin.runs.ray_run import RayConnectError
+
     try:
+        backend = backend_from(args)
         publishing = publishing_from(args)
-    except ValueError as exc:
+    except (ValueError, BackendError) as exc:
         print(terminal_safe(f"daihinmin tournament: {exc}"), file=sys.stderr)
         return USAGE
     try:
@@ -300,11 +310,11 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             print(planned_note(store), file=sys.stderr)
         try:
             summary = play(store, run_cfg, live=not args.json and sys.stdout.isatty(),
-                           publishing=publishing)
+                           publishing=publishing, backend=backend)
         except TournamentConfigError as exc:
             print(terminal_safe(f"daihinmin tournament: {exc}"), file=sys.stderr)
             return USAGE
-        except TournamentAbortedError as exc:
+        except (TournamentAbortedError, RayConnectError) as exc:
             print(terminal_safe(f"daihinmin tournament: {exc}"), file=sys.stderr)
             code = FAILED
         except KeyboardInterrupt:
@@ -358,6 +368,9 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     if failed and code == OK:
         print(f"daihinmin tournament: {failed} match(es) failed and keep no games (the "
               "report says why); --resume retries them", file=sys.stderr)
+    if unfinished and not failed and code == OK:
+        print(f"daihinmin tournament: {unfinished} match(es) not played yet (exit code 1); "
+              f"--resume plays them", file=sys.stderr)
     store.close()
     return code or (FAILED if unfinished else OK)
 
@@ -384,18 +397,18 @@ def check_publishable(publishing: Publishing | None, report_only: bool) -> None:
 
 
 def play(store: TournamentStore, cfg: TournamentConfig, live: bool,
-         publishing: Publishing | None = None) -> RunSummary:
+         publishing: Publishing | None = None, backend: Backend | None = None) -> RunSummary:
     from daihinmin.tournament.live import LiveDisplay, LiveTally
     from daihinmin.tournament.run import run_tournament
 
     if not live and publishing is None:
-        return run_tournament(store, cfg)
+        return run_tournament(store, cfg, backend=backend)
     from daihinmin.rules.scoring import lower_is_better
 
     tally = LiveTally(store.participant_names(), store.total_games(),
                       store.game_count(done_only=True), cfg.transport,
                       lower_is_better(cfg.ruleset()))
     if not live:
-        return run_tournament(store, cfg, tally, publishing)
+        return run_tournament(store, cfg, tally, publishing, backend)
     with LiveDisplay(tally):
-        return run_tournament(store, cfg, tally, publishing)
+        return run_tournament(store, cfg, tally, publishing, backend)

@@ -15,7 +15,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from daihinmin.records.exit_codes import FAILED, INTERRUPTED, OK, USAGE
+from daihinmin.records.exit_codes import BAD_INPUT, FAILED, INTERRUPTED, OK, USAGE
+from daihinmin.web.limits import WebLimits
 
 DEFAULT_PORT = 8080
 
@@ -34,6 +35,24 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--seed", type=int, default=None,
                    help="seed of the first table's match, the next tables count up from it "
                         "(default: random seeds)")
+    p.add_argument("--origin", action="append", default=[], metavar="URL",
+                   help="another origin whose pages may use the app (like "
+                        "https://games.example.org; repeatable); the app's own address is "
+                        "always allowed, every other site's pages are refused")
+    p.add_argument("--publish-token-file", type=Path, default=None, metavar="FILE",
+                   help="keep the token publishers need in FILE (made, readable by you only, "
+                        "if missing; read if present) instead of printing it")
+    p.add_argument("--max-tables", type=int, default=WebLimits.max_tables, metavar="N",
+                   help=f"tables at once (default {WebLimits.max_tables})")
+    p.add_argument("--tables-per-client", type=int, default=WebLimits.tables_per_client,
+                   metavar="N", help="tables one client address may have open (default "
+                                     f"{WebLimits.tables_per_client})")
+    p.add_argument("--table-idle", type=float, default=WebLimits.table_idle_seconds,
+                   metavar="SECONDS", help="close a table no page has had open this long "
+                                           f"(default {WebLimits.table_idle_seconds:g})")
+    p.add_argument("--sockets-per-client", type=int, default=WebLimits.sockets_per_client,
+                   metavar="N", help="open pages (websockets) per client address (default "
+                                     f"{WebLimits.sockets_per_client})")
     p.set_defaults(func=web_command)
 
 
@@ -46,16 +65,42 @@ def web_command(args: argparse.Namespace) -> int:
         print("daihinmin web: --port must be 0..65535 and --cpu-delay 0 or more",
               file=sys.stderr)
         return USAGE
+    if min(args.max_tables, args.tables_per_client, args.sockets_per_client) < 1 \
+            or not args.table_idle > 0:
+        print("daihinmin web: the limits must be at least 1 (--table-idle more than 0)",
+              file=sys.stderr)
+        return USAGE
+    bad = [o for o in args.origin if not o.startswith(("http://", "https://"))]
+    if bad:
+        print(f"daihinmin web: --origin takes http://HOST[:PORT] or https://..., got {bad[0]!r}",
+              file=sys.stderr)
+        return USAGE
     if not is_loopback(args.host):
         print(f"daihinmin web: warning: listening on {args.host}, not loopback: anyone who "
               "can reach this address can open and join the tables", file=sys.stderr)
+    try:
+        token = None if args.publish_token_file is None else token_file(args.publish_token_file)
+    except (OSError, ValueError) as exc:
+        print(f"daihinmin web: --publish-token-file {args.publish_token_file}: {exc}",
+              file=sys.stderr)
+        return BAD_INPUT
+    limits = WebLimits(max_tables=args.max_tables, tables_per_client=args.tables_per_client,
+                       table_idle_seconds=args.table_idle,
+                       sockets_per_client=args.sockets_per_client)
 
     async def main() -> None:
         async with trio.open_nursery() as nursery:
-            url = await nursery.start(lambda task_status: serve(
+            served = await nursery.start(lambda task_status: serve(
                 args.host, args.port, cpu_delay=args.cpu_delay, log_dir=args.log_dir,
-                seed=args.seed, task_status=task_status))
-            print(f"daihinmin web: serving on {url}/ (Ctrl-C stops)", flush=True)
+                seed=args.seed, limits=limits, origins=tuple(args.origin),
+                publish_token=token, task_status=task_status))
+            print(f"daihinmin web: serving on {served.url}/ (Ctrl-C stops)", flush=True)
+            if token is None:
+                print(f"daihinmin web: to show a match here: --publish '{served.publish_url}'",
+                      flush=True)
+            else:
+                print(f"daihinmin web: to show a match here: --publish '{served.url}/?token="
+                      f"TOKEN' with the token in {args.publish_token_file}", flush=True)
 
     try:
         trio.run(main)
@@ -72,6 +117,27 @@ def web_command(args: argparse.Namespace) -> int:
     except OSError as exc:
         return failed(args, exc)
     return OK
+
+
+def token_file(path: Path) -> str:
+    """The publish token kept in ``path``: read if the file exists, else a new one written
+    there, readable by its owner only."""
+    import os
+    import secrets
+
+    try:
+        token = path.read_text(encoding="ascii").strip()
+    except FileNotFoundError:
+        token = secrets.token_urlsafe(24)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w", encoding="ascii") as f:
+            f.write(token + "\n")
+        return token
+    except UnicodeDecodeError:
+        raise ValueError("not a token (not ASCII text)") from None
+    if not 16 <= len(token) <= 200 or not token.replace("-", "").replace("_", "").isalnum():
+        raise ValueError("not a token (16 to 200 letters, digits, - and _)")
+    return token
 
 
 def failed(args: argparse.Namespace, exc: BaseException) -> int:

@@ -71,7 +71,8 @@ def add_match_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("-v", "--verbose", action="store_true", help="log every connection")
     p.add_argument("--publish", default=None, metavar="URL",
                    help="show the table live in a running `daihinmin web` at URL "
-                        "(e.g. http://127.0.0.1:8080); the match never waits for it")
+                        "with the token it printed (http://127.0.0.1:8080/?token=T); the "
+                        "match never waits for it")
     p.add_argument("--publish-hands", action="store_true",
                    help="with --publish: let the spectators see every hand")
     add_fault_options(p)

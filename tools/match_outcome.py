@@ -20,29 +20,12 @@ if TYPE_CHECKING:
 def report_errors(exc: BaseException, prog: str) -> int:
     """Print each error of a failed match: exit code 1, 2 for a match that cannot start
     (e.g. a log that cannot be resumed), or 130 when interrupted (Ctrl-C)."""
-    from daihinmin.records.errors import MatchLogError
-    from daihinmin.records.exit_codes import BAD_INPUT, FAILED, INTERRUPTED, OUTPUT_REFUSED, USAGE
-    from daihinmin.records.outfile import OutputRefusedError
-    from daihinmin.server.errors import (
-        ListenError,
-        ResumeLogError,
-        ServerConfigError,
-        leaf_errors,
-    )
+    from daihinmin.runs.tables import failure_lines
 
-    errors = leaf_errors(exc)
-    if interrupted(exc):
-        return INTERRUPTED  # the standings so far and the resume hint are already printed
-    for kind, code in ((OutputRefusedError, OUTPUT_REFUSED),
-                       ((ResumeLogError, MatchLogError), BAD_INPUT), (ServerConfigError, USAGE),
-                       (ListenError, FAILED)):
-        if all(isinstance(err, kind) for err in errors):
-            for err in errors:
-                print(f"{prog}: {err}", file=sys.stderr)
-            return code
-    for err in errors:
-        print(f"{prog}: {type(err).__name__}: {err}", file=sys.stderr)
-    return FAILED
+    code, lines = failure_lines(exc, prog)
+    for line in lines:
+        print(line, file=sys.stderr)
+    return code
 
 
 def interrupted(exc: BaseException) -> bool:

@@ -22,17 +22,17 @@ import math
 import shlex
 import tomllib
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from daihinmin.rules.ruleset import RuleConfigError, RuleSet, ruleset_from
+from daihinmin.runs.spec import TRANSPORTS, Participant, TableSettings
 
 if TYPE_CHECKING:
     from daihinmin.launch.process import LaunchOptions
 
 FORMATS = ("round-robin", "gauntlet")
-TRANSPORTS = ("tcp", "in-process")
 SCHEDULES = ("auto", "all", "balanced")
 
 
@@ -56,30 +56,6 @@ _FIELD_TYPES: dict[str, tuple[type, ...]] = {
     "schedule": (str,),
     "rules": (str,), "bot_seeds": (bool,), "jobs": (int,), "tables": (int,),
     "match_timeout": (int, float)}
-
-
-@dataclass(frozen=True)
-class Participant:
-    """A bundled bot (``bot`` + ``options``), an external command with ``{host}``/``{port}``,
-    or a submission folder (``submission``: its ``daihinmin-bot.toml`` says how to run it)."""
-
-    name: str
-    bot: str | None = None
-    options: dict[str, Any] = field(default_factory=dict)
-    command: str | None = None
-    submission: str | None = None
-
-    @property
-    def external(self) -> bool:
-        return self.command is not None or self.submission is not None
-
-    def describe(self) -> str:
-        if self.submission is not None:
-            return f"submission: {self.submission}"
-        if self.command is not None:
-            return f"cmd: {self.command}"
-        opts = ",".join(f"{k}={v}" for k, v in sorted(self.options.items()))
-        return f"{self.bot}:{opts}" if opts else str(self.bot)
 
 
 @dataclass(frozen=True)
@@ -125,6 +101,11 @@ class TournamentConfig:
             raise TournamentConfigError(f"limits: {exc}") from None
         return LaunchOptions(limits, self.sandbox or "none")
 
+    def table_settings(self) -> TableSettings:
+        """How the run plays each match (the run's settings, not the matches' content)."""
+        return TableSettings(self.transport, self.log_dir, self.match_timeout,
+                             self.launch_options())
+
     def fingerprint(self) -> str:
         """Hash of everything that decides what is played (not the game count or speed)."""
         return hashlib.sha256(json.dumps(fingerprint_fields(self), sort_keys=True)
@@ -138,6 +119,12 @@ class TournamentConfig:
         if self.sprt is not None:
             d["sprt"] = list(self.sprt)
         return {k: v for k, v in d.items() if v is not None}
+
+    def programs(self) -> list[str]:
+        """The participants that run code of their own: external commands, submissions and
+        bots given as ``module:factory`` (importing the module runs it)."""
+        return [f"{p.name}: {p.describe()}" for p in self.participants
+                if p.external or ":" in str(p.bot)]
 
     def with_run_options(self, **changes: Any) -> TournamentConfig:
         """Change settings that do not affect results (games, jobs, tables, timeout)."""

@@ -1,36 +1,28 @@
 """``tournament --publish URL``: every table of a running tournament, live in ``daihinmin web``,
 with the tournament's standings.
 
-The tables play in worker processes and the standings are added up by the dispatcher, so
-the snapshots travel the way the results do.  In a worker each table's match has a
-:class:`~daihinmin.watch.publish.TableWatcher` (the observer ``serve``/``match --publish`` use)
-and :func:`relay_views` hands its newest snapshot to the result queue at most
-``VIEW_SECONDS`` apart (``("view", key, snapshot)``, latest only: a spectator needs no stale
-one, and the queue never fills with them).  In the dispatcher a :class:`TournamentRelay`
-thread keeps one websocket per table slot to the web app and sends each table's newest
-snapshot with the live standings added (``"tournament"``).  Nothing of this can stop or slow
-the tournament: a web app that cannot be reached is warned about and retried, and the
-results (database, report) never depend on it.
+The tables play in a run's workers (local processes or Ray nodes) and the standings are added
+up by the dispatcher, so the snapshots travel the way the results do
+(:mod:`daihinmin.runs.views`: ``("view", key, snapshot)`` messages).  In the dispatcher a
+:class:`TournamentRelay` thread keeps one websocket per table slot to the web app and sends
+each table's newest snapshot with the live standings added (``"tournament"``).  Nothing of
+this can stop or slow the tournament: a web app that cannot be reached is warned about and
+retried, and the results (database, report) never depend on it.
 """
 
 from __future__ import annotations
 
 import contextlib
 import threading
-import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import trio
 from daihinmin.rules.ruleset import RuleSet
-from daihinmin.watch.publish import TablePublisher, TableWatcher
+from daihinmin.watch.publish import TablePublisher
 
-from .config import TournamentConfig
 from .live import LiveTally
-from .schedule import MatchSpec
 
-VIEW_SECONDS = 0.1  # a table's snapshots reach the dispatcher at most this often
 STANDINGS_SECONDS = 1.0  # the standings are re-sent at most this often
 STANDINGS_ROWS = 100  # participants listed (a snapshot stays far below the web app's limit)
 START_SECONDS = 10.0
@@ -42,74 +34,6 @@ class Publishing:
 
     url: str
     show_hands: bool = False
-
-
-class Views:
-    """A worker's tables being watched now, by slot key; :func:`relay_views` (a TCP worker's
-    Trio task) or :func:`start_relay_thread` (an in-process worker) sends them."""
-
-    def __init__(self, show_hands: bool) -> None:
-        self.show_hands = show_hands
-        self.watchers: dict[str, TableWatcher] = {}
-        self.sent: dict[str, int] = {}
-        self._lock = threading.Lock()  # the in-process relay reads from its own thread
-
-    def watch(self, key: str, rules: RuleSet, games: int, names: list[str],
-              match: dict[str, Any]) -> TableWatcher:
-        watcher = TableWatcher(rules, games, "tournament", self.show_hands,
-                               names=[f"p{p} {n}" for p, n in enumerate(names)],
-                               extra={"match": match})
-        with self._lock:
-            self.watchers[key] = watcher
-            self.sent.pop(key, None)
-        return watcher
-
-    def due(self) -> list[tuple[str, dict[str, Any]]]:
-        """The snapshots that changed since last asked (each ``latest`` is replaced whole,
-        never changed in place, so it may be read while the table plays on)."""
-        out = []
-        with self._lock:
-            for key, watcher in self.watchers.items():
-                version = watcher.version
-                if self.sent.get(key) != version:
-                    self.sent[key] = version
-                    out.append((key, watcher.latest))
-        return out
-
-
-def watch_match(views: Views | None, key: str, cfg: TournamentConfig, rules: RuleSet,
-                spec: MatchSpec) -> TableWatcher | None:
-    """The observer publishing this match's table (``--publish``), if any."""
-    if views is None:
-        return None
-    names = [cfg.participants[i].name for i in spec.lineup]
-    return views.watch(key, rules, spec.games, names,
-                       {"number": spec.index, "key": spec.key, "table": key})
-
-
-def relay_due(views: Views, put: Callable[[tuple[Any, ...]], None]) -> None:
-    """Hand the snapshots that changed to ``put`` now (also when a match or worker ends, so
-    the last state of a table is never lost to the timer)."""
-    for key, latest in views.due():
-        put(("view", key, latest))
-
-
-async def relay_views(views: Views, put: Callable[[tuple[Any, ...]], None]) -> None:
-    """:func:`relay_due` every ``VIEW_SECONDS`` until cancelled."""
-    while True:
-        await trio.sleep(VIEW_SECONDS)
-        relay_due(views, put)
-
-
-def start_relay_thread(views: Views, put: Callable[[tuple[Any, ...]], None]) -> None:
-    """:func:`relay_views` for a worker without a Trio loop (in process): a daemon thread,
-    so a table that plays without a pause is still shown as it is now."""
-    def relay() -> None:
-        while True:
-            time.sleep(VIEW_SECONDS)
-            relay_due(views, put)
-
-    threading.Thread(target=relay, name="tournament-views", daemon=True).start()
 
 
 def standings_json(tally: LiveTally) -> dict[str, Any]:
@@ -231,5 +155,4 @@ class TournamentRelay:
         self._nursery.cancel_scope.cancel()
 
 
-__all__ = ["Publishing", "TournamentRelay", "Views",
-           "relay_due", "relay_views", "standings_json", "start_relay_thread", "watch_match"]
+__all__ = ["Publishing", "TournamentRelay", "standings_json"]

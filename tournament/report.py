@@ -40,9 +40,13 @@ def summary_dict(stats: TournamentStats, store: TournamentStore,
     n = len(stats.participants)
     faults = store.participant_faults()
     parts = []
-    for rank, i in enumerate(stats.ranking(), 1):
+    order = stats.ranking()
+    for rank, i in enumerate(order, 1):
         p = stats.participants[i]
+        below = order[rank] if rank < len(order) else None
         parts.append({
+            "elo": clean(p.elo), "elo_ci": pair(p.elo_ci),
+            "told_apart_from_next": None if below is None else stats.told_apart(i, below),
             "rank": rank, "name": p.name, "spec": specs.get(p.name), "games": p.games,
             "faults": faults[i].counts, "stand_in_matches": faults[i].replaced_matches,
             "rating": clean(p.mu), "sigma": clean(p.sigma), "rating_ci": pair(p.rating_ci),
@@ -85,7 +89,8 @@ def summary_dict(stats: TournamentStats, store: TournamentStore,
                       "cpu_seconds_per_game": None if run.cpu_per_game is None
                       else round(run.cpu_per_game, 5),
                       "jobs": run.jobs, "tables": run.tables,
-                      "failed_matches": len(run.failed)}
+                      "failed_matches": len(run.failed),
+                      "backend": run.backend, "retried_attempts": run.retries}
     return out
 
 
@@ -178,20 +183,26 @@ def print_report(console: Console, stats: TournamentStats, store: TournamentStor
         console.print("Card scoring: fewer points are better.")
     faults = store.participant_faults()
     faulty = any(f.counts for f in faults)
-    standings = Table(title="Standings (rating: OpenSkill Plackett-Luce, mu ± 1.96 sigma)",
+    standings = Table(title="Standings (rating: a fit over all games, Elo scale)",
                       box=box.SIMPLE_HEAD, show_edge=False, padding=(0, 0))  # 80 columns
     for col in ("#", "participant", "games", "mean pts", "95% CI", "rating",
                 "95% CI ", *(["faults"] if faulty else [])):
         wraps = col in ("participant", "faults")  # a long name folds onto more lines
         standings.add_column(col, justify="left" if wraps else "right", no_wrap=not wraps,
                              overflow="fold")
-    for rank, i in enumerate(stats.ranking(), 1):
+    order = stats.ranking()
+    for rank, i in enumerate(order, 1):
         p = stats.participants[i]
-        standings.add_row(str(rank), markup_safe(p.name, newlines=False), f"{p.games:,}",
-                          f"{p.mean_points:.3f}", fmt_ci(p.points_ci, 3), f"{p.mu:.2f}",
-                          fmt_ci(p.rating_ci), *([markup_safe(faults[i].text(), False)]
+        same = rank > 1 and stats.told_apart(order[rank - 2], i) is False
+        standings.add_row(f"{'≈' if same else ''}{rank}", markup_safe(p.name, newlines=False),
+                          f"{p.games:,}", f"{p.mean_points:.3f}", fmt_ci(p.points_ci, 3),
+                          "-" if math.isnan(p.elo) else f"{p.elo:+.0f}",
+                          fmt_ci(p.elo_ci, 0), *([markup_safe(faults[i].text(), False)]
                                                  if faulty else []))
     console.print(standings)
+    console.print("rating: Plackett-Luce maximum likelihood over every game at once, 0 = the "
+                  "field's mean, 95% interval from its Hessian; ≈: the games cannot tell it "
+                  "apart from the row above", highlight=False)
     for i, f in enumerate(faults):
         if f.replaced_matches:
             name = markup_safe(stats.participants[i].name, newlines=False)
@@ -217,7 +228,12 @@ def print_report(console: Console, stats: TournamentStats, store: TournamentStor
         cpu = run.cpu_per_game or 0.0
         console.print(f"This run: {run.games:,} games in {run.wall_seconds:.1f} s = "
                       f"{run.games_per_second:.1f} games/s on {counted(run.jobs, 'worker')}, "
-                      f"{counted(run.tables, 'table')} at once; CPU {1000 * cpu:.1f} ms/game")
+                      f"{counted(run.tables, 'table')} at once; CPU {1000 * cpu:.1f} ms/game"
+                      + (" (on Ray)" if run.backend == "ray" else ""))
+    if run is not None and run.retries:
+        console.print(f"{counted(run.retries, 'match attempt')} lost with their Ray worker or "
+                      "node and played again from their start (each match counted once)",
+                      highlight=False)
 
 
 def print_places(console: Console, stats: TournamentStats) -> None:
@@ -279,14 +295,16 @@ def write_csv(path: str | Path, stats: TournamentStats,
     with open_output(path, overwrite) as f:
         w = csv.writer(f)
         w.writerow(["rank", "participant", "seat_games", "mean_points", "points_lo",
-                    "points_hi", "rating_mu", "rating_sigma", "rating_lo", "rating_hi",
+                    "points_hi", "elo", "elo_lo", "elo_hi", "rating_mu", "rating_sigma",
+                    "rating_lo", "rating_hi",
                     *[f"place{j + 1}" for j in range(k)],
                     *[f"place{j + 1}_{e}" for j in range(k) for e in ("lo", "hi")],
                     "faults", "stand_in_matches"])
         for rank, i in enumerate(stats.ranking(), 1):
             p = stats.participants[i]
             w.writerow([rank, p.name, p.games, clean(p.mean_points), clean(p.points_ci[0]),
-                        clean(p.points_ci[1]), clean(p.mu), clean(p.sigma),
+                        clean(p.points_ci[1]), clean(p.elo), clean(p.elo_ci[0]),
+                        clean(p.elo_ci[1]), clean(p.mu), clean(p.sigma),
                         clean(p.rating_ci[0]), clean(p.rating_ci[1]),
                         *[clean(x) for x in p.places],
                         *[clean(v) for c in p.places_ci for v in c],

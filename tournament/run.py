@@ -1,8 +1,11 @@
-"""The dispatcher: hand pending matches to the workers and write results as they come.
+"""The dispatcher: hand pending matches to a run and write results as they come.
 
-The dispatcher is the only database writer.  Every game is committed when its message
-arrives; a match is marked done only when all its games are in.  On an interruption the
-unfinished matches stay ``running`` and are replayed by the next ``--resume``.
+The dispatcher is the only database writer, whether the run plays on this machine's cores or
+on a Ray cluster (:mod:`daihinmin.runs`).  Every game is committed when its message arrives;
+a match is marked done only when all its games are in.  A match whose Ray worker or node
+died is played again from its start (its lost games are dropped when it starts again, and
+its attempts are counted).  On an interruption the unfinished matches stay ``running`` and
+are replayed by the next ``--resume``.
 """
 
 from __future__ import annotations
@@ -13,11 +16,14 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from daihinmin.runs.backend import Backend, Run, open_run
+from daihinmin.runs.pool import split_slots
+from daihinmin.runs.spec import MatchSpec
+
 from .config import TournamentConfig, TournamentConfigError
 from .live import LiveTally
-from .pool import WorkerPool, split_slots
 from .publish import Publishing, TournamentRelay
-from .schedule import MatchSpec
+from .schedule import ScheduledMatch, derive_seed
 from .sprt_run import SprtMonitor
 from .store import TournamentStore
 
@@ -60,6 +66,8 @@ class RunSummary:
     jobs: int = 0
     tables: int = 0
     interrupted: bool = False
+    backend: str = "local"
+    retries: int = 0  # plays of a match again after its Ray worker or node died
     decided: bool = False  # the sequential test decided: the rest of the schedule is not needed
 
     @property
@@ -84,6 +92,22 @@ def plan_concurrency(cfg: TournamentConfig, pending: int) -> tuple[int, list[int
     return jobs, split_slots(tables, jobs)
 
 
+def match_spec(cfg: TournamentConfig, m: ScheduledMatch) -> MatchSpec:
+    """What a run plays for match ``m``: its participants, rules and seeds (each bundled
+    bot's fixed by the match and its player number, so a replay is the same game)."""
+    seeds = tuple(derive_seed("bot", m.seed, m.table, m.rotation, player) if cfg.bot_seeds
+                  else None for player in range(len(m.lineup)))
+    return MatchSpec(m.index, cfg.rules, cfg.rule, m.seed, m.games,
+                     tuple(cfg.participants[i] for i in m.lineup), seeds, m.key)
+
+
+def ray_job(cfg: TournamentConfig) -> Any:
+    """How a match is played on a Ray node (TCP tables take half a CPU: bots wait a lot)."""
+    from daihinmin.runs.ray_run import RayJob
+
+    return RayJob(num_cpus=1.0 if cfg.transport == "in-process" else 0.5)
+
+
 def cpu_times(who: int) -> float:
     r = resource.getrusage(who)
     return r.ru_utime + r.ru_stime
@@ -91,13 +115,16 @@ def cpu_times(who: int) -> float:
 
 class Dispatcher:
     def __init__(self, store: TournamentStore, cfg: TournamentConfig,
-                 tally: LiveTally | None = None, publishing: Publishing | None = None) -> None:
+                 tally: LiveTally | None = None, publishing: Publishing | None = None,
+                 backend: Backend | None = None) -> None:
         self.store = store
         self.cfg = cfg
         self.tally = tally
         self.publishing = publishing
+        self.backend = backend or Backend()
         self.relay: TournamentRelay | None = None
-        self.summary = RunSummary()
+        self.summary = RunSummary(backend=self.backend.kind)
+        self.attempt_games: dict[int, int] = {}  # match -> games of its current attempt
         self.sprt = SprtMonitor(store, cfg) if cfg.sprt is not None else None
 
     def handle(self, msg: tuple[Any, ...]) -> None:
@@ -106,11 +133,16 @@ class Dispatcher:
             if self.relay is not None:
                 self.relay.view(msg[1], msg[2])
         elif kind == "started":
-            self.store.match_started(msg[1])
+            self.store.match_started(msg[1])  # a retried match starts clean
+            self.attempt_games[msg[1]] = 0
+        elif kind == "retry":  # its worker died; the games of that attempt go
+            self.summary.retries += 1
+            self.summary.games -= self.attempt_games.pop(msg[1], 0)
         elif kind == "game":
             _, mid, game, seats, places, points, turns = msg
             self.store.record_game(mid, game, seats, places, points, turns)
             self.summary.games += 1
+            self.attempt_games[mid] = self.attempt_games.get(mid, 0) + 1
             if self.tally is not None:
                 self.tally.add_game(self.store.lineup(mid), places, points)
         elif kind == "done":
@@ -139,26 +171,39 @@ class Dispatcher:
                     f"the first {EARLY_FAILURES} matches failed; stopping. First error: "
                     f"{self.summary.failed[0][1]}")
 
-    def run(self, pending: list[MatchSpec]) -> RunSummary:
+    def open_run(self, pending: int) -> Run:
+        """The run that plays the matches: worker processes here, or tasks on Ray."""
+        s = self.summary
+        settings = self.cfg.table_settings()
+        show_hands = None if self.publishing is None else self.publishing.show_hands
+        if self.backend.kind == "local":
+            s.jobs, slots = plan_concurrency(self.cfg, pending)
+            s.tables = sum(slots)
+            return open_run(self.backend, settings, slots, show_hands)
+        asked = (self.cfg.jobs if self.cfg.transport == "in-process"
+                 else self.cfg.tables or DEFAULT_TABLES_PER_WORKER * self.cfg.jobs)
+        run = open_run(self.backend, settings, (), show_hands, job=ray_job(self.cfg),
+                       in_flight=min(asked, pending))  # 0: as many as the cluster holds
+        s.jobs = s.tables = min(run.tables, pending)
+        return run
+
+    def run(self, pending: list[ScheduledMatch]) -> RunSummary:
         s = self.summary
         if self.sprt is not None and self.sprt.verdict is not None:
             s.decided = True  # decided in an earlier run: nothing more to play
             return s
         if not pending:
             return s
-        s.jobs, slots = plan_concurrency(self.cfg, len(pending))
-        s.tables = sum(slots)
-        run_id = self.store.begin_run(self.cfg.transport, s.jobs, s.tables)
+        pool = self.open_run(len(pending))  # a cluster's connection is not the games' time
         start, cpu0 = time.perf_counter(), cpu_times(resource.RUSAGE_SELF)
-        show_hands = None if self.publishing is None else self.publishing.show_hands
-        pool = WorkerPool(self.cfg, slots, show_hands)
+        run_id = self.store.begin_run(self.cfg.transport, s.jobs, s.tables)
         if self.publishing is not None:
             assert self.tally is not None, "publishing shows the live standings"
             self.relay = TournamentRelay(self.publishing, self.cfg.ruleset(),
                                          self.cfg.games_per_match, self.tally)
             self.relay.start()
         try:
-            pool.start(pending)
+            pool.start([match_spec(self.cfg, m) for m in pending])
             while not pool.finished and not s.decided:
                 for msg in pool.poll(0.25):
                     self.handle(msg)
@@ -196,9 +241,11 @@ class Dispatcher:
 
 def run_tournament(store: TournamentStore, cfg: TournamentConfig,
                    tally: LiveTally | None = None,
-                   publishing: Publishing | None = None) -> RunSummary:
-    """Replay what a crash left unfinished, then play every pending match; ``publishing``
-    (which needs ``tally``) shows the tables and standings in ``daihinmin web``."""
+                   publishing: Publishing | None = None,
+                   backend: Backend | None = None) -> RunSummary:
+    """Replay what a crash left unfinished, then play every pending match on ``backend``
+    (default: this machine); ``publishing`` (which needs ``tally``) shows the tables and
+    standings in ``daihinmin web``."""
     preflight(cfg)
     store.reset_unfinished()
-    return Dispatcher(store, cfg, tally, publishing).run(store.pending())
+    return Dispatcher(store, cfg, tally, publishing, backend).run(store.pending())

@@ -38,8 +38,9 @@ AUTO_ALL_LIMIT = 30  # up to this many compositions, "auto" plays all of them ev
 
 
 @dataclass(frozen=True, slots=True)
-class MatchSpec:
-    """One match of the schedule (its ``index`` is its id in the results database)."""
+class ScheduledMatch:
+    """One match of the schedule (its ``index`` is its id in the results database);
+    :func:`daihinmin.tournament.run.match_spec` makes the spec a run plays."""
 
     index: int
     deal_set: int
@@ -162,7 +163,7 @@ def rotated(lineup: tuple[int, ...], r: int) -> tuple[int, ...]:
 
 def build_schedule(n_participants: int, table_size: int, games: int, games_per_match: int,
                    seed: int, hero: int | None = None, duplicate: bool = True,
-                   schedule: str = "auto", exact: bool = False) -> list[MatchSpec]:
+                   schedule: str = "auto", exact: bool = False) -> list[ScheduledMatch]:
     """Every match, in a fixed order; growing ``games`` only appends matches (``exact``: and
     lengthens those of the round that was cut short)."""
     picker = None
@@ -172,7 +173,7 @@ def build_schedule(n_participants: int, table_size: int, games: int, games_per_m
         picker = BalancedPicker([p for p in range(n_participants) if p != hero],
                                 table_size - 1, seed)
     rotations = table_size if duplicate else 1
-    specs: list[MatchSpec] = []
+    specs: list[ScheduledMatch] = []
     deal_set = planned = 0
     while planned < games:
         comps = round_compositions(n_participants, table_size, hero, schedule, picker)
@@ -183,8 +184,8 @@ def build_schedule(n_participants: int, table_size: int, games: int, games_per_m
         for (table, comp, r), length in zip(slots, lengths, strict=False):
             match_seed = (derive_seed(seed, deal_set) if duplicate
                           else derive_seed(seed, deal_set, table))
-            specs.append(MatchSpec(len(specs), deal_set, table, r, match_seed, length,
-                                   rotated(comp, r)))
+            specs.append(ScheduledMatch(len(specs), deal_set, table, r, match_seed, length,
+                                        rotated(comp, r)))
             planned += length
         deal_set += 1
     return specs

@@ -1,8 +1,10 @@
 """Ratings and intervals from multiplayer results.
 
-* Rating: OpenSkill Plackett-Luce, games fed in schedule order (match id, game number), so
-  the rating does not depend on which worker finished first.  Interval: mu ± 1.96·sigma
-  (the model's own uncertainty; it assumes independent games).
+* Rating (what ranks): the Plackett–Luce fit over all games at once
+  (:mod:`.plfit`, Elo scale, 0 = the field's mean, 95 % intervals from the Hessian), so it
+  does not depend on the order the games were played in; neighbours the fit cannot tell
+  apart are marked.  Also the online OpenSkill Plackett-Luce ``mu``/``sigma``, games fed in
+  schedule order (match id, game number), kept in the JSON and CSV.
 * Mean points and place frequencies: cluster bootstrap (2000 resamples, fixed seed).  The
   cluster is the *deal set* (every rotation and table that shared a seed), because games
   of one match are linked by classes and the exchange, and rotations by their deals.  With
@@ -28,12 +30,14 @@ True
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 from openskill.models import PlackettLuce
 
+from .plfit import PlackettLuceFit, fit_plackett_luce
 from .store import GameRow
 
 Z95 = 1.959963984540054
@@ -52,6 +56,8 @@ class ParticipantStats:
     sigma: float
     places: list[float]  # share of seat-games finished at each place (0 = first)
     places_ci: list[tuple[float, float]]
+    elo: float = float("nan")  # the all-games fit (Elo scale, 0 = the field)
+    elo_ci: tuple[float, float] = (float("nan"), float("nan"))
 
     @property
     def rating_ci(self) -> tuple[float, float]:
@@ -79,14 +85,25 @@ class TournamentStats:
     table_size: int
     notes: list[str] = field(default_factory=list)
     lower_is_better: bool = False  # card scoring: fewer points are better
+    fit: PlackettLuceFit | None = None
 
     def ranking(self) -> list[int]:
-        """Participant indices, best rating first (ties: mean points, more first, or fewer
-        under card scoring)."""
+        """Participant indices, best fitted rating first (ties: mean points, more first, or
+        fewer under card scoring)."""
         sign = 1 if self.lower_is_better else -1
         return sorted(range(len(self.participants)),
-                      key=lambda i: (-self.participants[i].mu,
-                                     sign * self.participants[i].mean_points))
+                      key=lambda i: (-_or_low(self.participants[i].elo),
+                                     sign * _or_low(self.participants[i].mean_points)))
+
+    def told_apart(self, a: int, b: int) -> bool | None:
+        """Whether the fit tells ``a`` and ``b`` apart (None: one has no game)."""
+        if self.fit is None or not (self.participants[a].games and self.participants[b].games):
+            return None
+        return self.fit.apart(a, b)
+
+
+def _or_low(x: float) -> float:
+    return -1e18 if math.isnan(x) else x
 
 
 def game_ranks(places: Sequence[int], points: Sequence[int], lower_is_better: bool
@@ -180,6 +197,8 @@ def compute_stats(rows: Sequence[GameRow], names: Sequence[str], table_size: int
     total = x.sum(axis=0) if len(x) else np.zeros(x.shape[1])
     boot = bootstrap_totals(x, resamples, BOOTSTRAP_SEED) if len(x) >= 2 else None
     ratings = rate_games(rows, n, lower_is_better)
+    fitted = fit_plackett_luce([(r.lineup, game_ranks(r.places, r.points, lower_is_better))
+                                for r in rows], n, clusters=[r.match_id for r in rows])
     off_pts, off_pl = n, 2 * n
     off_ab = off_pl + n * table_size
     off_me = off_ab + n * n
@@ -198,7 +217,9 @@ def compute_stats(rows: Sequence[GameRow], names: Sequence[str], table_size: int
         parts.append(ParticipantStats(
             name=name, games=games, mean_points=mean, points_ci=interval(off_pts + i, i),
             mu=ratings[i][0], sigma=ratings[i][1], places=places,
-            places_ci=[interval(off_pl + i * table_size + k, i) for k in range(table_size)]))
+            places_ci=[interval(off_pl + i * table_size + k, i) for k in range(table_size)],
+            elo=fitted.ratings[i] if games else float("nan"),
+            elo_ci=fitted.interval(i) if games else (float("nan"), float("nan"))))
     above = [[int(total[off_ab + a * n + b]) for b in range(n)] for a in range(n)]
     meet = [[int(total[off_me + a * n + b]) for b in range(n)] for a in range(n)]
     ci: list[list[tuple[float, float] | None]] = [
@@ -212,4 +233,5 @@ def compute_stats(rows: Sequence[GameRow], names: Sequence[str], table_size: int
         notes.append("fewer than 2 clusters: no bootstrap intervals")
     return TournamentStats(parts, Pairwise(above, meet, ci), games=len(rows),
                            clusters=len(x), cluster_unit="deal" if by_deal else "deal set",
-                           table_size=table_size, notes=notes, lower_is_better=lower_is_better)
+                           table_size=table_size, notes=notes, lower_is_better=lower_is_better,
+                           fit=fitted)

@@ -42,7 +42,7 @@ from typing import IO, Any
 from daihinmin.records.outfile import OutputRefusedError
 
 from .config import TournamentConfig, config_from_dict
-from .schedule import MatchSpec, build_schedule
+from .schedule import ScheduledMatch, build_schedule
 from .walcheck import wal_damage
 
 SCHEMA_VERSION = "1"
@@ -82,6 +82,9 @@ CREATE TABLE IF NOT EXISTS runs (
     jobs INTEGER, tables INTEGER, games INTEGER, wall_seconds REAL,
     cpu_parent REAL, cpu_children REAL, interrupted INTEGER);
 """
+# The tables a tournament's games are in (the later ones, seat_faults, match_logs and runs,
+# are made when missing: databases of older versions lack them).
+TABLES = ("meta", "participants", "matches", "games", "results")
 
 
 class StoreError(RuntimeError):
@@ -138,9 +141,10 @@ class TournamentStore:
             self.use_wal()
             self.con.execute("PRAGMA synchronous=NORMAL")
             self.con.execute("PRAGMA foreign_keys=ON")
-            self.con.executescript(SCHEMA)
             if existing:
                 self.check_integrity()
+                self.check_tables()
+            self.con.executescript(SCHEMA)
         except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
             if not existing:
                 raise
@@ -153,6 +157,18 @@ class TournamentStore:
         if problems != ["ok"]:
             raise StoreReadError(f"{self.path}: the database is damaged: "
                                  f"{'; '.join(map(str, problems))}")
+
+    def check_tables(self) -> None:
+        """A database that holds a tournament has every table of it: one that lost a table
+        is refused, not filled with an empty one (its games would silently be gone)."""
+        have = {r[0] for r in self.con.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if not have:
+            return  # a new, empty file (create() made it)
+        missing = [t for t in TABLES if t not in have]
+        if missing:
+            raise StoreReadError(f"{self.path}: not a whole tournament database: no "
+                                 f"{', '.join(missing)} table")
 
     def use_wal(self, attempts: int = 50) -> None:
         """Switch to WAL; SQLite silently keeps the old mode while a reader holds the file."""
@@ -245,7 +261,7 @@ class TournamentStore:
                     (s.index, s.key, s.deal_set, s.table, s.rotation, s.seed, s.games,
                      json.dumps(s.lineup), cfg.transport))
 
-    def lengthen(self, spec: MatchSpec, status: str) -> None:
+    def lengthen(self, spec: ScheduledMatch, status: str) -> None:
         """A match of a round cut short (``games_exact``) that more games make longer: only
         while it is not done (an unfinished one is replayed from its start anyway)."""
         if status == "done":
@@ -259,8 +275,12 @@ class TournamentStore:
     def stored_config(self) -> TournamentConfig | None:
         with self.reading():
             raw = self.get_meta("config")
+            schema = self.get_meta("schema")
         if raw is None:
             return None
+        if schema != SCHEMA_VERSION:
+            raise StoreReadError(f"{self.path}: database schema {schema!r:.20} is not "
+                                 f"{SCHEMA_VERSION!r}, the one this version reads")
         try:
             return config_from_dict(json.loads(raw))
         except (ValueError, RecursionError) as exc:  # TournamentConfigError is a ValueError
@@ -303,11 +323,11 @@ class TournamentStore:
         self.con.execute("DELETE FROM results WHERE match_id = ?", (match_id,))
         self.con.execute("DELETE FROM games WHERE match_id = ?", (match_id,))
 
-    def pending(self) -> list[MatchSpec]:
+    def pending(self) -> list[ScheduledMatch]:
         rows = self.con.execute(
             "SELECT id, deal_set, table_no, rotation, seed, games, lineup FROM matches"
             " WHERE status = 'pending' ORDER BY id")
-        return [MatchSpec(r[0], r[1], r[2], r[3], r[4], r[5], tuple(json.loads(r[6])))
+        return [ScheduledMatch(r[0], r[1], r[2], r[3], r[4], r[5], tuple(json.loads(r[6])))
                 for r in rows]
 
     def counts(self) -> dict[str, int]:

@@ -42,23 +42,31 @@ log = logging.getLogger("daihinmin.web")
 T = TypeVar("T")
 
 RETRY_SECONDS = 2.0
+REFUSED_FOREVER = 4403  # the web app's close code for a missing or wrong token: no retry
 FINISH_SECONDS = 3.0  # how long the end of the match waits to be sent
 
 
 def publish_url(base: str) -> str:
-    """The publish endpoint of a web app given as ``http://host:port`` (or ``ws://``).
+    """The publish endpoint of a web app given as ``http://host:port`` (or ``ws://``), with
+    the token ``daihinmin web`` printed (``?token=T``) kept.
 
-    >>> publish_url("http://127.0.0.1:8080/"), publish_url("ws://localhost:9000")
-    ('ws://127.0.0.1:8080/ws/publish', 'ws://localhost:9000/ws/publish')
+    >>> publish_url("http://127.0.0.1:8080/?token=abc"), publish_url("ws://localhost:9000")
+    ('ws://127.0.0.1:8080/ws/publish?token=abc', 'ws://localhost:9000/ws/publish')
     """
-    url = base.rstrip("/")
+    from urllib.parse import urlsplit, urlunsplit
+
+    url = base.strip()
     for http, ws in (("http://", "ws://"), ("https://", "wss://")):
         if url.startswith(http):
             url = ws + url[len(http):]
     if not url.startswith(("ws://", "wss://")):
         raise ValueError(f"--publish takes the web app's address, like http://127.0.0.1:8080; "
                          f"got {base!r}")
-    return url if url.endswith("/ws/publish") else url + "/ws/publish"
+    parts = urlsplit(url)
+    path = parts.path.rstrip("/")
+    if not path.endswith("/ws/publish"):
+        path += "/ws/publish"
+    return urlunsplit((parts.scheme, parts.netloc, path, parts.query, ""))
 
 
 class TableWatcher(MatchObserver):
@@ -188,6 +196,11 @@ class TablePublisher(TableWatcher):
                         self._changed.set()  # wake finish()
                         self._changed = trio.Event()
             except (OSError, HandshakeError, ConnectionClosed) as exc:
+                reason: Any = getattr(exc, "reason", None)
+                if getattr(reason, "code", None) == REFUSED_FOREVER:
+                    log.warning("the web app at %s refused to show the table (%s); the match "
+                                "goes on unpublished", self.url, reason.reason)
+                    return
                 if not warned:
                     log.warning("cannot publish the table to %s (%s); the match goes on, "
                                 "retrying every %g s", self.url, exc, RETRY_SECONDS)

@@ -7,6 +7,7 @@ hand unless the publisher said in its hello that the hands are shown (``--publis
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -15,6 +16,7 @@ from .watched import Watched, json_object
 
 MAX_PUBLISHED = 256 * 1024  # bytes of one snapshot (six hands shown fit many times over)
 MAX_FEEDS = 256  # published tables at once (a tournament publishes one per table slot)
+MAX_GAMES = 10_000_000  # games of a published match (the match log's bound)
 KEEP_ENDED = 32  # finished published tables still listed (the oldest are forgotten)
 
 
@@ -31,6 +33,7 @@ class Feed(Watched):
     games: int
     hands_shown: bool
     latest: dict[str, Any] = field(default_factory=dict)
+    text: str = ""  # ``latest`` as sent: encoded once per change, whatever the spectators
     status: str = "playing"  # playing, over, ended (the publisher went away first)
     started: str = field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
 
@@ -39,12 +42,13 @@ class Feed(Watched):
         hello = _object(text)
         if hello.get("type") != "hello":
             raise FeedError("a publisher starts with a hello")
-        try:
-            players, games = int(hello["players"]), int(hello["games"])
-        except (KeyError, TypeError, ValueError):
-            raise FeedError("the hello needs players and games") from None
+        players, games = hello.get("players"), hello.get("games")
+        if type(players) is not int or type(games) is not int:
+            raise FeedError("the hello needs players and games (whole numbers)")
         if not 3 <= players <= 6:
             raise FeedError("players must be 3..6")
+        if not 1 <= games <= MAX_GAMES:
+            raise FeedError(f"games must be 1..{MAX_GAMES}")
         return cls(feed_id, str(hello.get("source", "match"))[:16],
                    str(hello.get("rules", "?"))[:200], players, games,
                    hello.get("hands_shown") is True)
@@ -68,12 +72,14 @@ class Feed(Watched):
                       "source": self.source, "status": self.status,
                       "hands_shown": self.hands_shown})
         self.latest = state
+        self.text = json.dumps(state)
         self.changed()
 
     def ended(self) -> None:
         if self.status != "over":
             self.status = "ended"
             self.latest = {**self.latest, "status": "ended"}
+            self.text = json.dumps(self.latest) if self.text else ""
         self.changed()
 
     def listing(self) -> dict[str, Any]:

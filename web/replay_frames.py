@@ -11,6 +11,9 @@ Cards are card numbers (jokers 60, 61); the page names them.
 from __future__ import annotations
 
 import json
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -71,34 +74,61 @@ def _game_frames(match: MatchState, record: GameRecord, names: list[str], record
     return shown, result
 
 
-def frames(log: MatchLog) -> dict[str, Any]:
-    """Every game of ``log`` as frames (raises :class:`LogFramesError` on a mismatch)."""
+@dataclass(frozen=True)
+class FramesBudget:
+    """How much one replay may cost (the web app's uploads): frames and a deadline."""
+
+    max_frames: int
+    deadline: float  # time.monotonic() by which the frames must be built
+
+
+def frames(log: MatchLog, budget: FramesBudget | None = None) -> dict[str, Any]:
+    """Every game of ``log`` as frames (raises :class:`LogFramesError` on a mismatch, or
+    when ``budget`` runs out)."""
+    head, games = frames_by_game(log, budget)
+    return {**head, "games": list(games)}
+
+
+def frames_by_game(log: MatchLog, budget: FramesBudget | None = None
+                   ) -> tuple[dict[str, Any], Iterator[dict[str, Any]]]:
+    """What :func:`frames` returns but its ``games``, and the games one by one, each built
+    as it is asked for (a page of a long log is written in the memory of one game)."""
     header = log.header
     match = new_match(log)
     known = {i.number: i.name for i in log.players}
     names = [f"p{p} {known.get(p, '?')}" for p in range(match.rules.players)]
-    games = []
-    try:
-        for record in log.games:
-            shown, result = _game_frames(match, record, names, recorded_deals(log))
-            games.append({"game": record.game, "frames": shown, "points": list(result.points),
-                          "places": [p + 1 for p in result.places],
-                          "totals": list(match.points), "stand_in": record.stand_in})
-    except LogMismatchError as exc:
-        raise LogFramesError(f"the log disagrees with the engine: {exc}") from exc
-    return {"rules": header.rules.get("name", "?"), "seed": header.seed,
-            "games_planned": header.games, "names": names, "games": games,
+
+    def games() -> Iterator[dict[str, Any]]:
+        count = 0
+        try:
+            for record in log.games:
+                shown, result = _game_frames(match, record, names, recorded_deals(log))
+                count += len(shown)
+                if budget is not None and (count > budget.max_frames
+                                           or time.monotonic() > budget.deadline):
+                    raise LogFramesError(f"the log is too long to replay here (game "
+                                         f"{record.game}); `daihinmin replay --html` makes a "
+                                         "page of any log")
+                yield {"game": record.game, "frames": shown, "points": list(result.points),
+                       "places": [p + 1 for p in result.places],
+                       "totals": list(match.points), "stand_in": record.stand_in}
+        except LogMismatchError as exc:
+            raise LogFramesError(f"the log disagrees with the engine: {exc}") from exc
+
+    head = {"rules": header.rules.get("name", "?"), "seed": header.seed,
+            "games_planned": header.games, "names": names,
             "complete": log.end is not None and log.end.status == "complete"}
+    return head, games()
 
 
-def frames_from_text(text: str) -> dict[str, Any]:
+def frames_from_text(text: str, budget: FramesBudget | None = None) -> dict[str, Any]:
     if len(text) > MAX_LOG_BYTES:
         raise LogFramesError("the log is too large")
     try:
         log = parse_lines(text.splitlines(keepends=True), "uploaded log")
     except MatchLogError as exc:
         raise LogFramesError(str(exc)) from exc
-    return frames(log)
+    return frames(log, budget)
 
 
 def frames_from_file(path: Path) -> dict[str, Any]:
@@ -108,9 +138,22 @@ def frames_from_file(path: Path) -> dict[str, Any]:
         raise LogFramesError(str(exc)) from exc
 
 
+def frames_script_pieces(head: dict[str, Any], games: Iterable[dict[str, Any]]
+                         ) -> Iterator[str]:
+    """:func:`frames_script` of ``{**head, "games": games}``, a game at a time."""
+    yield frames_script(head)[:-1] + ',"games":['
+    for i, game in enumerate(games):
+        yield ("," if i else "") + frames_script(game)
+    yield "]}"
+
+
 def frames_script(data: dict[str, Any]) -> str:
-    """The frames as a JSON text safe inside a ``<script>`` element."""
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+    """The frames as a JSON text safe inside a ``<script>`` element: every ``<`` (it only
+    occurs inside strings) is written ``\\u003c``, so no name can close the element or open
+    a comment (``<!--``) or a ``<script`` that would swallow the rest of the page."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-__all__ = ["LogFramesError", "frames", "frames_from_file", "frames_from_text", "frames_script"]
+__all__ = ["FramesBudget", "LogFramesError", "frames", "frames_by_game", "frames_from_file",
+           "frames_from_text", "frames_script", "frames_script_pieces"]

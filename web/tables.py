@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -31,6 +32,7 @@ from daihinmin.rules.ruleset import RuleSet
 
 from .driver import LiveGame, Seat, play_game
 from .feeds import Feed
+from .limits import WebLimits
 from .seats import CpuSeat, PersonSeat
 from .watched import Watched
 
@@ -81,7 +83,20 @@ class Table(Watched):
     records: list[GameRecord] = field(default_factory=list)
     revealed: int | None = None  # hot-seat: the player whose hand the curtain shows
     log_path: Path | None = None
+    client: str = ""  # the address that made it (tables per client are limited)
+    pages: int = 0  # open pages (seats and spectators)
+    idle_since: float = field(default_factory=time.monotonic)  # since when no page is open
+    spectator_text: tuple[int, str] | None = None  # (version, snapshot) shared by spectators
+    scope: trio.CancelScope = field(default_factory=trio.CancelScope, repr=False)
     started: str = field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
+
+    def page_opened(self) -> None:
+        self.pages += 1
+
+    def page_closed(self) -> None:
+        self.pages -= 1
+        if not self.pages:
+            self.idle_since = time.monotonic()
 
     # --- seats -------------------------------------------------------------------------------
     def place_of(self, token: str | None) -> Place | None:
@@ -204,23 +219,44 @@ def clean_name(name: object, default: str) -> str:
     return text or default
 
 
+class TableLimitError(TableError):
+    """No more tables now: the app or this client holds as many as allowed."""
+
+
 class Lobby:
-    """Every table of one ``daihinmin web`` process, run in its nursery."""
+    """Every table of one ``daihinmin web`` process, run in its nursery.
+
+    At most ``limits.max_tables`` tables, ``limits.tables_per_client`` per client address;
+    a table that no page has had open for ``limits.table_idle_seconds`` is closed (its match
+    stopped, its log ended as aborted) and forgotten, so rooms never pile up."""
 
     def __init__(self, nursery: trio.Nursery, cpu_delay: float = 0.6,
                  log_dir: Path | None = None,
-                 seed_source: Callable[[], int] = lambda: secrets.randbelow(2**31)) -> None:
+                 seed_source: Callable[[], int] = lambda: secrets.randbelow(2**31),
+                 limits: WebLimits | None = None) -> None:
         self.nursery = nursery
         self.cpu_delay = cpu_delay
         self.log_dir = log_dir
         self.seed_source = seed_source
+        self.limits = limits or WebLimits()
         self.tables: dict[str, Table] = {}
         self.feeds: dict[str, Feed] = {}  # tables published by serve/match (--publish)
 
+    def check_room(self, client: str) -> None:
+        """Refuse a new table past the limits (:class:`TableLimitError`)."""
+        limits = self.limits
+        if len(self.tables) >= limits.max_tables:
+            raise TableLimitError(f"this server holds {limits.max_tables} tables already; "
+                                  "try again later")
+        if sum(t.client == client for t in self.tables.values()) >= limits.tables_per_client:
+            raise TableLimitError(f"you have {limits.tables_per_client} tables open already; "
+                                  "close one (or wait for it to expire)")
+
     def create(self, mode: str, rules: RuleSet, games: int, level: str, cpu_kind: str,
-               name: str) -> tuple[Table, Place]:
+               name: str, client: str = "") -> tuple[Table, Place]:
         if mode not in MODES:
             raise TableError(f"unknown mode {mode!r}; known: {', '.join(MODES)}")
+        self.check_room(client)
         table_id = secrets.token_urlsafe(6)
         table = Table(table_id, mode, rules, games, level, cpu_kind, self.seed_source(),
                       self.cpu_delay, self.log_dir)
@@ -240,9 +276,30 @@ class Lobby:
                 place.cpu = cpu_kind
         if mode != "room":
             table.status = "playing"
+        table.client = client
         self.tables[table_id] = table
-        self.nursery.start_soon(table.run)
+        self.nursery.start_soon(self._run, table)
         return table, host
+
+    async def _run(self, table: Table) -> None:
+        with table.scope:
+            await table.run()
+
+    def expire(self) -> list[str]:
+        """Close and forget the tables no page has had open for the idle time."""
+        cutoff = time.monotonic() - self.limits.table_idle_seconds
+        gone = [t.id for t in self.tables.values() if not t.pages and t.idle_since <= cutoff]
+        for table_id in gone:
+            self.tables.pop(table_id).scope.cancel()
+        return gone
+
+    async def expire_forever(self) -> None:
+        period = max(0.05, min(30.0, self.limits.table_idle_seconds / 4))
+        while True:
+            await trio.sleep(period)
+            for table_id in self.expire():
+                log.info("table %s closed: no page open for %g s", table_id,
+                         self.limits.table_idle_seconds)
 
     def get(self, table_id: str) -> Table | None:
         return self.tables.get(table_id)
@@ -254,4 +311,4 @@ class Lobby:
                 for t in self.tables.values()]
 
 
-__all__ = ["MODES", "Lobby", "Place", "Table", "TableError", "clean_name"]
+__all__ = ["MODES", "Lobby", "Place", "Table", "TableError", "TableLimitError", "clean_name"]

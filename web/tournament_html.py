@@ -74,23 +74,30 @@ def tournament_page(report: dict[str, Any]) -> str:
     notes = "".join(f"<p class='note'>note: {html.escape(n)}</p>" for n in report["notes"])
     places = max((len(p["places"]) for p in parts), default=0)
     rows = []
+    same = False  # this row cannot be told apart from the one above
     for p in parts:
-        rating_ci = p["rating_ci"] or [None, None]
+        elo_ci = p.get("elo_ci") or [None, None]
         points_ci = p["points_ci"] or [None, None]
         shares = "".join(f"<td>{_num(None if s is None else 100 * s, 1)}%</td>"
                          for s in p["places"])
-        rows.append(f"<tr><td>{p['rank']}</td><th>{html.escape(p['name'])}</th>"
+        rows.append(f"<tr><td>{'≈' if same else ''}{p['rank']}</td>"
+                    f"<th>{html.escape(p['name'])}</th>"
                     f"<td>{p['games']}</td><td>{_num(p['mean_points'])}</td>"
                     f"<td>{_num(points_ci[0])} – {_num(points_ci[1])}</td>"
-                    f"<td>{_num(p['rating'])}</td><td>{_num(p['sigma'])}</td>"
-                    f"<td>{_num(rating_ci[0])} – {_num(rating_ci[1])}</td>{shares}</tr>")
+                    f"<td>{_num(p.get('elo'), 0)}</td>"
+                    f"<td>{_num(elo_ci[0], 0)} – {_num(elo_ci[1], 0)}</td>"
+                    f"<td>{_num(p['rating'])}</td><td>{_num(p['sigma'])}</td>{shares}</tr>")
+        same = p.get("told_apart_from_next") is False
     place_heads = "".join(f"<th>{j + 1}.</th>" for j in range(places))
     standings = ("<table class='standings'><tr><th>rank</th><th>participant</th>"
                  "<th>seat games</th><th>mean points</th><th>95% interval</th>"
-                 "<th>rating μ</th><th>σ</th><th>95% interval</th>"
-                 f"{place_heads}</tr>{''.join(rows)}</table>")
-    ratings = interval_chart("Ratings (OpenSkill μ) with 95% intervals",
-                             [(p["name"], p["rating"], p["rating_ci"]) for p in parts],
+                 "<th>rating</th><th>95% interval</th><th>online μ</th><th>σ</th>"
+                 f"{place_heads}</tr>{''.join(rows)}</table>"
+                 "<p>rating: a Plackett–Luce fit over every game at once (Elo scale, 0 = the "
+                 "field's mean); ≈: the games cannot tell it apart from the row above. "
+                 "Online μ, σ: OpenSkill, the games in schedule order.</p>")
+    ratings = interval_chart("Ratings (fit over all games, Elo scale) with 95% intervals",
+                             [(p["name"], p.get("elo"), p.get("elo_ci")) for p in parts],
                              "rating")
     points = interval_chart("Mean points per game with 95% intervals",
                             [(p["name"], p["mean_points"], p["points_ci"]) for p in parts],

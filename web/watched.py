@@ -27,14 +27,20 @@ class Watched:
             await self._changed.wait()
 
 
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")  # NaN, Infinity: no page could read them back
+
+
 def json_object(text: str, limit: int, error: type[ValueError]) -> dict[str, Any]:
     """The JSON object in ``text``, or ``error`` saying why not (too long, not JSON...)."""
     if len(text) > limit:
         raise error("the message is too long")
     try:
-        value = json.loads(text)
+        value = json.loads(text, parse_constant=_no_constant)
     except ValueError:
         raise error("the message is not JSON") from None
+    except RecursionError:
+        raise error("the message is nested too deeply") from None
     if not isinstance(value, dict):
         raise error("the message must be a JSON object")
     return value

@@ -27,6 +27,7 @@ from daihinmin.server.config import ServerConfig
 from daihinmin.server.errors import ResumeLogError, ServerConfigError
 from daihinmin.server.resume import config_for_resume, load_resume
 from daihinmin.tools.cli import main
+from daihinmin.tools.cmd_match import resume_lineup
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from probe import probe_match
@@ -51,8 +52,12 @@ def log_lines(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     return path.read_text().splitlines(keepends=True)
 
 
+# Values that once broke a reader: a lone surrogate, a list where a number goes, an integer
+# past 64 bits, lineup entries that are no bundled bot.
+ISSUE_VALUES: list[Any] = ["\ud800", [2, []], 2**63, {"bot": -7}, True, "../../etc/passwd", "",
+                           {"cmd": "touch pwned"}, {"bot": "os:system"}, 1e308]
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-(2**70), 2**70)
+    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.sampled_from(ISSUE_VALUES)
     | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=12),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner,
                                                                   max_size=4),
@@ -79,7 +84,8 @@ def every_reader(path: Path) -> None:
     """Run every reader of ``path``; only the documented errors may escape."""
     out = io.StringIO()
     for read in (lambda: verify_log(read_match_log(path)), lambda: load_resume(path),
-                 lambda: config_for_resume(path, ServerConfig(port=0))):
+                 lambda: config_for_resume(path, ServerConfig(port=0)),
+                 lambda: resume_lineup(path, load_resume(path).header, [], [], 5)):
         with contextlib.suppress(*DOCUMENTED):
             read()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
@@ -175,3 +181,60 @@ def test_replay_into_a_closed_pipe_ends_quietly(log_lines: list[str], tmp_path: 
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=60) == 1
     assert "Traceback" not in err and "BrokenPipe" not in err, err
+
+
+def set_name(header: dict[str, Any], name: Any) -> None:
+    header["players"][0]["name"] = name
+
+
+HEADER_ATTACKS: list[tuple[str, Any]] = [
+    ("lone surrogate in a name", lambda h: set_name(h, "\ud800")),
+    ("exchange_counts [2, []]", lambda h: h["rules"].__setitem__("exchange_counts", [2, []])),
+    ("policy 2**63", lambda h: h.__setitem__("policy", 2**63)),
+    ("policy value a list", lambda h: h["policy"].__setitem__("move_timeout", [])),
+    *[(f"lineup entry {json.dumps(entry)}",
+       lambda h, e=entry: h["lineup"].__setitem__(0, e))
+      for entry in ({"bot": -7}, True, "../../etc/passwd", "", {"bot": ""}, {"bot": 1, "cmd": 2})],
+    ("lineup bot not bundled", lambda h: h["lineup"].__setitem__(0, {"bot": "../../etc/passwd"})),
+]
+ONLY_RESUME = {"lineup bot not bundled"}  # a log may name any bot; seating it is refused
+
+
+@pytest.fixture(scope="module")
+def lineup_log(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    """A stopped 3-of-6-game ``match`` log (its header has a lineup)."""
+    path = tmp_path_factory.mktemp("lineup") / "m.jsonl"
+    done = subprocess.run([sys.executable, "-m", "daihinmin.tools", "match", *["random"] * 5,
+                           "--games", "3", "--seed", "4", "--no-fsync", "--log", str(path)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    lines = path.read_text().splitlines(keepends=True)
+    header = json.loads(lines[0])
+    header["games"] = 6  # three games left to play: --resume would seat the lineup
+    return [json.dumps(header) + "\n", *lines[1:-1]]
+
+
+@pytest.mark.parametrize("attack", HEADER_ATTACKS, ids=[name for name, _ in HEADER_ATTACKS])
+def test_each_reader_answers_a_hostile_header_with_one_line_and_exit_4(
+        lineup_log: list[str], tmp_path: Path, attack: tuple[str, Any]) -> None:
+    """``replay``, ``replay --verify``, ``replay --html`` and ``match --resume`` (real
+    processes) refuse the header with one line and exit 4; nothing is played or written."""
+    header = json.loads(lineup_log[0])
+    attack[1](header)
+    path = tmp_path / "a.jsonl"
+    path.write_text(json.dumps(header) + "\n" + "".join(lineup_log[1:]))
+    before = path.read_bytes()
+    for argv in (["replay", str(path)], ["replay", "--verify", str(path)],
+                 ["replay", "--html", str(tmp_path / "a.html"), str(path)]):
+        err = io.StringIO()
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+            code = main(argv)
+        if attack[0] in ONLY_RESUME:
+            assert code == 0, err.getvalue()
+            continue
+        assert code == 4 and len(err.getvalue().strip().splitlines()) == 1, err.getvalue()
+    done = subprocess.run([sys.executable, "-m", "daihinmin.tools", "match", "--resume",
+                           str(path), "--no-fsync"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 4, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
+    assert path.read_bytes() == before

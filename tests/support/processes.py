@@ -4,6 +4,7 @@ player may be left running."""
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 
@@ -20,3 +21,17 @@ def processes_with(marker: str) -> int:
         if marker.encode() in line and b"--cmd" not in line:
             count += 1
     return count
+
+
+#: The shim: Ctrl-C (SIGINT) back at its default, then the command in its place (same pid).
+_DEFAULT_SIGINT = ("import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+                   "os.execvp(sys.argv[1], sys.argv[1:])")
+
+
+def as_a_terminal_starts_it(cmd: list[str]) -> list[str]:
+    """``cmd`` started as a terminal starts a foreground job, with Ctrl-C at its default.
+
+    A child inherits an ignored SIGINT, and Python then keeps it ignored: a test process that
+    ignores it (a test worker after some library set it so) would start a program that never
+    sees the Ctrl-C the test sends it."""
+    return [sys.executable, "-c", _DEFAULT_SIGINT, *cmd]

@@ -22,7 +22,7 @@ from daihinmin.records.matchlog import read_match_log
 from daihinmin.records.replay import verify_log
 from daihinmin.tools.cli import main
 from daihinmin.tools.match_tables import table_log_path, table_seed
-from processes import processes_with
+from processes import as_a_terminal_starts_it, processes_with
 
 
 @pytest.fixture(scope="module")
@@ -143,8 +143,8 @@ def test_a_signal_stops_every_table_and_every_process(
            "100000", "--log", str(log), "--no-fsync"]
     for i in range(5):
         cmd += ["--cmd", native_cmd(native, f"{marker}{i}")]
-    runner = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                              start_new_session=True)
+    runner = subprocess.Popen(as_a_terminal_starts_it(cmd), stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, start_new_session=True)
     try:
         deadline = time.monotonic() + 60
         while processes_with(marker) < 10 and time.monotonic() < deadline:

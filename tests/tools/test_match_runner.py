@@ -21,7 +21,7 @@ from daihinmin.records.matchlog import read_match_log
 from daihinmin.records.replay import verify_log
 from daihinmin.tools.cli import main
 from daihinmin.tools.cmd_match import DEFAULT_TABLE, lineup_of, player_specs
-from processes import processes_with
+from processes import as_a_terminal_starts_it, processes_with
 
 PROBE = Path(__file__).parents[1] / "support" / "probe.py"
 
@@ -139,7 +139,8 @@ def test_a_signal_stops_the_match_and_every_player_process(signum: int, code: in
     cmd = [sys.executable, "-m", "daihinmin.tools", "match", "--games", "100000", "--no-log"]
     for i in range(5):
         cmd += ["--cmd", probe_cmd(i, marker)]
-    runner = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    runner = subprocess.Popen(as_a_terminal_starts_it(cmd), stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE)
     try:
         # The runner starts the players one at a time, each seated (within its 60-s connect
         # timeout) before the next starts: so 60 s for the next one to come up, not for all

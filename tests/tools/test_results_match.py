@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 from daihinmin.records.exit_codes import INTERRUPTED, OK, OUTPUT_REFUSED, STAND_IN, USAGE
 from daihinmin.records.matchlog import read_match_log
+from processes import as_a_terminal_starts_it
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -128,8 +129,9 @@ def test_one_writer_per_log(tmp_path: Path) -> None:
     """A log being written is locked: a second writer (here a second ``--resume`` of it) is
     refused with exit code 5 and the log is left as the first writer makes it."""
     log = tmp_path / "m.jsonl"
-    first = subprocess.Popen([*CLI, "match", "--games", "200", "--seed", "3", "--log",
-                              str(log), "--move-time", "5"], stdout=subprocess.PIPE,
+    first = subprocess.Popen(as_a_terminal_starts_it([*CLI, "match", "--games", "200", "--seed",
+                                                      "3", "--log", str(log), "--move-time",
+                                                      "5"]), stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True)
     try:
         wait_for_games(first, log, 1)
@@ -158,8 +160,8 @@ def test_ctrl_c_prints_standings_and_resume_then_resume_takes_the_logged_lineup(
     whole = run("match", *LINEUP, "--games", "6", "--seed", "21", "--no-log", "--json")
     assert whole.returncode == OK, whole.stderr
     log = tmp_path / "m.jsonl"
-    proc = subprocess.Popen([*CLI, "match", *LINEUP, "--games", "6", "--seed", "21",
-                             "--log", str(log)], stdout=subprocess.PIPE,
+    cmd = [*CLI, "match", *LINEUP, "--games", "6", "--seed", "21", "--log", str(log)]
+    proc = subprocess.Popen(as_a_terminal_starts_it(cmd), stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     wait_for_games(proc, log, 2)
     proc.send_signal(signal.SIGINT)

@@ -7,15 +7,14 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from daihinmin.runs.spec import MatchSpec, Participant
+from daihinmin.runs.tcp_table import match_write_mode as tournament_write_mode
 from daihinmin.server.config import ServerConfig, WriteMode
 from daihinmin.server.errors import ServerConfigError
 from daihinmin.tools.cli import build_parser
 from daihinmin.tools.cmd_match import lineup_of, match_write_mode
 from daihinmin.tools.cmd_serve import serve_write_mode
 from daihinmin.tools.match_options import config_from_args
-from daihinmin.tournament.config import Participant, TournamentConfig
-from daihinmin.tournament.schedule import MatchSpec
-from daihinmin.tournament.tcp_table import match_write_mode as tournament_write_mode
 
 
 @pytest.mark.parametrize(("flags", "mode"), [
@@ -50,11 +49,10 @@ def test_match_defers_for_bundled_bots_only(bots: list[str], commands: list[str]
 
 def test_a_tournament_match_defers_unless_a_command_plays() -> None:
     bots = tuple(Participant(f"b{i}", bot="default") for i in range(5))
-    cfg = TournamentConfig(participants=(*bots, Participant("c", command="./c {port}")))
-    spec = MatchSpec(index=0, deal_set=0, table=0, rotation=0, seed=1, games=1,
-                     lineup=(0, 1, 2, 3, 4))
-    assert tournament_write_mode(cfg, spec) == WriteMode.DEFERRED
-    assert tournament_write_mode(cfg, replace(spec, lineup=(0, 1, 2, 3, 5))) == WriteMode.EXACT
+    spec = MatchSpec(id=0, rules="uecda", rule=(), seed=1, games=1, lineup=bots)
+    assert tournament_write_mode(spec) == WriteMode.DEFERRED
+    command = Participant("c", command="./c {port}")
+    assert tournament_write_mode(replace(spec, lineup=(*bots[:4], command))) == WriteMode.EXACT
 
 
 def test_an_unknown_write_mode_is_refused() -> None:

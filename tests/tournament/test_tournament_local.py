@@ -7,8 +7,9 @@ from collections import defaultdict
 from daihinmin.contract.view import GameView
 from daihinmin.players.default_bot import DefaultBot
 from daihinmin.players.registry import register
+from daihinmin.runs.local_table import play_local
 from daihinmin.tournament.config import config_from_dict
-from daihinmin.tournament.local_table import play_local
+from daihinmin.tournament.run import match_spec
 from daihinmin.tournament.schedule import build_schedule
 
 DEALT: dict[tuple[int, int], str] = {}  # (game, player) -> hand dealt, of the current match
@@ -44,7 +45,7 @@ def play_all(rule: list[str], games: int) -> dict[tuple[int, int, int], str]:
     seen = {}
     for spec in specs:
         DEALT.clear()
-        play_local(cfg, rules, spec, lambda *row: None)
+        play_local(cfg.table_settings(), rules, match_spec(cfg, spec), lambda *row: None)
         for (game, player), hand in DEALT.items():
             seen[(spec.rotation, game, spec.lineup[player])] = hand
     return seen
@@ -78,6 +79,7 @@ def test_seeded_bots_replay_a_match_exactly() -> None:
     runs = []
     for _ in range(2):
         rows: list[tuple] = []
-        play_local(cfg, cfg.ruleset(), spec, lambda *row, out=rows: out.append(row))
+        play_local(cfg.table_settings(), cfg.ruleset(), match_spec(cfg, spec),
+                   lambda *row, out=rows: out.append(row))
         runs.append(rows)
     assert runs[0] == runs[1] and len(runs[0]) == 5

@@ -11,8 +11,9 @@ from typing import Any
 
 from daihinmin.rules.match import MatchState
 from daihinmin.rules.ruleset import PRESETS
+from daihinmin.runs.views import Views
 from daihinmin.tournament.live import LiveTally
-from daihinmin.tournament.publish import STANDINGS_ROWS, Views, standings_json
+from daihinmin.tournament.publish import STANDINGS_ROWS, standings_json
 from daihinmin.web.feeds import KEEP_ENDED, Feed, forget_ended
 from vectors import SUPPORT
 
@@ -120,10 +121,12 @@ def test_an_in_process_tournament_publishes_each_turn_and_the_standings(tmp_path
         found = re.search(r"(http://127\.0\.0\.1:\d+)/", web.stdout.readline())
         assert found, web.stderr
         url = found.group(1)
+        publish = re.search(r"--publish '([^']+)'", web.stdout.readline())
+        assert publish, web.stderr
         env = {**os.environ, "PYTHONPATH": str(SUPPORT)}
         run = subprocess.Popen([sys.executable, "-m", "daihinmin.tools", "tournament",
                                 str(config), "--db", str(tmp_path / "t.sqlite"), "--json",
-                                "--publish", url],
+                                "--publish", publish.group(1)],
                                env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                text=True)
 

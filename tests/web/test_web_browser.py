@@ -67,6 +67,9 @@ def new_browser() -> WebDriver:
     return driver
 
 
+PUBLISH: dict[str, str] = {}  # the publish address (with its token) of each web app
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     logs = tmp_path_factory.mktemp("weblogs")
@@ -81,6 +84,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
         line = proc.stdout.readline()
         found = re.search(r"(http://127\.0\.0\.1:\d+)/", line)
         assert found, f"no address in {line!r}; stderr: {errors.read_text()}"
+        publish = re.search(r"--publish '([^']+)'", proc.stdout.readline())
+        assert publish, "no publish address printed"
+        PUBLISH[found.group(1)] = publish.group(1)
         yield found.group(1), logs
     finally:
         proc.terminate()
@@ -811,7 +817,8 @@ def test_spectator_follows_a_live_match(server: tuple[str, Path], browser: WebDr
     env = {**os.environ, "PYTHONPATH": str(SUPPORT)}
     match = subprocess.Popen(
         [sys.executable, "-m", "daihinmin.tools", "match", *["web_slow_bot:SlowBot"] * 5,
-         "--games", "1", "--seed", "8", "--log", str(tmp_path / "m.jsonl"), "--publish", base],
+         "--games", "1", "--seed", "8", "--log", str(tmp_path / "m.jsonl"), "--publish",
+         PUBLISH[base]],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         follow_live_table(browser, base, "live match")
@@ -857,7 +864,7 @@ def test_tournament_report_html_draws_ratings_and_intervals(tmp_path: Path,
     rows = browser.find_elements(By.CSS_SELECTOR, "table.standings tr")[1:]
     for row, p in zip(rows, report["participants"], strict=True):
         cells = row.find_elements(By.CSS_SELECTOR, "td, th")
-        assert cells[1].text == p["name"] and cells[5].text == f"{p['rating']:.2f}"
+        assert cells[1].text == p["name"] and cells[5].text == f"{p['elo']:.0f}"
 
 
 def test_spectator_follows_a_live_tournament(server: tuple[str, Path], browser: WebDriver,
@@ -873,7 +880,7 @@ def test_spectator_follows_a_live_tournament(server: tuple[str, Path], browser: 
         [sys.executable, "-m", "daihinmin.tools", "tournament", "--cmd", f"slow={slow}",
          "--cmd", f"quick={slow}", "--games", "2", "--games-per-match", "1",
          "--no-duplicate", "--jobs", "1", "--tables", "2", "--db", str(tmp_path / "t.sqlite"),
-         "--json", "--publish", base],
+         "--json", "--publish", PUBLISH[base]],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         follow_live_table(browser, base, "live tournament")

@@ -9,7 +9,7 @@ that met a fault; sent before the match's ``done`` or ``failed``),
 with ``--log-dir`` also ``("log", match, path)`` (the match's log file, sent after its
 ``started`` and before the file is created);
 with ``--publish`` also ``("view", table_key, snapshot)`` (a table's newest public snapshot,
-at most every ``publish.VIEW_SECONDS`` per table).
+at most every ``views.VIEW_SECONDS`` per table).
 
 In process, a worker plays one match at a time (it is CPU-bound).  Over TCP it runs
 ``slots`` tables at once in one Trio loop (server in this process, bots as processes).
@@ -26,14 +26,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .config import TournamentConfig
-from .schedule import MatchSpec
+from .spec import MatchSpec, TableSettings
 
 if TYPE_CHECKING:
     from daihinmin.rules.ruleset import RuleSet
     from daihinmin.watch.publish import TableWatcher
 
-    from .publish import Views
+    from .views import Views
 
 POLL_SECONDS = 0.5
 
@@ -70,14 +69,14 @@ def is_stop(exc: BaseException) -> bool:
     return isinstance(exc, DispatcherGoneError | KeyboardInterrupt)
 
 
-def table_watcher(views: Views | None, cfg: TournamentConfig, rules: RuleSet,
-                  spec: MatchSpec, worker: int) -> TableWatcher | None:
+def table_watcher(views: Views | None, rules: RuleSet, spec: MatchSpec,
+                  worker: int) -> TableWatcher | None:
     """``--publish``: the observer of this in-process worker's one table (key ``W-1``)."""
     if views is None:
         return None
-    from .publish import watch_match
+    from .views import watch_match
 
-    return watch_match(views, f"{worker + 1}-1", cfg, rules, spec)
+    return watch_match(views, f"{worker + 1}-1", rules, spec)
 
 
 def own_cpu_seconds() -> float:
@@ -94,35 +93,40 @@ def announce_log(results: Any, match_id: int) -> Callable[[Path], None]:
     return lambda path: results.put(("log", match_id, str(path)))
 
 
-def local_loop(cfg: TournamentConfig, tasks: Any, results: Any, worker: int = 0,
+def local_loop(settings: TableSettings, tasks: Any, results: Any, worker: int = 0,
                show_hands: bool | None = None) -> None:
     from .local_table import play_local
 
-    rules = cfg.ruleset()
     views: Views | None = None
+    relaying = None
     if show_hands is not None:  # --publish: this worker's one table, relayed by a thread
-        from .publish import Views, relay_due, start_relay_thread
+        from .views import Views, relay_due, start_relay_thread
 
         views = Views(show_hands)
-        start_relay_thread(views, results.put)
+        relaying = start_relay_thread(views, results.put)
 
     def on_game(*row: Any) -> None:
         if not dispatcher_alive():
             raise DispatcherGoneError
         results.put(("game", *row))
 
-    while (spec := next_task(tasks)) is not None:
-        results.put(("started", spec.index))
-        try:
-            cpu = play_local(cfg, rules, spec, on_game,
-                             table_watcher(views, cfg, rules, spec, worker),
-                             announce_log(results, spec.index))
-        except DispatcherGoneError:
-            raise
-        except Exception as exc:  # one broken match must not stop the tournament
-            results.put(("failed", spec.index, describe_error(exc)))
-            continue
-        finally:
-            if views is not None:
-                relay_due(views, results.put)  # the match's last state, before the next
-        results.put(("done", spec.index, cpu))
+    try:
+        while (spec := next_task(tasks)) is not None:
+            results.put(("started", spec.id))
+            try:
+                rules = spec.ruleset()
+                cpu = play_local(settings, rules, spec, on_game,
+                                 table_watcher(views, rules, spec, worker),
+                                 announce_log(results, spec.id))
+            except DispatcherGoneError:
+                raise
+            except Exception as exc:  # one broken match must not stop the others
+                results.put(("failed", spec.id, describe_error(exc)))
+                continue
+            finally:
+                if views is not None:
+                    relay_due(views, results.put)  # the match's last state, before the next
+            results.put(("done", spec.id, cpu))
+    finally:
+        if relaying is not None:
+            relaying.set()

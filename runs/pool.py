@@ -1,11 +1,13 @@
-"""Worker processes on all cores, fed from one task queue (forkserver where available).
+"""The local run: worker processes on this machine's cores, fed from one task queue
+(forkserver where available).
 
 :func:`worker_main` is what each worker runs by default: the in-process loop
-(:mod:`.worker`) or the TCP tables' loop (:mod:`.tcp_table`), by the tournament's transport.
+(:mod:`.worker`) or the TCP tables' loop (:mod:`.tcp_table`), by the run's transport.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -13,7 +15,7 @@ import queue
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .config import TournamentConfig
+from .spec import TableSettings
 from .tcp_table import tcp_loop
 from .worker import is_stop, local_loop, own_cpu_seconds
 
@@ -30,21 +32,21 @@ def split_slots(total: int, workers: int) -> list[int]:
     return [base + (1 if w < extra else 0) for w in range(workers)]
 
 
-def worker_main(worker: int, cfg: TournamentConfig, tasks: Any, results: Any,
+def worker_main(worker: int, settings: TableSettings, tasks: Any, results: Any,
                 slots: int, show_hands: bool | None = None) -> None:
     """``show_hands`` None: not published; else publish the tables (with hands or not)."""
     # Seat faults reach the dispatcher as messages (stored, in the live view and the
     # report); the server's warnings on stderr would only scroll the live view away.
     logging.getLogger("daihinmin.server").setLevel(logging.ERROR)
     try:
-        if cfg.transport == "in-process":
-            local_loop(cfg, tasks, results, worker, show_hands)
+        if settings.transport == "in-process":
+            local_loop(settings, tasks, results, worker, show_hands)
         else:
             import trio
 
-            from .publish import Views
+            from .views import Views
             views = None if show_hands is None else Views(show_hands)
-            trio.run(tcp_loop, cfg, tasks, results, slots, worker, views)
+            trio.run(tcp_loop, settings, tasks, results, slots, worker, views)
     except BaseException as exc:
         if is_stop(exc):
             os._exit(1)  # nobody to report to; the dispatcher replays unfinished matches
@@ -55,23 +57,27 @@ def worker_main(worker: int, cfg: TournamentConfig, tasks: Any, results: Any,
 class WorkerPool:
     """Starts the workers, hands out tasks in order, relays their messages.
 
-    ``target(worker, cfg, tasks, results, slots, show_hands)`` runs in each worker; by
-    default :func:`worker_main` with a ``TournamentConfig`` and matches as tasks
+    ``target(worker, setup, tasks, results, slots, show_hands)`` runs in each worker; by
+    default :func:`worker_main` with :class:`~.spec.TableSettings` and match specs as tasks
     (``daihinmin match --jobs`` gives its own, one table a task).  It must end with an
     ``("exit", worker, cpu_seconds)`` message."""
 
-    def __init__(self, cfg: Any, slots: Sequence[int], show_hands: bool | None = None,
+    def __init__(self, setup: Any, slots: Sequence[int], show_hands: bool | None = None,
                  target: Callable[..., None] = worker_main, name: str = "tournament") -> None:
-        self.cfg = cfg
+        self.setup = setup
         self.slots = [s for s in slots if s > 0]
         ctx = mp_context()
         self.tasks = ctx.Queue()
         self.results = ctx.Queue()
         self.procs = [ctx.Process(target=target, name=f"{name}-worker-{w}",
-                                  args=(w, cfg, self.tasks, self.results, s, show_hands),
+                                  args=(w, setup, self.tasks, self.results, s, show_hands),
                                   daemon=True)
                       for w, s in enumerate(self.slots)]
         self.exited: set[int] = set()
+
+    @property
+    def tables(self) -> int:
+        return sum(self.slots)
 
     def start(self, specs: Sequence[Any]) -> None:
         for spec in specs:
@@ -95,10 +101,17 @@ class WorkerPool:
                 self.exited.add(msg[1])
         return out
 
-    def crashed(self) -> list[int]:
-        """Workers that died without saying goodbye."""
-        return [w for w, p in enumerate(self.procs)
+    def crashed(self) -> list[tuple[int, int | None]]:
+        """Workers that died without saying goodbye, with their exit codes."""
+        return [(w, p.exitcode) for w, p in enumerate(self.procs)
                 if w not in self.exited and p.exitcode is not None]
+
+    def interrupt(self, signum: int) -> None:
+        """Pass a stop on to every worker (each stops its tables and says so)."""
+        for p in self.procs:
+            if p.is_alive() and p.pid is not None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(p.pid, signum)
 
     @property
     def finished(self) -> bool:

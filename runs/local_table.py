@@ -21,9 +21,8 @@ from daihinmin.rules.match import MatchState
 from daihinmin.rules.ruleset import RuleSet
 from daihinmin.watch.publish import driver_observer
 
-from .config import Participant, TournamentConfig
 from .match_logs import next_log_path
-from .schedule import MatchSpec, derive_seed
+from .spec import MatchSpec, Participant, TableSettings
 
 if TYPE_CHECKING:
     from daihinmin.watch.publish import TableWatcher
@@ -42,38 +41,35 @@ def accepts_seed(kind: str) -> bool:
     return "seed" in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
 
 
-def bot_seed(spec: MatchSpec, player: int) -> int:
-    """The seed a bundled bot gets: fixed by its match and player number (reproducible)."""
-    return derive_seed("bot", spec.seed, spec.table, spec.rotation, player)
-
-
-def bot_options(p: Participant, spec: MatchSpec, player: int, seeds: bool) -> dict[str, Any]:
+def bot_options(p: Participant, spec: MatchSpec, player: int) -> dict[str, Any]:
+    """The bot's options, with the spec's seed for its player number unless the options
+    name one (or the bot takes none)."""
     options = dict(p.options)
-    if seeds and "seed" not in options and p.bot is not None and accepts_seed(p.bot):
-        options["seed"] = bot_seed(spec, player)
+    seed = spec.bot_seed(player)
+    if seed is not None and "seed" not in options and p.bot is not None and accepts_seed(p.bot):
+        options["seed"] = seed
     return options
 
 
-def make_table_bots(cfg: TournamentConfig, spec: MatchSpec) -> list[Bot]:
+def make_table_bots(spec: MatchSpec) -> list[Bot]:
     bots = []
-    for player, index in enumerate(spec.lineup):
-        p = cfg.participants[index]
+    for player, p in enumerate(spec.lineup):
         if p.bot is None:
-            raise ValueError(f"{p.name} is an external command; it needs transport tcp")
-        bots.append(make_bot(p.bot, **bot_options(p, spec, player, cfg.bot_seeds)))
+            raise ValueError(f"{p.name} is not a bundled bot ({p.kind}); it needs transport tcp")
+        bots.append(make_bot(p.bot, **bot_options(p, spec, player)))
     return bots
 
 
-def play_local(cfg: TournamentConfig, rules: RuleSet, spec: MatchSpec,
+def play_local(settings: TableSettings, rules: RuleSet, spec: MatchSpec,
                on_game: GameCallback, watcher: TableWatcher | None = None,
                on_log: Callable[[Path], None] | None = None) -> float:
     """Play the match; report each game (and every turn to ``watcher``: ``--publish``), and
     the log's path to ``on_log`` before it is written; returns the CPU seconds it took."""
-    bots = make_table_bots(cfg, spec)
+    bots = make_table_bots(spec)
     cpu = time.process_time()
 
     def report(record: GameRecord) -> None:
-        on_game(spec.index, record.game, tuple(record.seats), tuple(record.places),
+        on_game(spec.id, record.game, tuple(record.seats), tuple(record.places),
                 tuple(record.points), len(record.turns))
 
     observer = None if watcher is None else driver_observer(watcher)  # --publish
@@ -82,11 +78,11 @@ def play_local(cfg: TournamentConfig, rules: RuleSet, spec: MatchSpec,
         return play_local_match(rules, seed=spec.seed, games=spec.games, bots=bots,
                                 on_game=each_game, observer=observer)
 
-    if cfg.log_dir is None:
+    if settings.log_dir is None:
         run_match(report)
         return time.process_time() - cpu
-    names = [cfg.participants[i].name for i in spec.lineup]
-    path = next_log_path(cfg.log_dir, spec.index)
+    names = spec.names()
+    path = next_log_path(settings.log_dir, spec.id)
     if on_log is not None:
         on_log(path)
     with LocalMatchLog.open(path, rules, spec.seed, spec.games, names) as log:

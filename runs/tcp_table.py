@@ -24,11 +24,10 @@ from daihinmin.server.errors import leaf_errors
 from daihinmin.server.runner import run_headless_match
 from daihinmin.watch.publish import TableWatcher
 
-from .config import TournamentConfig
 from .local_table import bot_options
 from .match_logs import next_log_path
-from .publish import Views, relay_due, relay_views, watch_match
-from .schedule import MatchSpec
+from .spec import MatchSpec, TableSettings
+from .views import Views, relay_due, relay_views, watch_match
 from .worker import POLL_SECONDS, announce_log, describe_error, dispatcher_alive, next_task
 
 
@@ -47,30 +46,34 @@ def option_args(options: dict[str, Any]) -> list[str]:
     return args
 
 
-def rules_args(cfg: TournamentConfig) -> list[str]:
-    """The tournament's rules, so the bot lists legal moves as the server judges them."""
-    args = ["--rules", cfg.rules]
-    for item in cfg.rule:
+def rules_args(spec: MatchSpec) -> list[str]:
+    """The match's rules, so the bot lists legal moves as the server judges them."""
+    args = ["--rules", spec.rules]
+    for item in spec.rule:
         args += ["--rule", item]
     return args
 
 
-def player_spec(cfg: TournamentConfig, spec: MatchSpec, player: int) -> PlayerSpec:
-    p = cfg.participants[spec.lineup[player]]
-    if p.submission is not None:  # loaded (and built) by the command before any match
+def player_spec(spec: MatchSpec, player: int) -> PlayerSpec:
+    """How the participant of this player number is started (by its kind)."""
+    p = spec.lineup[player]
+    if p.kind == "submission":  # loaded (and built) by the command before any match
+        assert p.submission is not None
         return load_submission(p.submission).spec(p.name)
-    if p.command is not None:
+    if p.kind == "command":
+        assert p.command is not None
         return PlayerSpec.command(p.command)
-    assert p.bot is not None
+    if p.kind != "bot" or p.bot is None:
+        raise ValueError(f"{p.name}: no table starts a participant of kind {p.kind!r}")
     argv = [sys.executable, "-m", "daihinmin.tools.botproc", p.bot, "-q",
             "--host", "{host}", "--port", "{port}", "--name", p.name[:15],
-            *rules_args(cfg), *option_args(bot_options(p, spec, player, cfg.bot_seeds))]
+            *rules_args(spec), *option_args(bot_options(p, spec, player))]
     return PlayerSpec(p.name, tuple(argv))
 
 
-def match_write_mode(cfg: TournamentConfig, spec: MatchSpec) -> WriteMode:
+def match_write_mode(spec: MatchSpec) -> WriteMode:
     """Deferred when every player is a bundled bot, else exact."""
-    external = any(cfg.participants[p].external for p in spec.lineup)
+    external = any(p.external for p in spec.lineup)
     return WriteMode.EXACT if external else WriteMode.DEFERRED
 
 
@@ -91,8 +94,7 @@ def fault_rows(reports: list[SeatReport]) -> list[FaultRow]:
             for r in reports if not r.pristine]
 
 
-def stand_in_error(cfg: TournamentConfig, spec: MatchSpec, record: GameRecord
-                   ) -> StandInPlayedError:
+def stand_in_error(spec: MatchSpec, record: GameRecord) -> StandInPlayedError:
     """What the game's seat reports (or hand-over events) say about the seats a stand-in
     played."""
     rows: dict[int, FaultRow] = {}
@@ -105,36 +107,36 @@ def stand_in_error(cfg: TournamentConfig, spec: MatchSpec, record: GameRecord
             rows[row[0]] = row
     for p in record.stand_in:
         rows.setdefault(p, (p, "CRASHED", {}, "fallback", "a stand-in played the seat"))
-    names = [f"{cfg.participants[spec.lineup[p]].name} (player {p}) {status}: {why}"
+    names = [f"{spec.lineup[p].name} (player {p}) {status}: {why}"
              for p, status, _, _, why in rows.values()]
     return StandInPlayedError(f"a stand-in played in game {record.game} for "
                               + "; ".join(names), list(rows.values()))
 
 
-async def play_tcp(cfg: TournamentConfig, rules: RuleSet, spec: MatchSpec,
+async def play_tcp(settings: TableSettings, rules: RuleSet, spec: MatchSpec,
                    results: Any, watcher: TableWatcher | None = None) -> None:
     def on_game(record: GameRecord) -> None:
         if not dispatcher_alive():
             os._exit(1)  # bots see the sockets close and stop; the match is replayed later
         if record.stand_in:  # never credited to the participant: the match fails
-            raise stand_in_error(cfg, spec, record)
-        results.put(("game", spec.index, record.game, tuple(record.seats),
+            raise stand_in_error(spec, record)
+        results.put(("game", spec.id, record.game, tuple(record.seats),
                      tuple(record.places), tuple(record.points), len(record.turns)))
 
-    specs = [player_spec(cfg, spec, p) for p in range(len(spec.lineup))]
+    specs = [player_spec(spec, p) for p in range(len(spec.lineup))]
     log_path = None
-    if cfg.log_dir is not None:  # --log-dir: the server's own log, as `serve` writes it
-        log_path = next_log_path(cfg.log_dir, spec.index)
-        announce_log(results, spec.index)(log_path)
+    if settings.log_dir is not None:  # --log-dir: the server's own log, as `serve` writes it
+        log_path = next_log_path(settings.log_dir, spec.id)
+        announce_log(results, spec.id)(log_path)
     # durable=False: the results database, not the log, is what a crash must not lose
     config = ServerConfig(rules=rules, games=spec.games, seed=spec.seed, port=0,
                           log_path=log_path, durable=False, make_log_folder=False,
-                          write_mode=match_write_mode(cfg, spec))
+                          write_mode=match_write_mode(spec))
     outcome = await run_headless_match(config, specs, on_game=on_game, watcher=watcher,
-                                       launch=cfg.launch_options())
+                                       launch=settings.launch)
     faults = fault_rows(outcome.seats)  # faults short of a hand-over (a timeout or two)
     if faults:
-        results.put(("faults", spec.index, faults))
+        results.put(("faults", spec.id, faults))
 
 
 def stand_in_failure(exc: BaseException) -> StandInPlayedError | None:
@@ -151,26 +153,27 @@ def flatten(exc: BaseException) -> BaseException:
     return exc
 
 
-async def table_slot(cfg: TournamentConfig, rules: RuleSet, tasks: Any, results: Any,
+async def table_slot(settings: TableSettings, tasks: Any, results: Any,
                      key: str = "", views: Views | None = None) -> None:
     while (spec := await trio.to_thread.run_sync(next_task, tasks)) is not None:
-        results.put(("started", spec.index))
+        results.put(("started", spec.id))
         try:
-            with trio.fail_after(cfg.match_timeout):
-                await play_tcp(cfg, rules, spec, results,
-                               watch_match(views, key, cfg, rules, spec))
+            rules = spec.ruleset()
+            with trio.fail_after(settings.match_timeout):
+                await play_tcp(settings, rules, spec, results,
+                               watch_match(views, key, rules, spec))
         except trio.TooSlowError:
-            results.put(("failed", spec.index, f"match timeout ({cfg.match_timeout} s)"))
+            results.put(("failed", spec.id, f"match timeout ({settings.match_timeout} s)"))
             continue
         except Exception as exc:  # one broken match must not stop the tournament
             stand_in = stand_in_failure(exc)
             if stand_in is not None:
-                results.put(("faults", spec.index, stand_in.faults))
-                results.put(("failed", spec.index, str(stand_in)))
+                results.put(("faults", spec.id, stand_in.faults))
+                results.put(("failed", spec.id, str(stand_in)))
             else:
-                results.put(("failed", spec.index, describe_error(flatten(exc))))
+                results.put(("failed", spec.id, describe_error(flatten(exc))))
             continue
-        results.put(("done", spec.index, None))  # CPU is shared by concurrent tables
+        results.put(("done", spec.id, None))  # CPU is shared by concurrent tables
 
 
 async def watch_dispatcher() -> None:
@@ -181,18 +184,17 @@ async def watch_dispatcher() -> None:
             os._exit(1)
 
 
-async def tcp_loop(cfg: TournamentConfig, tasks: Any, results: Any, slots: int,
+async def tcp_loop(settings: TableSettings, tasks: Any, results: Any, slots: int,
                    worker: int = 0, views: Views | None = None) -> None:
     """``slots`` tables at once; with ``views`` (``--publish``) their snapshots are relayed
     to the dispatcher, each table slot keyed ``WORKER-SLOT``."""
-    rules = cfg.ruleset()
     async with trio.open_nursery() as outer:
         outer.start_soon(watch_dispatcher)
         if views is not None:
             outer.start_soon(relay_views, views, results.put)
         async with trio.open_nursery() as nursery:
             for slot in range(slots):
-                nursery.start_soon(table_slot, cfg, rules, tasks, results,
+                nursery.start_soon(table_slot, settings, tasks, results,
                                    f"{worker + 1}-{slot + 1}", views)
         if views is not None:
             relay_due(views, results.put)  # the tables' last states
