@@ -5,10 +5,12 @@ For each kind of player (the bundled ``default`` bot, and the native C client of
 headless runner with every player started plainly (``--sandbox none``: the guard and its
 limits) and in bubblewrap (``bwrap``), the pairs back to back, ``--rounds`` times; the figures
 are the medians: wall ms per game (players' start-up included, as a contest pays it) and CPU
-ms per game of everything (the server in this process, and every guard, bwrap, relay and
-player, reaped).  Start-up: the median wall ms from starting a player that exits at once
-(``true``) to its guard's report, and the same for a plain ``subprocess`` start of ``true``
-(no guard), so the guard's and the sandbox's own start-up show apart.
+ms per game of everything (the server in this process, and every guard, bwrap, the
+sandbox's inner program and player, reaped).  Start-up: the median wall ms from starting a
+player that exits at once (``true``) to its guard's report, and the same for a plain
+``subprocess`` start of ``true`` (no guard), so the guard's and the sandbox's own start-up
+show apart.  ``inner`` says which inner program the sandboxes ran (C, or the Python fallback
+where there is no compiler).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from daihinmin.launch.inner_program import inner_program
 from daihinmin.launch.process import LaunchOptions, PlayerSpec, run_player
 from daihinmin.launch.sandbox import bwrap_path
 
@@ -80,7 +83,7 @@ def startup_ms(sandbox: str | None, starts: int = STARTS) -> float:
         if sandbox is None:
             subprocess.run(["true"], check=True)
         else:
-            # the relay listens on some free port of its own loopback; true never connects
+            # the sandbox listens on its own loopback (nobody takes it); true never connects
             result = trio.run(run_player, PlayerSpec("true", ("true",)), "127.0.0.1", 40999,
                               LaunchOptions(sandbox=sandbox))
             if result.returncode != 0:
@@ -92,6 +95,8 @@ def startup_ms(sandbox: str | None, starts: int = STARTS) -> float:
 def bench_sandbox(args: argparse.Namespace) -> int:
     sandboxes = ["none"] + (["bwrap"] if bwrap_path() else [])
     out: dict[str, Any] = {"games": args.games, "rounds": args.rounds, "load_before": load()}
+    if "bwrap" in sandboxes:
+        out["inner"] = inner_program().describe()
     with tempfile.TemporaryDirectory() as folder:
         native = compile_native(Path(folder))
         kinds = ["default"] + (["native"] if native else [])

@@ -2,8 +2,9 @@
 
 ``process``: the launcher's API (:class:`PlayerSpec`, :class:`LaunchOptions`,
 :func:`run_player` -> :class:`PlayerExit`); ``limits``: the resource limits and how a stop by
-one is described; ``guard`` and ``relay``: the two small standard-library programs that run
-beside each player (outside and inside the sandbox); ``sandbox``: the bubblewrap command line;
+one is described; ``guard`` and ``inner``: the two small standard-library programs that run
+beside each player (outside and inside the sandbox; ``inner.c`` is the inner one in C, built
+once per machine by ``inner_program``); ``sandbox``: the bubblewrap command line;
 ``submission``: submission folders and their manifest.  The TCP server's headless runner,
 ``match``, tournaments and ``check-bot`` start every player process through here.
 Layout and limits for users: docs/SANDBOX.md.

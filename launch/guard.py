@@ -1,8 +1,10 @@
 """The guard: one small process between the launcher and one player, outside any sandbox.
 
-Run as ``python -I -S guard.py`` with its config, a JSON object, on stdin (standard library
-only, so it starts fast and sees nothing of the caller's environment but what the config
-says).  It
+Run as ``python -I -S -c "..."`` (see :data:`daihinmin.launch.process.GUARD_COMMAND`: it
+imports this file by its name, so its byte code is cached) with its config, a dict in
+:mod:`marshal` form, on stdin.  It is started for every player, so it starts fast: only
+modules built into the interpreter or written in C (``_signal``, ``select``, ``_socket``,
+``resource``, ``marshal``), no ``json``, ``typing``, ``ctypes`` or ``daihinmin``.  It
 
 * makes itself a child subreaper (``PR_SET_CHILD_SUBREAPER``): whatever the player starts,
   even a process that left with ``setsid`` or a double fork, stays its descendant;
@@ -14,38 +16,43 @@ says).  It
 * when the player ends, however it ends, or when the guard is told to stop (SIGTERM, SIGINT,
   SIGHUP, its parent's death, seen within a second), kills every descendant that is left
   and reaps them;
-* under ``bwrap``, answers the relay inside the sandbox: each request on the inherited
-  ``SOCK_SEQPACKET`` socket gets a fresh TCP connection to the table's server, passed in as a
-  file descriptor (``SCM_RIGHTS``), and the relay's last message is the player's wait status;
-* prints one JSON line on stdout: the player's exit, CPU and memory use, which limit stopped
-  it (if one did) and the end of its stderr.
+* under ``bwrap``, talks with its inner half inside the sandbox (:mod:`daihinmin.launch.inner`)
+  over an inherited ``SOCK_SEQPACKET`` socket: the listening socket that the inner half makes
+  in the sandbox's network namespace is handed on (``SCM_RIGHTS``) over ``server_fd`` to the
+  launcher, for the table's server to accept the player on, and the inner half's last
+  message is the player's own wait status;
+* prints its report (a dict in :mod:`marshal` form) on stdout: the player's exit, CPU and
+  memory use, which limit stopped it (if one did) and the end of its stderr.
 
 ``daihinmin.launch.process`` starts it; nothing here imports ``daihinmin``.
 """
 
 from __future__ import annotations
 
-import contextlib
-import ctypes
 import errno
-import json
+import marshal
 import os
 import resource
-import selectors
-import signal
-import socket
-import struct
+import select
 import sys
 import time
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing costs more to import than all the rest
+    import signal
+    from typing import Any
+else:
+    import _signal as signal  # the C module: ``signal`` would import enum
 
 PR_SET_PDEATHSIG = 1
+PR_SET_DUMPABLE = 4
 PR_SET_CHILD_SUBREAPER = 36
 TERM_GRACE = 0.5  # seconds between SIGTERM and SIGKILL for what is left
 TAIL_CHARS = 4000  # the end of stderr kept in the report
 MIB = 1 << 20
 MAX_FD = 1 << 20
-STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+STOP_SIGNALS: dict[int, str] = {signal.SIGTERM: "SIGTERM", signal.SIGINT: "SIGINT",
+                                signal.SIGHUP: "SIGHUP"}
 STDERR_MARKS = {  # what a program says when a limit made it fail, by limit
     "memory": (b"MemoryError", b"bad_alloc", b"Cannot allocate memory", b"out of memory",
                b"Out of memory"),
@@ -56,9 +63,20 @@ STDERR_MARKS = {  # what a program says when a limit made it fail, by limit
 
 
 def prctl(option: int, value: int) -> None:
-    libc = ctypes.CDLL(None, use_errno=True)
-    if libc.prctl(option, value, 0, 0, 0) != 0:
-        raise OSError(ctypes.get_errno(), f"prctl({option})")
+    """``prctl(option, value)`` through ``_ctypes`` alone (``ctypes`` takes longer to import
+    than the rest of the guard); ``ctypes`` where that private API is missing."""
+    try:
+        import _ctypes
+
+        # dlopen(None): this program and its libraries (as ctypes.CDLL(None))
+        function = _ctypes.dlsym(_ctypes.dlopen(None), "prctl")  # type: ignore[arg-type]
+        result = _ctypes.call_function(function, (option, value, 0, 0, 0))
+    except (ImportError, AttributeError, OSError):
+        import ctypes
+
+        result = ctypes.CDLL(None).prctl(option, value, 0, 0, 0)
+    if result != 0:
+        raise OSError(f"prctl({option}, {value}) failed")
 
 
 def children_of() -> dict[int, list[int]]:
@@ -67,14 +85,31 @@ def children_of() -> dict[int, list[int]]:
     for name in os.listdir("/proc"):
         if not name.isdigit():
             continue
-        try:
-            with open(f"/proc/{name}/stat", "rb") as f:
-                stat = f.read()
+        try:  # (plain system calls: this runs over every process of the machine)
+            fd = os.open(f"/proc/{name}/stat", os.O_RDONLY)
+            try:
+                stat = os.read(fd, 4096)
+            finally:
+                os.close(fd)
         except OSError:
+            continue
+        if b")" not in stat:
             continue
         ppid = int(stat[stat.rindex(b")") + 2:].split(None, 2)[1])
         tree.setdefault(ppid, []).append(int(name))
     return tree
+
+
+def find_program(name: str) -> str:
+    """``name`` on the PATH, as execvp would find it (which imports ``warnings``, in the
+    child, for every player); ``name`` itself when not found (exec then says why)."""
+    if "/" in name:
+        return name
+    for folder in os.environ.get("PATH", os.defpath).split(os.pathsep):
+        path = os.path.join(folder or ".", name)
+        if os.access(path, os.X_OK) and not os.path.isdir(path):
+            return path
+    return name
 
 
 def descendants(root: int) -> list[int]:
@@ -100,11 +135,12 @@ class Guard:
         self.status: int | None = None  # the player's wait status
         self.usage: tuple[float, float] = (0.0, 0.0)  # CPU seconds, max RSS MiB
         self.killed = 0
-        self.selector = selectors.DefaultSelector()
-        self.relay: socket.socket | None = None
-        self.inner: tuple[int, float, float, int] | None = None  # from the relay, under bwrap
+        self.poller = select.poll()
+        self.sandboxed = bool(config.get("sandboxed"))
+        self.inner: Any = None  # under bwrap, a _socket.socket (SOCK_SEQPACKET) to the inside
+        self.inner_exit: tuple[int, float, float, int] | None = None  # the inside's report
+        self.server_fd: int | None = config.get("server_fd")  # where listeners go
         self.pid = 0
-        self.relay_port = int(config.get("relay_port") or 0)
 
     # --- starting -----------------------------------------------------------------------
     def set_limits(self) -> None:
@@ -126,10 +162,11 @@ class Guard:
             signal.signal(sig, signal.SIG_DFL)
         signal.pthread_sigmask(signal.SIG_SETMASK, ())
 
-    def spawn(self, err_w: int, relay_fd: int | None) -> int:
-        fd = str(relay_fd)
-        argv = [fd if a == "{relay_fd}" else a for a in self.config["argv"]]
+    def spawn(self, err_w: int, inner_fd: int | None) -> int:
+        fd = str(inner_fd)
+        argv = [fd if a == "{inner_fd}" else a for a in self.config["argv"]]
         cwd = self.config.get("cwd")
+        program = find_program(argv[0])
         pid = os.fork()
         if pid == 0:  # the child: nothing but system calls, then exec
             try:
@@ -138,17 +175,17 @@ class Guard:
                 os.dup2(null, 0)
                 os.dup2(null, 1)
                 os.dup2(err_w, 2)
-                if relay_fd is None:
+                if inner_fd is None:
                     os.closerange(3, MAX_FD)
-                else:  # only the relay's socket stays open, for bwrap to pass on
-                    os.set_inheritable(relay_fd, True)
-                    os.closerange(3, relay_fd)
-                    os.closerange(relay_fd + 1, MAX_FD)
+                else:  # only the inner half's socket stays open, for bwrap to pass on
+                    os.set_inheritable(inner_fd, True)
+                    os.closerange(3, inner_fd)
+                    os.closerange(inner_fd + 1, MAX_FD)
                 if cwd:
                     os.chdir(cwd)
                 self.set_limits()
                 prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # the guard killed: the player too
-                os.execvp(argv[0], argv)
+                os.execv(program, argv)
             except BaseException as exc:
                 os.write(2, f"daihinmin guard: could not start {argv[0]!r}: {exc}\n".encode())
             os._exit(127)
@@ -156,8 +193,13 @@ class Guard:
 
     # --- the loop -----------------------------------------------------------------------
     def run(self) -> dict[str, Any]:
-        with contextlib.suppress(OSError, AttributeError):  # not Linux: the group only
+        try:
             prctl(PR_SET_CHILD_SUBREAPER, 1)
+            # not dumpable: the player (the same user) cannot ptrace the guard to change
+            # its report; the player's own exec makes it dumpable again
+            prctl(PR_SET_DUMPABLE, 0)
+        except (OSError, AttributeError):  # not Linux: the group only
+            pass
         # The launcher's death is seen by polling: PR_SET_PDEATHSIG would fire when the
         # *thread* that started the guard ends (Trio starts processes from worker threads).
         launcher = os.getppid()
@@ -169,22 +211,24 @@ class Guard:
             signal.signal(sig, self.on_signal)
         signal.signal(signal.SIGPIPE, signal.SIG_IGN)
         err_r, err_w = os.pipe()
-        relay_fd = None
-        if self.config.get("relay_port"):
-            self.relay, inner = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-            relay_fd = inner.detach()
+        inner_fd = None
+        if self.sandboxed:
+            import _socket
+
+            self.inner, theirs = _socket.socketpair(_socket.AF_UNIX, _socket.SOCK_SEQPACKET)
+            inner_fd = theirs.detach()
         try:
-            self.pid = self.spawn(err_w, relay_fd)
+            self.pid = self.spawn(err_w, inner_fd)
         finally:
             os.close(err_w)
-            if relay_fd is not None:
-                os.close(relay_fd)
+            if inner_fd is not None:
+                os.close(inner_fd)
         started = time.monotonic()
         os.set_blocking(err_r, False)
-        self.selector.register(err_r, selectors.EVENT_READ, "stderr")
-        self.selector.register(wake_r, selectors.EVENT_READ, "wake")
-        if self.relay is not None:
-            self.selector.register(self.relay, selectors.EVENT_READ, "relay")
+        self.poller.register(err_r, select.POLLIN)
+        self.poller.register(wake_r, select.POLLIN)
+        if self.inner is not None:
+            self.poller.register(self.inner.fileno(), select.POLLIN)
         wall = self.limits.get("wall_seconds")
         next_count = started + 1.0
         while self.status is None and self.stopped is None:
@@ -203,28 +247,34 @@ class Guard:
             timeout = next_count - now
             if wall:
                 timeout = min(timeout, started + wall - now)
-            for key, _ in self.selector.select(max(timeout, 0.0)):
-                if key.data == "stderr":
-                    self.read_stderr(err_r)
-                elif key.data == "wake":
+            for fd, _ in self.poll(timeout):
+                if fd == err_r:
+                    if not self.read_stderr(err_r):  # closed: no more to wait for
+                        self.poller.unregister(err_r)
+                        err_r = -1
+                elif fd == wake_r:
                     self.drain(wake_r)
-                elif key.data == "relay":
-                    self.answer_relay()
+                else:
+                    self.answer_inner()
             self.reap()
         self.kill_all()
-        self.selector.unregister(wake_r)
-        if self.relay is not None:
-            self.answer_relay()  # the relay's last word: the player's own wait status
-            self.close_relay()
+        self.poller.unregister(wake_r)
+        if self.inner is not None:
+            self.answer_inner()  # the inner half's last word: the player's own wait status
+            self.close_inner()
         deadline = time.monotonic() + 1.0  # every writer is gone; an fd passed away is not
-        while time.monotonic() < deadline and self.selector.select(deadline - time.monotonic()):
+        while err_r >= 0 and time.monotonic() < deadline and self.poll(
+                deadline - time.monotonic()):
             if not self.read_stderr(err_r):
                 break
         return self.report()
 
+    def poll(self, seconds: float) -> list[tuple[int, int]]:
+        return self.poller.poll(max(0, int(seconds * 1000 + 0.999)))
+
     def on_signal(self, signum: int, frame: object) -> None:
         if signum != signal.SIGCHLD:
-            self.stopped = signal.Signals(signum).name
+            self.stopped = STOP_SIGNALS.get(signum, f"signal {signum}")
 
     @staticmethod
     def drain(fd: int) -> None:
@@ -248,15 +298,16 @@ class Guard:
             del self.tail[:len(self.tail) - self.keep]
         return True
 
-    def reap(self) -> None:
-        """Reap every child that ended; the player's own status is kept."""
+    def reap(self) -> bool:
+        """Reap every child that ended; the player's own status is kept.  False when no
+        child is left at all (and so, the guard being a subreaper, no descendant)."""
         while True:
             try:
                 pid, status, usage = os.wait4(-1, os.WNOHANG)
             except ChildProcessError:
-                return
+                return False
             if pid == 0:
-                return
+                return True
             if pid == self.pid:
                 self.status = status
                 self.usage = (usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
@@ -265,50 +316,68 @@ class Guard:
         limit = self.limits.get("processes")
         if not limit:
             return False
-        helpers = int(self.config.get("helpers", 0))  # bwrap and the relay, if sandboxed
+        helpers = int(self.config.get("helpers", 0))  # bwrap and the inner half, if any
         return len(descendants(os.getpid())) > limit + helpers
 
-    def answer_relay(self) -> None:
-        """A request for a connection to the table's server, or the player's exit."""
-        while self.relay is not None:
+    def answer_inner(self) -> None:
+        """The inner half's messages: its listening socket (handed on to the launcher) and,
+        last, the player's exit."""
+        import _socket  # imported already (the inner half's socket is one)
+
+        while self.inner is not None:
             try:
-                message = self.relay.recv(64, socket.MSG_DONTWAIT)
+                message, ancdata, _, _ = self.inner.recvmsg(
+                    64, _socket.CMSG_SPACE(4), _socket.MSG_DONTWAIT)
             except (BlockingIOError, InterruptedError):
                 return
             except OSError:
-                message = b""
-            if not message:  # the relay is gone
-                self.close_relay()
+                message, ancdata = b"", []
+            fds = [int.from_bytes(data[i:i + 4], sys.byteorder)
+                   for level, kind, data in ancdata
+                   if level == _socket.SOL_SOCKET and kind == _socket.SCM_RIGHTS
+                   for i in range(0, len(data) - 3, 4)]
+            if message == b"listen" and fds:
+                self.hand_on(fds[0])
+            for fd in fds:
+                os.close(fd)
+            if not message:  # the inner half is gone
+                self.close_inner()
                 return
             if message.startswith(b"exit "):
-                status, cpu, rss, left = message[5:].split()
-                self.inner = (int(status), float(cpu), float(rss), int(left))
-            elif message == b"connect":
-                self.connect_for_relay()
+                try:
+                    status, cpu, rss, left = message[5:].split()
+                    self.inner_exit = (int(status), float(cpu), float(rss), int(left))
+                except ValueError:  # not its report: the guard's own view stands
+                    pass
 
-    def close_relay(self) -> None:
-        if self.relay is not None:
-            if self.relay.fileno() in self.selector.get_map():
-                self.selector.unregister(self.relay)
-            self.relay.close()
-            self.relay = None
-
-    def connect_for_relay(self) -> None:
-        assert self.relay is not None
-        port = int(self.config["relay_port"])
-        try:
-            conn = socket.create_connection(("127.0.0.1", port), timeout=10)
-        except OSError:
-            self.relay.send(b"refused")
+    def hand_on(self, listener: int) -> None:
+        """The sandbox's listening socket, to the launcher (for the table's server); with
+        nobody to take it, it is closed and the player's connections are refused."""
+        if self.server_fd is None:
             return
-        with conn:
-            self.relay.sendmsg([b"fd"], [(socket.SOL_SOCKET, socket.SCM_RIGHTS,
-                                          struct.pack("i", conn.fileno()))])
+        import _socket
+
+        launcher = _socket.socket(fileno=self.server_fd)
+        try:
+            launcher.sendmsg([b"listen"], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS,
+                                            listener.to_bytes(4, sys.byteorder))])
+        except OSError:  # the launcher is gone
+            pass
+        finally:
+            launcher.detach()  # the fd stays the guard's (one listener per sandbox)
+
+    def close_inner(self) -> None:
+        if self.inner is not None:
+            self.poller.unregister(self.inner.fileno())  # registered while it is open
+            self.inner.close()
+            self.inner = None
 
     # --- the end ------------------------------------------------------------------------
     def kill_all(self) -> None:
         """Every descendant: SIGTERM if the player is still running (a chance to leave
         cleanly), then SIGKILL until none is left; every one reaped."""
+        if not self.reap():
+            return  # no child, so no descendant: nothing to look for in /proc
         me = os.getpid()
         if self.status is None and self.limit is None:
             for pid in descendants(me):
@@ -342,10 +411,10 @@ class Guard:
                 raise
 
     def report(self) -> dict[str, Any]:
-        inner = self.inner  # under bwrap: the player's own status, from inside
+        inner = self.inner_exit  # under bwrap: the player's own status, from inside
         status = inner[0] if inner is not None else self.status
         cpu, rss = (inner[1], inner[2]) if inner is not None else self.usage
-        if self.relay_port:  # the sandbox's own processes are no leftovers of the player
+        if self.sandboxed:  # the sandbox's own processes are no leftovers of the player
             self.killed = inner[3] if inner is not None else 0
         code = None
         if status is not None:
@@ -389,9 +458,9 @@ class Guard:
 
 
 def main() -> int:
-    config = json.loads(sys.stdin.buffer.read())  # not in argv: ps shows the player once
+    config = marshal.loads(sys.stdin.buffer.read())  # not in argv: ps shows the player once
     report = Guard(config).run()
-    sys.stdout.write(json.dumps(report) + "\n")
+    sys.stdout.buffer.write(marshal.dumps(report))
     sys.stdout.flush()
     return 0
 

@@ -9,7 +9,9 @@ The launcher's API (what the runner, ``match``, tournaments and ``check-bot`` us
 * :func:`run_player`: run one player to its end and return a :class:`PlayerExit`: its exit,
   the limit that stopped it (``reason``: e.g. ``memory limit 512 MiB``; ``status``: the
   seat status that goes with it), its CPU and memory, how many processes it left behind
-  (killed), and the end of its stderr (also written to ``stderr_file``, if given).
+  (killed), and the end of its stderr (also written to ``stderr_file``, if given).  Under
+  bwrap the player connects to a listening socket inside its sandbox, which ``on_listener``
+  gets (the table's server accepts the player on it).
 
 Every player runs under the guard (:mod:`daihinmin.launch.guard`), started in its own
 session: the guard sets the limits, and when the player ends (by itself, by a limit, or
@@ -20,18 +22,21 @@ group, then SIGKILL after a grace period.
 
 from __future__ import annotations
 
-import json
+import marshal
 import os
 import shlex
 import shutil
 import signal
+import socket
 import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import trio
 
+from .inner_program import inner_program
 from .limits import Limits
 from .sandbox import bwrap_argv, require_bwrap
 
@@ -39,6 +44,12 @@ STOP_GRACE_SECONDS = 2.0
 STDERR_KEEP = 64 * 1024
 SANDBOXES = ("none", "bwrap")
 GUARD = Path(__file__).with_name("guard.py")
+# The guard is imported by its file's name (stdlib first on the path, its folder last) rather
+# than run as a script, so its byte code comes from the cache; -I -S: nothing of the
+# environment, no site packages (docs/SANDBOX.md, "Limits").
+GUARD_COMMAND = (sys.executable, "-I", "-S", "-c",
+                 f"import sys; sys.path.append({str(GUARD.parent)!r}); import guard; "
+                 "sys.exit(guard.main())")
 
 
 @dataclass(frozen=True)
@@ -78,11 +89,14 @@ class LaunchOptions:
     stderr_keep: int = STDERR_KEEP
 
     def check(self) -> LaunchOptions:
-        """Raises SandboxUnavailableError for bwrap where it is not installed."""
+        """Raises SandboxUnavailableError for bwrap where it is not installed; for bwrap,
+        the sandbox's inner program is chosen (and built, the first time on this machine)
+        now."""
         if self.sandbox not in SANDBOXES:
             raise ValueError(f"--sandbox {self.sandbox!r}: one of {', '.join(SANDBOXES)}")
         if self.sandbox == "bwrap":
             require_bwrap()
+            inner_program()
         return self
 
 
@@ -132,8 +146,9 @@ def guard_config(spec: PlayerSpec, host: str, port: int, options: LaunchOptions,
                                  "cwd": spec.folder or None}
     if options.sandbox == "bwrap":
         folder = Path(spec.folder) if spec.folder else None
-        config.update(argv=bwrap_argv(require_bwrap(), argv, port, scratch, folder),
-                      cwd=None, relay_port=port, helpers=3)  # bwrap, its init, the relay
+        config.update(argv=bwrap_argv(require_bwrap(), argv, port, scratch, folder,
+                                      inner_program()),
+                      cwd=None, sandboxed=True, helpers=3)  # bwrap, its init, the inner half
     return config
 
 
@@ -151,28 +166,77 @@ def exit_from_report(report: dict[str, object], limits: Limits) -> PlayerExit:
         left_behind=int(report.get("left_behind") or 0))  # type: ignore[call-overload]
 
 
+ListenerTaker = Callable[[socket.socket], None]
+
+
+def is_listener_at(sock: socket.socket, port: int) -> bool:
+    """A TCP socket listening on 127.0.0.1:``port`` (what the sandbox's inner half makes)."""
+    try:
+        return (sock.family == socket.AF_INET and sock.type == socket.SOCK_STREAM
+                and sock.getsockopt(socket.SOL_SOCKET, socket.SO_ACCEPTCONN) == 1
+                and sock.getsockname() == ("127.0.0.1", port))
+    except OSError:
+        return False
+
+
+async def take_listeners(ours: socket.socket, port: int, on_listener: ListenerTaker | None
+                         ) -> None:
+    """The listening socket the guard hands on from inside the sandbox: to ``on_listener``,
+    or closed (then the player's connections are refused)."""
+    channel = trio.socket.from_stdlib_socket(ours)
+    while True:
+        message, ancdata, _, _ = await channel.recvmsg(16, socket.CMSG_SPACE(4))
+        if not message:
+            return
+        for level, kind, data in ancdata:
+            if level != socket.SOL_SOCKET or kind != socket.SCM_RIGHTS:
+                continue
+            for i in range(0, len(data) - 3, 4):
+                listener = socket.socket(fileno=int.from_bytes(data[i:i + 4], sys.byteorder))
+                if (message == b"listen" and on_listener is not None
+                        and is_listener_at(listener, port)):
+                    on_listener(listener)
+                else:
+                    listener.close()
+
+
 async def run_player(spec: PlayerSpec, host: str, port: int,
                      options: LaunchOptions | None = None, *,
                      stderr_file: Path | None = None,
+                     on_listener: ListenerTaker | None = None,
                      task_status: trio.TaskStatus[trio.Process] = trio.TASK_STATUS_IGNORED
                      ) -> PlayerExit:
-    """Run one player under its guard to its end (OSError: the guard could not start)."""
+    """Run one player under its guard to its end (OSError: the guard could not start).
+
+    Under bwrap the player's ``{host}:{port}`` is a listening socket in its sandbox's own
+    network namespace: ``on_listener`` gets it (the table's server accepts the player's
+    connections on it; no byte passes through another process).  Without ``on_listener``
+    it is closed, and the player cannot connect."""
     options = options or LaunchOptions()
     scratch = Path(tempfile.mkdtemp(prefix="daihinmin-scratch-"))
+    pair: tuple[socket.socket, socket.socket] | None = None
     try:
         config = guard_config(spec, host, port, options, scratch, stderr_file)
+        if options.sandbox == "bwrap":  # the guard hands the sandbox's listener on here
+            pair = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+            config["server_fd"] = pair[1].fileno()
         env = {**os.environ, "DAIHINMIN_SCRATCH": str(scratch)}
-        result = await trio.run_process(
-            [sys.executable, "-I", "-S", str(GUARD)], check=False,
-            stdin=json.dumps(config).encode(), capture_stdout=True, capture_stderr=True,
-            start_new_session=True, deliver_cancel=stop_process_group, env=env,
-            task_status=task_status)
+        async with trio.open_nursery() as nursery:
+            if pair is not None:
+                nursery.start_soon(take_listeners, pair[0], port, on_listener)
+            result = await trio.run_process(
+                GUARD_COMMAND, check=False,
+                stdin=marshal.dumps(config), capture_stdout=True, capture_stderr=True,
+                start_new_session=True, deliver_cancel=stop_process_group, env=env,
+                pass_fds=(pair[1].fileno(),) if pair else (), task_status=task_status)
+            nursery.cancel_scope.cancel()
     finally:
+        for end in pair or ():
+            end.close()
         shutil.rmtree(scratch, ignore_errors=True)
-    lines = result.stdout.decode("utf-8", "replace").strip().splitlines()
-    try:
-        report = json.loads(lines[-1]) if lines else {}
-    except ValueError:
+    try:  # the guard's own report (a player cannot write to the guard's stdout)
+        report = marshal.loads(result.stdout)
+    except (EOFError, ValueError, TypeError):
         report = {}
     if not isinstance(report, dict) or "returncode" not in report:
         why = result.stderr.decode("utf-8", "replace")[-2000:].strip()

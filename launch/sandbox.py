@@ -11,8 +11,9 @@ Inside, the player sees:
   ``--cmd`` program), which the launcher wipes after the match, and a private ``/tmp``
   (a small tmpfs);
 * its own PID, IPC, UTS and network namespaces: no process of the host, and no network but
-  the sandbox's own loopback, where the relay (:mod:`daihinmin.launch.relay`) listens on the
-  server's port and forwards to the real server through the guard.
+  the sandbox's own loopback, where the guard's inner half (:mod:`daihinmin.launch.inner`:
+  ``inner.c``, or ``inner.py`` where that cannot be built) listens on the server's port and
+  hands the listening socket out to the table's server, which accepts the player there.
 
 The root of the sandbox is remounted read-only; every capability is dropped; the sandbox
 dies with its guard (``--die-with-parent``) and the PID namespace takes every process in it
@@ -26,6 +27,8 @@ import shutil
 import sys
 from pathlib import Path
 
+from .inner_program import InnerProgram
+
 BWRAP_PATHS = ("/usr/bin/bwrap", "/bin/bwrap")
 SYSTEM_LINKS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 ETC_FILES = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "localtime",
@@ -37,7 +40,7 @@ PACKAGES = ("values", "rules", "protocol", "contract", "driver", "records", "pla
 TMP_BYTES = 64 << 20
 SUBMISSION = "/submission"
 SCRATCH = "/scratch"
-RELAY = "/run/daihinmin/relay.py"
+INNER = "/run/daihinmin/inner"  # the guard's inner half, read-only inside
 
 
 class SandboxUnavailableError(RuntimeError):
@@ -88,9 +91,16 @@ def named_folders(argv: list[str]) -> list[Path]:
     return sorted(out)
 
 
+def inner_argv(inner: InnerProgram) -> list[str]:
+    """How the sandbox starts its inner program (its arguments follow)."""
+    if inner.kind == "c":
+        return [INNER]
+    return [os.path.realpath(sys.executable), "-I", "-S", INNER]
+
+
 def bwrap_argv(bwrap: str, player_argv: list[str], port: int, scratch: Path,
-               folder: Path | None) -> list[str]:
-    """bwrap + relay + the player; ``{relay_fd}`` is filled in by the guard."""
+               folder: Path | None, inner: InnerProgram) -> list[str]:
+    """bwrap + its inner program + the player; ``{inner_fd}`` is filled in by the guard."""
     argv = [bwrap, "--unshare-all", "--die-with-parent", "--new-session",
             "--cap-drop", "ALL", "--hostname", "sandbox", "--clearenv",
             "--ro-bind", "/usr", "/usr"]
@@ -104,8 +114,7 @@ def bwrap_argv(bwrap: str, player_argv: list[str], port: int, scratch: Path,
     argv += ["--proc", "/proc", "--dev", "/dev", "--size", str(TMP_BYTES), "--tmpfs", "/tmp"]
     for path in python_paths():
         argv += ["--ro-bind", str(path), str(path)]
-    relay = Path(__file__).with_name("relay.py")
-    argv += ["--ro-bind", str(relay), RELAY, "--bind", str(scratch), SCRATCH]
+    argv += ["--ro-bind", str(inner.path), INNER, "--bind", str(scratch), SCRATCH]
     if folder is not None:
         argv += ["--ro-bind", str(folder), SUBMISSION, "--chdir", SUBMISSION]
     else:
@@ -116,8 +125,7 @@ def bwrap_argv(bwrap: str, player_argv: list[str], port: int, scratch: Path,
              "--setenv", "PATH", "/usr/local/bin:/usr/bin:/bin",
              "--setenv", "HOME", SCRATCH, "--setenv", "TMPDIR", "/tmp",
              "--setenv", "DAIHINMIN_SCRATCH", SCRATCH, "--setenv", "LANG", "C.UTF-8",
-             "--", os.path.realpath(sys.executable), "-I", "-S", RELAY, "{relay_fd}",
-             str(port), "--", *player_argv]
+             "--", *inner_argv(inner), "{inner_fd}", str(port), "--", *player_argv]
     return argv
 
 

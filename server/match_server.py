@@ -30,6 +30,7 @@ from __future__ import annotations
 import ipaddress
 import logging
 import math
+import socket
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -159,6 +160,11 @@ class MatchServer:
         self._ready: trio.MemorySendChannel[_Profile | _StandInSeat] | None = None
         self._stand_in_seats: dict[int, _StandInSeat] = {}
         self._watched: set[int] = set()  # players whose profile says a person plays
+        # Listening sockets handed in (add_listener), and the seating's nursery while it
+        # accepts; after seating (None, ``_seated``) a new one is closed at once.
+        self._extra_listeners: list[trio.SocketListener] = []
+        self._seating: trio.Nursery | None = None
+        self._seated = False
 
     @property
     def in_handshake(self) -> int:
@@ -172,6 +178,18 @@ class MatchServer:
         if self._ready is None:
             raise RuntimeError("the server is not seating players")
         self._ready.send_nowait(_StandInSeat(status, detail))
+
+    def add_listener(self, sock: socket.socket) -> None:
+        """Also seat the connections that come to ``sock``, a listening TCP socket made
+        elsewhere: a player's sandbox makes one in its own network namespace, where the
+        player reaches nothing else.  Closed with the server's own once every seat is taken."""
+        if self._seated:
+            sock.close()
+            return
+        listener = trio.SocketListener(trio.socket.from_stdlib_socket(sock))
+        self._extra_listeners.append(listener)
+        if self._seating is not None and self._ready is not None:
+            self._seating.start_soon(self._accept_loop, listener, self._seating, self._ready)
 
     def process_crashed(self, player: int, detail: str,
                         status: SeatStatus = SeatStatus.CRASHED) -> None:
@@ -211,9 +229,7 @@ class MatchServer:
         started = time.perf_counter()
         try:
             conns = await self._seat_players(listeners, point)
-            for listener in listeners:  # every seat is taken: refuse new connections
-                with trio.CancelScope(shield=True):
-                    await listener.aclose()
+            await self._close_listeners(listeners)  # every seat is taken: refuse the rest
             started = time.perf_counter()  # the match clock starts when every seat is taken
             self.seats = seats = SeatTable.of(conns, config, point.banks if point else None,
                                               persons=[p.person for p in self.players],
@@ -263,11 +279,16 @@ class MatchServer:
             self._release_log(writer, started_log)
             if self.seats is not None:
                 await self.seats.close_all()
-            for listener in listeners:
-                with trio.CancelScope(shield=True):
-                    await listener.aclose()
+            await self._close_listeners(listeners)
         self.outcome = outcome
         return outcome
+
+    async def _close_listeners(self, listeners: list[trio.SocketListener]) -> None:
+        self._seated = True
+        for listener in [*listeners, *self._extra_listeners]:
+            with trio.CancelScope(shield=True):
+                await listener.aclose()
+        self._extra_listeners.clear()
 
     def _claim_log(self) -> MatchLogWriter | None:
         c = self.config
@@ -316,7 +337,8 @@ class MatchServer:
         self._ready = send
         try:
             async with trio.open_nursery() as nursery:
-                for listener in listeners:
+                self._seating = nursery
+                for listener in [*listeners, *self._extra_listeners]:
                     nursery.start_soon(self._accept_loop, listener, nursery, send)
                 while len(entries) < n:
                     item = await receive.receive()
@@ -330,6 +352,7 @@ class MatchServer:
                 nursery.cancel_scope.cancel()
         finally:
             self._ready = None
+            self._seating = None
             send.close()
             while True:  # handshakes that finished too late: nobody seats them
                 try:

@@ -149,6 +149,7 @@ async def run_headless_match(config: ServerConfig, specs: list[PlayerSpec], *,
             with scopes[number]:
                 result = await run_player(spec, "127.0.0.1", port, launch,
                                           stderr_file=stderr_path(config.log_path, number),
+                                          on_listener=server.add_listener,
                                           task_status=task_status)
         except OSError as exc:
             seating.exited[number] = PlayerExit(-1, stderr_tail=f"could not start: {exc}")

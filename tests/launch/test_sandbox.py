@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 import trio
 from daihinmin.driver.faults import SeatReport
+from daihinmin.launch.inner_program import compiler, inner_program
 from daihinmin.launch.limits import Limits
 from daihinmin.launch.process import LaunchOptions, PlayerSpec
 from daihinmin.launch.sandbox import bwrap_path
@@ -138,6 +139,50 @@ def test_bwrap_denies_files_network_and_keeps_limits(tmp_path: Path) -> None:
     assert "ConnectionRefusedError" in (tmp_path / "m.player2.stderr").read_text()
     assert (memory.status, memory.detail.split(":")[0]) == ("CRASHED", "memory limit 256 MiB")
     assert running_with(str(tmp_path)) == []
+
+
+@needs_bwrap
+@pytest.mark.skipif(compiler() is None, reason="no C compiler (cc) here")
+def test_bwrap_runs_the_c_inner_program_which_the_player_cannot_trace(tmp_path: Path) -> None:
+    """With a compiler, the sandbox's first process is inner.c, built once: the player's
+    parent.  The player cannot ptrace it (to use its socket to the guard)."""
+    assert inner_program().kind == "c"
+    specs = [attack_spec("parent", "-"), attack_spec("ptrace", "-"),
+             *(PlayerSpec.bundled("default") for _ in range(3))]
+    seats = play(specs, tmp_path / "m.jsonl", LaunchOptions(sandbox="bwrap"))
+    assert all(seat.status == "OK" and seat.stand_in is None for seat in seats), seats
+    assert "parent: /run/daihinmin/inner " in (tmp_path / "m.player0.stderr").read_text()
+    traced = (tmp_path / "m.player1.stderr").read_text()
+    assert "denied: ptrace" in traced and "BREACH" not in traced
+    assert running_with(str(ATTACK)) == []
+
+
+@needs_bwrap
+def test_bwrap_without_a_compiler_runs_the_python_inner_program(tmp_path: Path) -> None:
+    """No cc on the PATH, no $CC, nothing built yet: ``match`` warns and runs inner.py,
+    and the sandbox holds as well (no other port, no ptrace of the inner half)."""
+    env = {k: v for k, v in os.environ.items() if k != "CC"}
+    env.update(PATH="/nonexistent", XDG_CACHE_HOME=str(tmp_path / "cache"))
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        port = listener.getsockname()[1]
+        commands = [f"{sys.executable} {ATTACK} {mode} {arg} {{host}} {{port}}"
+                    for mode, arg in (("parent", "-"), ("ptrace", "-"), ("connect", port))]
+        done = subprocess.run([*CLI, "match", "--sandbox", "bwrap", "-v", "--games", "1",
+                               "--log", str(tmp_path / "m.jsonl"), "default", "default",
+                               *(a for c in commands for a in ("--cmd", c))],
+                              capture_output=True, text=True, timeout=300, env=env)
+    assert done.returncode == 0, done.stderr
+    assert ("WARNING daihinmin.launch: sandbox: the inner program in Python (no C compiler"
+            in done.stderr)
+    assert not list((tmp_path / "cache").glob("daihinmin/inner-*"))
+    parent = (tmp_path / "m.player2.stderr").read_text()
+    assert "parent: " in parent and " -I -S /run/daihinmin/inner" in parent
+    traced = (tmp_path / "m.player3.stderr").read_text()
+    assert "denied: ptrace" in traced and "BREACH" not in traced
+    assert "ConnectionRefusedError" in (tmp_path / "m.player4.stderr").read_text()
+    assert running_with(str(ATTACK)) == []
 
 
 def check_bot(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:

@@ -56,6 +56,19 @@ def attack(mode: str, arg: str) -> None:
                 breach(f"read {path}")
             except OSError as exc:
                 denied(f"read {path}", exc)
+    elif mode == "ptrace":  # take over its parent, the sandbox's inner half (and its socket)
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        parent = os.getppid()
+        if libc.ptrace(16, parent, 0, 0) == 0:  # PTRACE_ATTACH
+            breach(f"traced its parent {parent}")
+        code = ctypes.get_errno()
+        denied(f"ptrace {parent}", OSError(code, os.strerror(code)))
+    elif mode == "parent":  # say what started it
+        with open(f"/proc/{os.getppid()}/cmdline", "rb") as f:
+            words = f.read().decode().split("\0")
+        print("parent:", " ".join(words[:4]), file=sys.stderr, flush=True)
     elif mode == "connect":  # another loopback port than its server's
         try:
             socket.create_connection(("127.0.0.1", int(arg)), timeout=5).close()
