@@ -209,6 +209,12 @@ def test_a_table_whose_worker_dies_fails_the_match_and_stops_the_others(
         deadline = time.monotonic() + 60
         while processes_with(marker) < 10 and time.monotonic() < deadline:
             time.sleep(0.05)
+        # Seated: a table's log has its header once its players are seated (a process that
+        # is up may not have connected yet, and a kill before then leaves the log empty).
+        logs = [table_log_path(log, t) for t in (1, 2)]
+        while not all(p.exists() and b"\n" in p.read_bytes() for p in logs) \
+                and time.monotonic() < deadline:
+            time.sleep(0.05)
         player = next(int(e) for e in os.listdir("/proc") if e.isdigit()
                       and f"{marker}0".encode() in Path(f"/proc/{e}/cmdline").read_bytes())
         killed.append(parent_of(parent_of(player)))  # the player's guard's parent
