@@ -35,25 +35,21 @@ from daihinmin.players.mc.models import (
     MODEL_SAMPLE,
     MODEL_UNIFORM,
     MODEL_WEAKEST,
-    _weakest_of,
-    pass_option,
+    sample_choice_read,
     uniform_choice,
     weakest_choice,
 )
-from daihinmin.players.mc.movegen import generate
 from daihinmin.players.mc.moves import MAX_MOVES
 from daihinmin.players.mc.observe import simulator_gaps
 from daihinmin.players.mc.plays import revolts
 from daihinmin.players.mc.rollout import choose, weakest_cards
 from daihinmin.players.mc.rulebits import LEAD_HOLDS_CLUB3, NO_REVOLUTION, rules_word
-from daihinmin.players.mc.sample_model import sample_move
 from daihinmin.players.mc.state import (
     ELEVEN,
     FAILS,
     FIELD_CARDS,
     FIELD_INFO,
     HAND,
-    LOCK,
     MAX_PLAYERS,
     N_OUT,
     OUT,
@@ -191,25 +187,8 @@ def _with_class(carry: np.ndarray, n: int, place: int) -> int:
 @njit(cache=True)
 def default_choice(st: np.ndarray, p: int, read_rev: int, bufc: np.ndarray,
                    bufi: np.ndarray) -> int:
-    """The bundled ``default`` bot's move (``players.mc.models.sample_choice``, with the
-    order the client read the field in: ``read_rev``)."""
-    hand = st[HAND + p]
-    revolution = st[REV] ^ st[ELEVEN]
-    cards, info = sample_move(hand, st[FIELD_INFO], revolution, read_rev, st[LOCK])
-    if st[RULES] == 0 and popcount(hand & JOKER_BITS) < 2:  # uecda: always a legal move
-        if info == 0:
-            return -1
-        bufc[0] = cards
-        bufi[0] = info
-        return 0
-    n = generate(hand, st[FIELD_INFO], st[REV], st[LOCK], False, bufc, bufi, st[RULES])
-    if info != 0:
-        for i in range(n):
-            if bufc[i] == cards and bufi[i] == info:
-                return i
-    if pass_option(st, n):
-        return -1
-    return _weakest_of(st, n, bufc, bufi)
+    """The bundled ``default`` bot's move, with the order the client read the field in."""
+    return sample_choice_read(st, p, read_rev, bufc, bufi)
 
 
 @njit(cache=True)

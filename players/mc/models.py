@@ -139,9 +139,17 @@ def sample_choice(st: np.ndarray, p: int, bufc: np.ndarray, bufi: np.ndarray) ->
     ``default`` bot makes it under any rules: the client reads only the revolution (not an
     11-back); a move the rules do not allow is a pass, or, where a leader must play, the
     sample strategy's lead (``players.default_bot``)."""
+    return sample_choice_read(st, p, st[REV] ^ st[ELEVEN], bufc, bufi)
+
+
+@njit(cache=True)
+def sample_choice_read(st: np.ndarray, p: int, read_rev: int, bufc: np.ndarray,
+                       bufi: np.ndarray) -> int:
+    """:func:`sample_choice` with the order the client read the field in given (``read_rev``:
+    a client that follows the game from the wire may read it otherwise than the table)."""
     hand = st[HAND + p]
     revolution = st[REV] ^ st[ELEVEN]
-    cards, info = sample_move(hand, st[FIELD_INFO], revolution, revolution, st[LOCK])
+    cards, info = sample_move(hand, st[FIELD_INFO], revolution, read_rev, st[LOCK])
     if st[RULES] == 0 and popcount(hand & JOKER_BITS) < 2:  # uecda: always a legal move
         if info == 0:
             return -1
