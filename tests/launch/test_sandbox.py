@@ -12,6 +12,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -29,6 +30,9 @@ DATA = Path(__file__).parent.parent / "data" / "sandbox"
 ATTACK = DATA / "attack_bot.py"
 CLI = [sys.executable, "-m", "daihinmin.tools"]
 needs_bwrap = pytest.mark.skipif(bwrap_path() is None, reason="bubblewrap is not installed")
+# One worker runs these one after another: each looks machine-wide for what is left of the
+# attack bot, which another of them running at the same time would still be running.
+pytestmark = pytest.mark.xdist_group("attack-bot")
 
 
 def attack_spec(mode: str, arg: str) -> PlayerSpec:
@@ -45,6 +49,15 @@ def running_with(marker: str) -> list[str]:
             continue
         if marker in cmdline and int(pid) != os.getpid():
             found.append(f"{pid}: {cmdline}")
+    return found
+
+
+def left_after_stop(marker: str, seconds: float = 10.0) -> list[str]:
+    """What still runs of ``marker`` once the processes that were stopped have had a moment
+    to go (a killed process on a busy machine is torn down a little after its kill)."""
+    deadline = time.monotonic() + seconds
+    while (found := running_with(marker)) and time.monotonic() < deadline:
+        time.sleep(0.1)
     return found
 
 
@@ -78,20 +91,23 @@ def test_limits_stop_players_and_nothing_is_left(tmp_path: Path) -> None:
     kept = tmp_path / "m.player4.stderr"  # the flood's last 64 KiB, beside the log
     assert kept.stat().st_size == 64 * 1024 and set(kept.read_bytes()) == {ord("x")}
     assert "MemoryError" in (tmp_path / "m.player0.stderr").read_text()
-    assert running_with(str(ATTACK)) == [] and running_with("sleep 739") == []
+    assert left_after_stop(str(ATTACK)) == [] and left_after_stop("sleep 739") == []
 
 
 def test_a_flood_costs_the_match_no_memory(tmp_path: Path) -> None:
     """600 MB on stderr through ``daihinmin match``: its memory stays small."""
     command = f"{sys.executable} {ATTACK} flood 600 {{host}} {{port}}"
-    done = subprocess.run([*CLI, "match", "--games", "1", "--no-log", "--json", "--cmd",
-                           command], capture_output=True, text=True, timeout=300,
-                          cwd=tmp_path)
-    assert done.returncode == 0, done.stderr
-    import resource
-
-    # the largest child so far: the match, its guards and bots (each far below 600 MB)
-    assert resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss < 300 * 1024
+    # A fresh process runs the match and reports the largest of its children (the match, its
+    # guards and bots): this test process's own children include other tests' programs.
+    measure = ("import resource, subprocess, sys\n"
+               "done = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL)\n"
+               "print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+    done = subprocess.run([sys.executable, "-c", measure, *CLI, "match", "--games", "1",
+                           "--no-log", "--json", "--cmd", command], capture_output=True,
+                          text=True, timeout=300, cwd=tmp_path)
+    code, peak_kib = (int(word) for word in done.stdout.split())
+    assert code == 0, done.stderr
+    assert peak_kib < 300 * 1024  # each far below the 600 MB the player wrote
 
 
 def make_submission(root: Path, mode: str, arg: str) -> Path:
@@ -138,7 +154,7 @@ def test_bwrap_denies_files_network_and_keeps_limits(tmp_path: Path) -> None:
     assert read_text.count("denied: read") == 2 and "FileNotFoundError" in read_text
     assert "ConnectionRefusedError" in (tmp_path / "m.player2.stderr").read_text()
     assert (memory.status, memory.detail.split(":")[0]) == ("CRASHED", "memory limit 256 MiB")
-    assert running_with(str(tmp_path)) == []
+    assert left_after_stop(str(tmp_path)) == []
 
 
 @needs_bwrap
@@ -154,7 +170,7 @@ def test_bwrap_runs_the_c_inner_program_which_the_player_cannot_trace(tmp_path: 
     assert "parent: /run/daihinmin/inner " in (tmp_path / "m.player0.stderr").read_text()
     traced = (tmp_path / "m.player1.stderr").read_text()
     assert "denied: ptrace" in traced and "BREACH" not in traced
-    assert running_with(str(ATTACK)) == []
+    assert left_after_stop(str(ATTACK)) == []
 
 
 @needs_bwrap
@@ -182,7 +198,7 @@ def test_bwrap_without_a_compiler_runs_the_python_inner_program(tmp_path: Path) 
     traced = (tmp_path / "m.player3.stderr").read_text()
     assert "denied: ptrace" in traced and "BREACH" not in traced
     assert "ConnectionRefusedError" in (tmp_path / "m.player4.stderr").read_text()
-    assert running_with(str(ATTACK)) == []
+    assert left_after_stop(str(ATTACK)) == []
 
 
 def check_bot(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -239,7 +255,7 @@ def test_check_bot_silent_bot(tmp_path: Path) -> None:
     done = check_bot(folder, "--profile-time", "1")
     assert done.returncode == 3, done.stdout + done.stderr
     assert "handshake  FAILED  TIMEOUT" in done.stdout
-    assert running_with(str(folder)) == []
+    assert left_after_stop(str(folder)) == []
 
 
 def test_sandbox_bwrap_missing_is_one_line(tmp_path: Path) -> None:
@@ -272,7 +288,7 @@ def test_tournament_records_the_limit_and_never_reruns_the_database(tmp_path: Pa
     again = subprocess.run([*CLI, "tournament", "--resume", "--db", str(db)],
                            capture_output=True, text=True, timeout=120)
     assert again.returncode == 2 and "never a reason to run one" in again.stderr
-    assert running_with(str(tmp_path)) == []
+    assert left_after_stop(str(tmp_path)) == []
 
 
 def test_a_player_outlives_the_thread_that_started_it(tmp_path: Path) -> None:

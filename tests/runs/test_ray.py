@@ -270,9 +270,12 @@ def test_publish_works_unchanged_on_ray(cluster: LoopbackCluster, tmp_path: Path
         found = re.search(r"(http://127\.0\.0\.1:\d+)/", web.stdout.readline().decode())
         assert found
         url = found.group(1)
+        # the next line is the publish address with the token the app printed
+        publish = re.search(r"--publish '([^']+)'", web.stdout.readline().decode())
+        assert publish, "no publish address printed"
         report = on_ray(cluster, ["--bot", "random", "--bot", "greedy", "--games", "4",
                                   "--games-per-match", "2", "--no-duplicate", "--in-process",
-                                  "--publish", url], tmp_path / "r.sqlite")
+                                  "--publish", publish.group(1)], tmp_path / "r.sqlite")
         seen = cluster.run([sys.executable, "-c", SPECTATOR, url], timeout=120)
     finally:
         web.terminate()
