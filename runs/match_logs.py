@@ -21,7 +21,10 @@ overwritten.  The results database records which log belongs to which attempt.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
+
+LOG_NAME = re.compile(r"match-(\d{5,})(?:\.(\d+))?\.jsonl")
 
 
 def next_log_path(log_dir: str | Path, match_id: int) -> Path:
@@ -36,4 +39,24 @@ def next_log_path(log_dir: str | Path, match_id: int) -> Path:
         attempt += 1
 
 
-__all__ = ["next_log_path"]
+def logs_in(log_dir: str | Path) -> list[tuple[int, int, Path]]:
+    """Every log in ``log_dir`` named as :func:`next_log_path` names them: (match id, the
+    number in its name, absolute path), in that order.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> for name in ("match-00003.2.jsonl", "match-00003.jsonl", "notes.jsonl"):
+    ...     _ = (folder / name).write_text("")
+    >>> [(m, n, p.name) for m, n, p in logs_in(folder)]
+    [(3, 1, 'match-00003.jsonl'), (3, 2, 'match-00003.2.jsonl')]
+    """
+    folder = Path(os.path.abspath(log_dir))
+    found = []
+    for entry in os.scandir(folder):
+        named = LOG_NAME.fullmatch(entry.name)
+        if named is not None and entry.is_file(follow_symlinks=False):
+            found.append((int(named[1]), int(named[2] or 1), folder / entry.name))
+    return sorted(found)
+
+
+__all__ = ["logs_in", "next_log_path"]

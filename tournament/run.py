@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from daihinmin.runs.backend import Backend, Run, open_run
+from daihinmin.runs.match_logs import logs_in
 from daihinmin.runs.pool import split_slots
 from daihinmin.runs.spec import MatchSpec
 
@@ -248,4 +249,6 @@ def run_tournament(store: TournamentStore, cfg: TournamentConfig,
     standings in ``daihinmin web``."""
     preflight(cfg)
     store.reset_unfinished()
+    if cfg.log_dir is not None:  # logs of a killed run that the database never heard of
+        store.adopt_logs(logs_in(cfg.log_dir))
     return Dispatcher(store, cfg, tally, publishing, backend).run(store.pending())

@@ -415,6 +415,37 @@ class TournamentStore:
                 "INSERT OR REPLACE INTO match_logs (match_id, attempt, path) SELECT id,"
                 " attempts, ? FROM matches WHERE id = ?", (path, match_id))
 
+    def adopt_logs(self, found: list[tuple[int, int, Path]]) -> int:
+        """Record the logs in the log folder that no attempt names: a run killed after a
+        worker opened a match's log and before this database heard of it leaves one.  Each
+        is an attempt of its unfinished match (never counted).  Only files made since this
+        tournament's first run are taken, so an older run's logs in the same folder are not.
+        Returns how many were recorded."""
+        with self.reading():
+            (since,) = self.con.execute("SELECT MIN(started_at) FROM runs").fetchone()
+            known = {p for (p,) in self.con.execute("SELECT path FROM match_logs")}
+            unfinished = {m for (m,) in self.con.execute(
+                "SELECT id FROM matches WHERE status != 'done'")}
+        if since is None:
+            return 0
+        adopted = 0
+        for match_id, _, path in found:
+            if str(path) in known or match_id not in unfinished:
+                continue
+            try:
+                if path.stat().st_mtime < since - 1:  # (file times may lag the clock a little)
+                    continue
+            except OSError:
+                continue
+            with self.transaction():
+                self.con.execute("UPDATE matches SET attempts = attempts + 1 WHERE id = ?",
+                                 (match_id,))
+                self.con.execute(
+                    "INSERT INTO match_logs (match_id, attempt, path) SELECT id, attempts, ?"
+                    " FROM matches WHERE id = ?", (str(path), match_id))
+            adopted += 1
+        return adopted
+
     def match_logs(self) -> list[MatchLogRow]:
         """Every attempt's log, by match and attempt; ``counted``: its games are the ones
         in the standings (the match is done and this was its last attempt)."""

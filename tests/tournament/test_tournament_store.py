@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -108,3 +109,42 @@ def test_an_exact_tournament_grows_only_until_its_short_round_is_played(tmp_path
         TournamentStore.resume(path, config(games=60, games_per_match=10, games_exact=True))
     with pytest.raises(ResumeMismatchError):  # exact or not is part of the fingerprint
         TournamentStore.resume(path, config(games=40, games_per_match=10))
+
+
+def test_a_log_the_killed_run_never_recorded_is_adopted_as_an_uncounted_attempt(
+        tmp_path) -> None:
+    """A run killed between a worker opening match 1's log and the database hearing of it:
+    the resume names that file as an attempt of its own, and the next attempt is counted."""
+    from daihinmin.runs.match_logs import logs_in, next_log_path
+
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    old = logs / "match-00002.jsonl"  # another tournament's log, from before this one
+    old.write_text("")
+    os.utime(old, (1_000_000, 1_000_000))
+    store = TournamentStore.create(tmp_path / "t.sqlite", config())
+    store.begin_run("in-process", 1, 1)
+    store.match_started(0)
+    first = next_log_path(logs, 0)
+    first.write_text("")
+    store.record_log(0, str(first))
+    store.record_game(0, 1, (0, 1, 2, 3, 4), (0, 1, 2, 3, 4), (5, 4, 3, 2, 1), 9)
+    orphan = next_log_path(logs, 1)  # the worker's next match; its messages were lost
+    orphan.write_text("")
+    store.close()
+
+    again = TournamentStore.resume(tmp_path / "t.sqlite", None)
+    again.reset_unfinished()
+    assert again.adopt_logs(logs_in(logs)) == 1
+    assert again.adopt_logs(logs_in(logs)) == 0  # once
+    for match in (0, 1):
+        again.match_started(match)
+        path = next_log_path(logs, match)
+        path.write_text("")
+        again.record_log(match, str(path))
+        for g in (1, 2):
+            again.record_game(match, g, (0, 1, 2, 3, 4), (0, 1, 2, 3, 4), (5, 4, 3, 2, 1), 9)
+        again.match_done(match, 0.1)
+    rows = [(r.match_id, r.attempt, Path(r.path).name, r.counted) for r in again.match_logs()]
+    assert rows == [(0, 1, "match-00000.jsonl", False), (0, 2, "match-00000.2.jsonl", True),
+                    (1, 1, "match-00001.jsonl", False), (1, 2, "match-00001.2.jsonl", True)]
