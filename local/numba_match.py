@@ -72,7 +72,6 @@ from daihinmin.rules.ruleset import (
     Restart,
     RuleSet,
     Scoring,
-    SequenceOrder,
 )
 from numba import njit
 
@@ -111,9 +110,6 @@ def numba_gaps(rules: RuleSet) -> list[str]:
         gaps.append(f"scoring={rules.scoring.value}")
     if rules.seven_pass or rules.ten_discard:
         gaps.append("seven_pass/ten_discard (choices)")
-    if rules.sequence_order is not SequenceOrder.ABOVE_HIGH:
-        # the default bot's model answers a sequence as the client does under uecda's order
-        gaps.append(f"sequence_order={rules.sequence_order.value}")
     if len(rules.exchange_pairs()) > 3:
         gaps.append("more than three exchange pairs")
     return gaps

@@ -27,7 +27,7 @@ from .movegen import generate
 from .moves import K_GROUP, K_JOKER, K_SEQUENCE, high_of, kind_of, low_of, size_of
 from .rollout import choose, model_chance
 from .rulebits import LEAD_HOLDS_CLUB3, LEADER_MUST_PLAY
-from .sample_model import sample_move
+from .sample_model import sample_move, sample_table
 from .state import (
     ELEVEN,
     FIELD_INFO,
@@ -149,13 +149,16 @@ def sample_choice_read(st: np.ndarray, p: int, read_rev: int, bufc: np.ndarray,
     a client that follows the game from the wire may read it otherwise than the table)."""
     hand = st[HAND + p]
     revolution = st[REV] ^ st[ELEVEN]
-    cards, info = sample_move(hand, st[FIELD_INFO], revolution, read_rev, st[LOCK])
     if st[RULES] == 0 and popcount(hand & JOKER_BITS) < 2:  # uecda: always a legal move
+        cards, info = sample_move(hand, st[FIELD_INFO], revolution, read_rev, st[LOCK])
         if info == 0:
             return -1
         bufc[0] = cards
         bufi[0] = info
         return 0
+    # other rules judge the client's table themselves (e.g. a run answering by its lowest
+    # rank, sequence_order=above_low, may overlap the field's top): is it a legal play?
+    cards, info = sample_table(hand, st[FIELD_INFO], revolution, read_rev, st[LOCK])
     n = generate(hand, st[FIELD_INFO], st[REV], st[LOCK], False, bufc, bufi, st[RULES])
     if info != 0:
         for i in range(n):

@@ -265,6 +265,8 @@ def _filter(cards: int, order: int, rev: int, lock: int, suits: int) -> int:
 
 @njit(cache=True)
 def _beats(info: int, field: int, rev: int, lock: int) -> bool:
+    """Does the play beat the field under the uecda rules (what the rules engine allows
+    there: a run above the field's highest rank)?"""
     kind, fkind = kind_of(info), kind_of(field)
     if fkind == K_JOKER:
         return False  # the client never answers a lone joker
@@ -325,14 +327,27 @@ def sample_follow(hand: int, field: int, rev: int, read_rev: int,
                 _run_table(usable, True, table)
                 _keep_only(table, size)
             cards, info = _pick_high_run(hand, table) if rev else _pick_low_run(hand, table)
-    if info != 0 and not _beats(info, field, rev, lock):
-        return 0, 0
     return cards, info
 
 
 @njit(cache=True)
-def sample_move(hand: int, field: int, rev: int, read_rev: int, lock: int) -> tuple[int, int]:
-    """The sample client's play as ``(cards, info)``; ``(0, 0)`` = pass (or rejected)."""
+def sample_table(hand: int, field: int, rev: int, read_rev: int,
+                 lock: int) -> tuple[int, int]:
+    """The table the sample client sends, as ``(cards, info)``, before the server judges it
+    (``(0, 0)``: a pass, or a table no play reads from).  Whether the rules allow it is the
+    caller's to check: the client answers a run above the field's highest rank as it reads
+    it, the joker standing in for a missing card even at that rank, so under
+    ``sequence_order=above_low`` a run overlapping the field's top may be allowed."""
     if field == 0:
         return sample_lead(hand, rev)
     return sample_follow(hand, field, rev, read_rev, lock)
+
+
+@njit(cache=True)
+def sample_move(hand: int, field: int, rev: int, read_rev: int, lock: int) -> tuple[int, int]:
+    """The sample client's play under the uecda rules as ``(cards, info)``; ``(0, 0)`` =
+    pass (or a table the server rejects)."""
+    cards, info = sample_table(hand, field, rev, read_rev, lock)
+    if field != 0 and info != 0 and not _beats(info, field, rev, lock):
+        return 0, 0
+    return cards, info
