@@ -83,8 +83,8 @@ MODELS: dict[str, int] = {"default": MODEL_SAMPLE}
 CHUNK = 65536
 # The parameters of a match, in one int64 array (slots).
 _N, _JOKERS, _WORD, _OWNER_ANSWERS, _SEAT_PERIOD, _RESET_PERIOD = 0, 1, 2, 3, 4, 5
-_EXCHANGE, _SKIP_JOKERS, _CLUB3_FIRST, _LAST_PLACE_LEADS, _PAIRS = 6, 7, 8, 9, 10
-_PARAMS = 20  # _PAIRS: up to three (upper place, lower place, count) triples
+_EXCHANGE, _SKIP_JOKERS, _CLUB3_FIRST, _LAST_PLACE_LEADS, _HEIMIN, _PAIRS = 6, 7, 8, 9, 10, 11
+_PARAMS = 21  # _PAIRS: up to three (upper place, lower place, count) triples
 # What a match carries from game to game (slots): the seats, the classes (-1: none yet).
 _SEATS, _CLASSES = 0, MAX_PLAYERS
 _CARRY = 2 * MAX_PLAYERS
@@ -104,8 +104,6 @@ def numba_gaps(rules: RuleSet) -> list[str]:
         gaps.append("first_lead=draw")
     if rules.later_lead is LaterLead.WORST_SCORER:
         gaps.append("later_lead=worst_scorer")
-    if rules.restart is not Restart.CLASSES:
-        gaps.append(f"restart={rules.restart.value}")
     if rules.scoring is not Scoring.PLACE:
         gaps.append(f"scoring={rules.scoring.value}")
     if rules.seven_pass or rules.ten_discard:
@@ -123,6 +121,7 @@ def _params(rules: RuleSet) -> np.ndarray:
     prm[_EXCHANGE], prm[_SKIP_JOKERS] = int(rules.exchange), int(rules.joker_exchange_exempt)
     prm[_CLUB3_FIRST] = int(rules.first_lead is FirstLead.CLUB3)
     prm[_LAST_PLACE_LEADS] = int(rules.later_lead is LaterLead.LAST_PLACE)
+    prm[_HEIMIN] = int(rules.restart is Restart.HEIMIN)
     for i, (upper, lower, count) in enumerate(rules.exchange_pairs()):
         prm[_PAIRS + 3 * i:_PAIRS + 3 * i + 3] = (upper, lower, count)
     prm[_PAIRS + 3 * len(rules.exchange_pairs())] = -1
@@ -230,8 +229,9 @@ def _start(prm: np.ndarray, carry: np.ndarray, mt: np.ndarray, game: int,
             carry[_SEATS + i] = i
         pyrandom.shuffle(mt, carry[_SEATS:_SEATS + n], n)
     reset = prm[_RESET_PERIOD]
-    fresh = game == 1 or (reset > 0 and (game - 1) % reset == 0)
-    dealer = carry[_SEATS + pyrandom.below(mt, n)] if fresh else _with_class(carry, n, 0)
+    block_start = game == 1 or (reset > 0 and (game - 1) % reset == 0)  # no classes
+    fresh = block_start or prm[_HEIMIN] != 0  # restart=heimin: no exchange, the first lead
+    dealer = carry[_SEATS + pyrandom.below(mt, n)] if block_start else _with_class(carry, n, 0)
     size = 52 + prm[_JOKERS]
     for i in range(52):
         deck[i] = 4 + i
@@ -271,7 +271,7 @@ def _start(prm: np.ndarray, carry: np.ndarray, mt: np.ndarray, game: int,
             word |= LEAD_HOLDS_CLUB3
         if first < 0:
             first = dealer
-        prev_top = -1
+        prev_top = -1 if block_start else _with_class(carry, n, 0)  # (miyako-ochi)
     else:
         if prm[_LAST_PLACE_LEADS]:
             first = _with_class(carry, n, n - 1)

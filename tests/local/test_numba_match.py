@@ -54,6 +54,12 @@ def engine_games(rules: RuleSet, seed: int, games: int) -> list[GameRecord]:
     ("web", (), 60),  # 11-back, miyako-ochi, the last place leads, two jokers
     ("web", ("players=3",), 40),
     ("uecda", ("exchange=no", "seat_change_period=3"), 30),
+    # runs answered by their lowest rank (a joker-filled run may overlap the field's top),
+    # the ♣3 opening, six players, groups of at most four, no lock; the joker pair
+    ("original", (), 130),
+    ("app", (), 130),
+    ("original", ("restart=heimin",), 30),  # every game opens as the first, no exchange
+    ("web", ("restart=heimin", "sequence_order=next_low"), 30),  # miyako-ochi still
 ])
 def test_numba_matches_are_the_engines_game_for_game(preset: str, overrides: tuple[str, ...],
                                                      games: int) -> None:
@@ -98,7 +104,8 @@ def test_what_the_numba_engine_cannot_play_exactly_is_refused() -> None:
 
     for rules, bots, why in [
         (UECDA, ["default", "random", "default", "default", "default"], "random"),
-        (ruleset_from("original", ["players=5"]), ["default"] * 5, "sequence_order"),
+        (ruleset_from("original", ["scoring=cards", "end_on_first_out=yes"]), ["default"] * 6,
+         "scoring=cards"),
         (ruleset_from("thirteenth_floor"), ["default"] * 4, "hand_size"),
         (ruleset_from("web", ["seven_pass=yes"]), ["default"] * 4, "seven_pass"),
         (UECDA, ["default"] * 4, "5 bots"),

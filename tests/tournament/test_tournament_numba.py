@@ -43,8 +43,8 @@ def test_what_the_numba_engine_cannot_play_is_refused(tmp_path: Path) -> None:
     db = str(tmp_path / "t.sqlite")
     for args, why in [
         (("--bot", "default", "--bot", "random", "--in-process"), "Numba model"),
-        (("--bot", "default", "--bot", "a=default", "--in-process", "--rules", "app"),
-         "sequence_order"),
+        (("--bot", "default", "--bot", "a=default", "--in-process", "--rules",
+          "thirteenth_floor"), "hand_size"),
         (("--bot", "default", "--bot", "a=default"), "--in-process"),
     ]:
         done = run(*args, "--engine", "numba", "--games", "10", "--db", db)

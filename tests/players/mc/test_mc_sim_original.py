@@ -12,14 +12,15 @@ from dataclasses import fields
 
 import numpy as np
 import pytest
-from daihinmin.contract.view import GameView
+from daihinmin.contract.view import GameView, Observed
+from daihinmin.players.default_bot import DefaultBot, order_when_field_was_read
 from daihinmin.players.mc import state as S
 from daihinmin.players.mc.control import (
     finishes_in_one,
     is_one_play,
 )
-from daihinmin.players.mc.convert import hand_mask, state_from_game
-from daihinmin.players.mc.models import pass_option
+from daihinmin.players.mc.convert import decode_move, hand_mask, state_from_game
+from daihinmin.players.mc.models import pass_option, sample_choice_read
 from daihinmin.players.mc.movegen import generate
 from daihinmin.players.mc.moves import MAX_MOVES
 from daihinmin.players.mc.observe import knowledge_from_view, simulator_gaps
@@ -27,6 +28,7 @@ from daihinmin.players.mc.rollout import BUFFER
 from daihinmin.rules.forbidden import is_forbidden_finish
 from daihinmin.rules.game import GameState
 from daihinmin.rules.ruleset import (
+    APP,
     ORIGINAL,
     UECDA,
     FirstLead,
@@ -273,3 +275,37 @@ def test_runs_answer_runs_as_the_engine_says(toggle: str, data: st.DataObject,
     """sequence_order=above_low on purpose-made positions: a run over a run, overlapping
     ranks allowed, in either order."""
     check_position(data.draw(runs_over_runs(TOGGLES[toggle])), 6, random.Random(seed))
+
+
+#: The sequence orders the simulator plays, alone and in the presets that use them.
+SEQUENCE_ORDERS: dict[str, dict[str, object]] = {
+    "above_high": {}, "above_low": TOGGLES["sequence_above_low_revolt_at_4"],
+    "next_low": {"sequence_order": SequenceOrder.NEXT_LOW, "revolution_sequence_min": 4},
+    "original": TOGGLES["original"], "app": preset_toggles(APP),
+}
+
+
+@pytest.mark.parametrize("order", sorted(SEQUENCE_ORDERS))
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), just_played=st.booleans())
+def test_the_sample_model_answers_runs_as_the_default_bot(order: str, data: st.DataObject,
+                                                         just_played: bool) -> None:
+    """The ``default`` bot's model on a run over a run under each sequence order: the client's
+    run where the rules allow it (under above_low a joker-filled run may overlap the field's
+    top), else a pass; with the field just played (a revolution read in the old order) or
+    not."""
+    game = data.draw(runs_over_runs(SEQUENCE_ORDERS[order]))
+    p, field = game.turn, game.field
+    assert field is not None
+    history = (Observed(game.owner, field),) if just_played else ()
+    view = GameView(player=p, hand=game.hands[p], field=field, turn_player=p,
+                    revolution=game.revolution, eleven_back=False, lock=game.lock,
+                    counts=tuple(len(h) for h in game.hands), classes=(0,) * 4,
+                    seats=game.seats, my_turn=True, rules=game.rules, history=history,
+                    opening=CardSet())
+    expected = DefaultBot().play(view)
+    buf_c, buf_i = np.zeros(MAX_MOVES, dtype=np.int64), np.zeros(MAX_MOVES, dtype=np.int64)
+    i = sample_choice_read(state_from_game(game), p, int(order_when_field_was_read(view)),
+                           buf_c, buf_i)
+    got = decode_move(buf_c[i], buf_i[i]) if i >= 0 else PASS
+    assert got == expected, (str(view.hand), str(field), view.revolution)
