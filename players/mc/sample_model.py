@@ -3,9 +3,11 @@ bitboards.
 
 The same choices as :mod:`daihinmin.players.sample_tables` (the table-by-table original),
 computed from card masks so that the sampler can score thousands of worlds per decision.  A
-differential test holds the two together.  ``sample_move`` returns the play as ``(cards,
-info)``, or ``(0, 0)`` for a pass, which is also what a table the server would reject comes
-to.
+differential test holds the two together.  ``sample_table`` returns the table the client
+sends as ``(cards, info)``, or ``(0, 0)`` for a pass or a table no play reads from; whether
+the rules allow it is the caller's to judge (``models.sample_choice_read``).
+``sample_move`` judges it by the uecda rules: a table the server would reject comes to
+``(0, 0)`` too.
 
 One fact the bitboard state does not keep: the client reads the field in the order of the
 turn *before* the play on it, so right after a revolution by a sequence it reads that
