@@ -36,6 +36,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("tournament", help="many matches between bots, with ratings",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("config", nargs="?", help="tournament TOML file")
+    add_participant_options(p)
+    add_play_options(p)
+    add_sprt_options(p)
+    add_run_options(p)
+    add_output_options(p)
+    p.set_defaults(func=cmd_tournament)
+
+
+def add_participant_options(p: argparse.ArgumentParser) -> None:
     who = p.add_argument_group("participants (quick run without a config)")
     who.add_argument("--bot", action="append", default=[], metavar="[LABEL=]NAME[:K=V,...]",
                      help="a bundled bot (repeat; a name twice is two participants)")
@@ -43,6 +52,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                      help="an external bot command with {host} and {port} (TCP only)")
     who.add_argument("--submission", action="append", default=[], metavar="[LABEL=]DIR",
                      help="a submission folder with a daihinmin-bot.toml (repeatable)")
+
+
+def add_play_options(p: argparse.ArgumentParser) -> None:
     what = p.add_argument_group("what to play")
     what.add_argument("--games", type=int,
                       help="total games (default: the config file's, else 100); rounded up "
@@ -64,6 +76,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                       help="override one rule of --rules (repeatable)")
     what.add_argument("--no-duplicate", action="store_true",
                       help="no seat rotations of the same deals")
+
+
+def add_sprt_options(p: argparse.ArgumentParser) -> None:
     test = p.add_argument_group(
         "sequential test (two participants)",
         "play until the answer is known at the error rates asked, at most --games "
@@ -76,6 +91,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                       help="the chance of accepting H1 when H0 holds (default 0.05)")
     test.add_argument("--beta", type=float, default=0.05,
                       help="the chance of accepting H0 when H1 holds (default 0.05)")
+
+
+def add_run_options(p: argparse.ArgumentParser) -> None:
     how = p.add_argument_group("how to run")
     how.add_argument("--db", help=f"results database (default: CONFIG.sqlite or {DEFAULT_DB})")
     how.add_argument("--resume", action="store_true", help="continue the tournament in --db")
@@ -94,6 +112,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                      help="a limit per player process (repeatable): cpu, memory, processes, "
                           "open_files, file_size, wall (docs/SANDBOX.md)")
     add_backend_options(how)
+
+
+def add_output_options(p: argparse.ArgumentParser) -> None:
     out = p.add_argument_group("output")
     out.add_argument("--report", action="store_true", help="only report on --db; play nothing")
     out.add_argument("--log-dir", metavar="DIR",
@@ -114,7 +135,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                           "(http://127.0.0.1:8080/?token=T)")
     out.add_argument("--publish-hands", action="store_true",
                      help="with --publish: let the spectators see every hand")
-    p.set_defaults(func=cmd_tournament)
 
 
 def config_from_args(args: argparse.Namespace) -> TournamentConfig | None:
