@@ -46,7 +46,7 @@ def aec_decisions(rules_name: str, overrides: list[str], seat: int, seed: int, g
 
 @pytest.mark.parametrize(("preset", "overrides", "seat"),
                          [("uecda", [], 0), ("uecda", [], 3), ("web", [], 1),
-                          ("uecda", ["players=4"], 2)])
+                          ("uecda", ["players=4"], 2), ("original", [], 4), ("app", [], 2)])
 def test_observations_and_masks_are_the_aec_environments(preset: str, overrides: list[str],
                                                          seat: int) -> None:
     from daihinmin.env.batched import BatchedEnv
