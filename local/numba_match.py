@@ -2,7 +2,7 @@
 
 :func:`play_numba_match` plays the match the engine would play (``daihinmin match``,
 ``tournament --in-process``) with the same seed and the same bots, every game end to end in
-Numba: the game's generator is CPython's (:mod:`daihinmin.env.pyrandom`, seeded as
+Numba: the game's generator is CPython's (:mod:`daihinmin.local.pyrandom`, seeded as
 :func:`daihinmin.rules.match.game_rng` seeds it), so the seat draw, the dealer, the deal and
 the random places after the pass limit are the engine's; the exchange (the lower classes'
 strongest cards, the upper classes' weakest returned) and the first leader follow
