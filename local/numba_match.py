@@ -247,8 +247,10 @@ def _start(prm: np.ndarray, carry: np.ndarray, mt: np.ndarray, game: int,
         if carry[_SEATS + i] == dealer:
             start = i
     hands[:] = 0
+    seat = start  # (start + i) % n, counted round
     for i in range(size):
-        hands[carry[_SEATS + (start + i) % n]] |= np.int64(1) << np.int64(deck[i])
+        hands[carry[_SEATS + seat]] |= np.int64(1) << np.int64(deck[i])
+        seat = seat + 1 if seat + 1 < n else 0
     for p in range(n):
         hands[p] = add_cards(0, hands[p])  # (jokers canonical: bit 60 first)
     facts[:] = 0

@@ -49,6 +49,8 @@ def _init_genrand(s: int) -> np.ndarray:
 
 
 _INIT = _init_genrand(19650218)  # (a global array: a constant of the compiled code)
+_BIT_LENGTHS = 64  # n.bit_length() looked up for the small n of deals and seats
+_BIT_LENGTH = np.array([n.bit_length() for n in range(_BIT_LENGTHS)], dtype=np.int64)
 
 
 @njit(cache=True)
@@ -132,7 +134,7 @@ def next_uint32(mt: np.ndarray) -> int:
 @njit(cache=True)
 def below(mt: np.ndarray, n: int) -> int:
     """``randrange(n)`` (``_randbelow``) for ``0 < n < 2**32``."""
-    k = 0
+    k = _BIT_LENGTH[n] if n < _BIT_LENGTHS else 0
     while (n >> k) != 0:
         k += 1
     while True:
