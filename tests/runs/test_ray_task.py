@@ -42,7 +42,7 @@ def test_a_match_is_done_only_after_its_log_was_sent(tmp_path: Path) -> None:
     driver.setup = TableSettings(transport="in-process", log_dir=str(logs))
     driver.job = RayJob()
     attempt = Attempt(spec(), 1, 0)
-    named = []
+    named: list[str] = []
     for msg in sent:
         if msg[0] == "done":
             [path] = named
