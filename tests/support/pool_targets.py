@@ -3,6 +3,7 @@ pool's worker processes, which start from a fresh interpreter)."""
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 
@@ -16,3 +17,35 @@ def tables_when_told(worker: int, go: Any, tasks: Any, results: Any, slots: int,
         go.wait(120)
         results.put(("done", table, f"table {table} played"))
     results.put(("exit", worker, 0.0))
+
+
+def orphaned_worker(tasks: Any, said: Any, up: Any) -> None:
+    """Waits until the process that started it is gone, then asks for its next task and
+    says what it got (``gone``: it stopped instead)."""
+    import multiprocessing
+
+    from daihinmin.runs.worker import DispatcherGoneError, next_task
+
+    up.set()
+    parent = multiprocessing.parent_process()
+    assert parent is not None
+    parent.join()  # (its sentinel: returns once the parent has ended)
+    try:
+        said.put(("task", next_task(tasks)))
+    except DispatcherGoneError:
+        said.put(("gone", None))
+
+
+def dispatcher_that_dies(said: Any) -> None:
+    """Queues two matches, starts a worker for them, and ends at once when it is up."""
+    from daihinmin.runs.pool import mp_context
+
+    ctx = mp_context()
+    tasks, up = ctx.Queue(), ctx.Event()
+    tasks.put("match 1")
+    tasks.put("match 2")
+    ctx.Process(target=orphaned_worker, args=(tasks, said, up)).start()
+    up.wait(120)
+    tasks.close()
+    tasks.join_thread()  # the matches are in the pipe
+    os._exit(0)  # as a killed dispatcher ends: no waiting for its worker

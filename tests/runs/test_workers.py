@@ -1,12 +1,12 @@
-"""``match --jobs``: the parent's reading of its workers' messages, with real worker
-processes (no timing: the state a slow parent meets is made directly)."""
+"""Worker processes and the one that reads them (``match --jobs``, a tournament), real
+processes, no timing: the state a slow or killed parent meets is made directly."""
 
 from __future__ import annotations
 
 from daihinmin.records.standings import Standings
 from daihinmin.runs.pool import WorkerPool, mp_context
 from daihinmin.runs.tables import TablesRun, note_crashed
-from pool_targets import tables_when_told
+from pool_targets import dispatcher_that_dies, tables_when_told
 
 
 def test_a_worker_that_said_goodbye_after_the_last_poll_is_not_taken_for_dead() -> None:
@@ -30,3 +30,14 @@ def test_a_worker_that_said_goodbye_after_the_last_poll_is_not_taken_for_dead() 
         assert pool.crashed() == [] and pool.finished
     finally:
         pool.stop()
+
+
+def test_a_worker_takes_no_match_once_its_dispatcher_is_gone() -> None:
+    """The dispatcher ended with matches still queued: its worker stops rather than start
+    one (a log and players nobody will ever read or stop)."""
+    ctx = mp_context()
+    said = ctx.Queue()
+    dispatcher = ctx.Process(target=dispatcher_that_dies, args=(said,))
+    dispatcher.start()
+    dispatcher.join(60)
+    assert said.get(timeout=60) == ("gone", None)
