@@ -32,6 +32,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -204,7 +205,8 @@ class TournamentStore:
 
     @classmethod
     def resume(cls, path: str | Path, cfg: TournamentConfig | None) -> TournamentStore:
-        """Open an existing database; ``cfg`` (if given) must match and may add games."""
+        """Open an existing database; ``cfg`` (if given) must match and may add games (or is
+        written into a database whose creation was killed before it held a tournament)."""
         if not Path(path).exists():
             if cfg is None:
                 raise StoreReadError(f"{path} does not exist and no tournament was given")
@@ -215,6 +217,9 @@ class TournamentStore:
         store = cls(path, writer=True)
         try:
             stored = store.stored_config()
+            if stored is None and cfg is not None and store.blank():
+                store.write_tournament(cfg)  # a creation that was killed before it was done
+                return store
             if stored is None:
                 raise StoreReadError(f"{path} holds no tournament")
             if cfg is not None and cfg.fingerprint() != stored.fingerprint():
@@ -228,6 +233,17 @@ class TournamentStore:
             store.close()
             raise
         return store
+
+    def blank(self) -> bool:
+        """Whether the file holds this schema's tables and nothing else, all empty: a
+        database whose creation was cut short (a kill between the file and its tournament),
+        not another program's file."""
+        with self.reading():
+            tables = [r[0] for r in self.con.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'")]
+            ours = set(re.findall(r"CREATE TABLE IF NOT EXISTS (\w+)", SCHEMA))
+            return set(tables) <= ours and not any(
+                self.con.execute(f"SELECT 1 FROM {t} LIMIT 1").fetchone() for t in tables)
 
     def write_tournament(self, cfg: TournamentConfig) -> None:
         rules = cfg.ruleset()

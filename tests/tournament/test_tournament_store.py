@@ -214,3 +214,35 @@ def test_a_named_log_that_was_never_made_is_forgotten_so_its_name_is_named_once(
     play_attempt(again, logs, 0)
     rows = [(r.attempt, Path(r.path).name, r.counted) for r in again.match_logs()]
     assert rows == [(2, "match-00000.jsonl", True)]
+
+
+def test_a_database_whose_creation_was_killed_is_taken_up_by_resume(tmp_path) -> None:
+    """Killed between making the file (its tables) and writing the tournament into it:
+    ``--resume`` with the tournament writes it; without one, or on another program's
+    SQLite file, it is still refused."""
+    import sqlite3
+
+    from daihinmin.tournament.store import DatabaseExistsError, StoreReadError
+
+    path = tmp_path / "t.sqlite"
+    path.touch()  # as create() makes it, exclusively; then its empty tables, no more
+    TournamentStore(path, writer=True).close()
+    with pytest.raises(DatabaseExistsError):
+        TournamentStore.create(path, config())
+    with pytest.raises(StoreReadError, match="holds no tournament"):
+        TournamentStore.resume(path, None).close()
+    store = TournamentStore.resume(path, config())
+    fresh = TournamentStore.create(tmp_path / "fresh.sqlite", config())
+    assert store.stored_config() == fresh.stored_config()
+    assert store.pending() == fresh.pending() and store.total_games() >= 20
+    store.close()
+    fresh.close()
+
+    other = tmp_path / "other.sqlite"
+    con = sqlite3.connect(other)
+    con.execute("CREATE TABLE notes (text TEXT)")
+    con.close()
+    with pytest.raises(StoreReadError, match="not a whole tournament database"):
+        TournamentStore.resume(other, config()).close()
+    assert sqlite3.connect(other).execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table'").fetchall() == [("notes",)]
