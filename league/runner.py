@@ -20,15 +20,15 @@ from pathlib import Path
 from typing import Protocol
 
 import trio
-from daihinmin.driver.faults import SeatReport
 from daihinmin.driver.record import GameRecord
 from daihinmin.launch.process import LaunchOptions, PlayerSpec
 from daihinmin.rules.ruleset import ruleset_from
+from daihinmin.runs.seat_faults import FaultRow, fault_rows, stand_in_rows
 from daihinmin.server.config import ServerConfig, WriteMode
 from daihinmin.server.errors import MatchInterruptedError, leaf_errors
 from daihinmin.server.runner import run_headless_match
 
-FaultRow = tuple[int, str, dict[str, int], str | None, str]  # player, status, counts, by, why
+DETAIL_CHARS = 4000  # of a fault's detail, kept in the league's database
 OnGame = Callable[[int, Sequence[int], Sequence[int], int], None]  # game, places, points, turns
 
 
@@ -82,26 +82,12 @@ class StandInPlayedError(RuntimeError):
         self.faults = faults
 
 
-def fault_rows(reports: Sequence[SeatReport]) -> list[FaultRow]:
-    return [(r.player, str(r.status), dict(r.faults), r.stand_in, r.detail[:4000])
-            for r in reports if not r.pristine]
-
-
 def stand_in_error(order: MatchOrder, record: GameRecord) -> StandInPlayedError:
-    rows: dict[int, FaultRow] = {}
-    for e in record.events:
-        if e.player in record.stand_in:
-            rows[e.player] = (e.player, str(e.status), {str(e.status): 1}, e.action,
-                              e.detail[:4000])
-    for row in fault_rows(record.reports):
-        if row[0] in record.stand_in:
-            rows[row[0]] = row
-    for p in record.stand_in:
-        rows.setdefault(p, (p, "CRASHED", {}, "fallback", "a stand-in played the seat"))
+    rows = stand_in_rows(record, DETAIL_CHARS)
     names = [f"{order.seats[p].label} (player {p}) {status}: {why.splitlines()[0] if why else ''}"
-             for p, status, _, _, why in rows.values()]
+             for p, status, _, _, why in rows]
     return StandInPlayedError(f"a stand-in played in game {record.game} for "
-                              + "; ".join(names), list(rows.values()))
+                              + "; ".join(names), rows)
 
 
 class LoopbackRunner:
@@ -137,7 +123,7 @@ class LoopbackRunner:
                     return MatchEnd(str(leaf), leaf.faults)
             first = leaf_errors(exc)[0]
             return MatchEnd(f"{type(first).__name__}: {first}"[:2000])
-        return MatchEnd(None, fault_rows(outcome.seats))
+        return MatchEnd(None, fault_rows(outcome.seats, DETAIL_CHARS))
 
 
 class InProcessRunner:

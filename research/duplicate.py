@@ -32,15 +32,20 @@ import statistics
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from daihinmin.players.registry import parse_options
 from daihinmin.records.exit_codes import OUTPUT_REFUSED
-from daihinmin.runs.backend import BackendError, add_backend_options, backend_from
+from daihinmin.runs.backend import add_backend_options
 from daihinmin.runs.parallel import map_jobs
 from daihinmin.values.words import counted
 
-from .positions import Task, position_log, run_task, warm_up_log
+from .positions import PositionResult, Task, position_log, run_task, warm_up_log
+from .tool_args import local_only_checked, tool_parser
+
+if TYPE_CHECKING:
+    from daihinmin.runs.backend import Backend
+    from daihinmin.tournament.sprt import SprtHypotheses
 
 
 def paired_summary(a: list[int], b: list[int]) -> dict[str, Any]:  # JSON
@@ -101,13 +106,13 @@ def _classes(text: str) -> list[int | None]:
     return out
 
 
-def main(argv: list[str] | None = None, prog: str | None = None,
-         formatter: type[argparse.HelpFormatter] = argparse.RawDescriptionHelpFormatter
-         ) -> int:
-    """Run the tool on ``argv``; ``daihinmin`` passes its ``prog`` and its help
-    ``formatter`` (how the command line shows help: plain text, defaults said)."""
-    p = argparse.ArgumentParser(prog=prog, description=__doc__,
-                                formatter_class=formatter)
+Sides = tuple[tuple[str, dict[str, object]], tuple[str, dict[str, object]]]  # A's, B's bot
+
+
+def build_parser(prog: str | None, formatter: type[argparse.HelpFormatter]
+                 ) -> argparse.ArgumentParser:
+    """The tool's options (``--help`` shows them)."""
+    p = tool_parser(prog, formatter, __doc__)
     p.add_argument("--a", default="mc", help="registered player A")
     p.add_argument("--b", default="mc", help="registered player B")
     p.add_argument("--a-opt", action="append", default=[], metavar="KEY=VALUE",
@@ -139,53 +144,52 @@ def main(argv: list[str] | None = None, prog: str | None = None,
                       help="the chance of accepting H1 when H0 holds (default 0.05)")
     sprt.add_argument("--beta", type=float, default=0.05,
                       help="the chance of accepting H0 when H1 holds (default 0.05)")
-    args = p.parse_args(argv)
-    try:
-        backend = backend_from(args)
-        if backend.kind == "ray" and args.log_dir is not None:
-            raise BackendError("--log-dir is written where the games are played: not with "
-                               "--backend ray")
-        if backend.kind == "ray" and args.sprt is not None:
-            raise BackendError("--sprt streams the positions' results here: not with "
-                               "--backend ray")
-    except BackendError as exc:
-        p.error(str(exc))
-    mine_cycle = _classes(args.my_classes)
-    positions = list(range(args.positions))
-    jobs = max(1, args.jobs)
-    slices = [positions[j::jobs] for j in range(jobs)]
-    hypotheses = None
-    if args.sprt is not None:
-        from daihinmin.tournament.sprt import SprtError, SprtHypotheses
+    return p
 
-        try:
-            hypotheses = SprtHypotheses(args.sprt[0], args.sprt[1], args.alpha,
-                                        args.beta).check()
-        except SprtError as exc:
-            raise SystemExit(f"--sprt: {exc}") from None
+
+def sprt_hypotheses(args: argparse.Namespace) -> SprtHypotheses | None:
+    """``--sprt D0 D1`` with ``--alpha``/``--beta``, checked; ``None`` without ``--sprt``."""
+    if args.sprt is None:
+        return None
+    from daihinmin.tournament.sprt import SprtError, SprtHypotheses
+
     try:
-        configs = ((args.a, parse_options(args.a_opt)), (args.b, parse_options(args.b_opt)))
+        return SprtHypotheses(args.sprt[0], args.sprt[1], args.alpha, args.beta).check()
+    except SprtError as exc:
+        raise SystemExit(f"--sprt: {exc}") from None
+
+
+def side_configs(args: argparse.Namespace) -> Sides:
+    """A's and B's bot with their options."""
+    try:
+        return ((args.a, parse_options(args.a_opt)), (args.b, parse_options(args.b_opt)))
     except ValueError as exc:
         raise SystemExit(str(exc)) from None
-    warm_games = max(0, args.warm_games)
-    prefixes: list[str | None] = [None, None]
-    warm_logs: list[str] = []
-    if args.log_dir is not None:
-        from daihinmin.records.outfile import OutputRefusedError, check_output_path
 
-        prefixes = [str(args.log_dir / side) for side in ("a", "b")]
-        if warm_games:
-            warm_logs = [warm_up_log(str(prefix), j) for prefix in prefixes
-                         for j, part in enumerate(slices) if part]
-        try:  # every log is checked before any game is played
-            for prefix in prefixes:
-                for k in positions:
-                    check_output_path(Path(position_log(str(prefix), k)), what="match log")
-            for path in warm_logs:
-                check_output_path(Path(path), what="match log")
-        except OutputRefusedError as exc:
-            print(f"duplicate: {exc}", file=sys.stderr)
-            return OUTPUT_REFUSED
+
+def checked_logs(log_dir: Path, positions: list[int], slices: list[list[int]],
+                 warm_games: int) -> tuple[list[str | None], list[str]]:
+    """The two sides' log prefixes and the warm-up logs, every log checked before any game
+    is played (OutputRefusedError)."""
+    from daihinmin.records.outfile import check_output_path
+
+    prefixes: list[str | None] = [str(log_dir / side) for side in ("a", "b")]
+    warm_logs: list[str] = []
+    if warm_games:
+        warm_logs = [warm_up_log(str(prefix), j) for prefix in prefixes
+                     for j, part in enumerate(slices) if part]
+    for prefix in prefixes:
+        for k in positions:
+            check_output_path(Path(position_log(str(prefix), k)), what="match log")
+    for path in warm_logs:
+        check_output_path(Path(path), what="match log")
+    return prefixes, warm_logs
+
+
+def side_tasks(args: argparse.Namespace, configs: Sides, prefixes: list[str | None],
+               slices: list[list[int]], mine_cycle: list[int | None], warm_games: int
+               ) -> list[list[Task]]:
+    """Each side's jobs: one task per non-empty slice of the positions."""
     sides: list[list[Task]] = []
     for (name, opts), prefix in zip(configs, prefixes, strict=True):
         sides.append([])
@@ -195,39 +199,89 @@ def main(argv: list[str] | None = None, prog: str | None = None,
                 sides[-1].append((name, opts, args.opponent, args.seed, part,
                                   [mine_cycle[k % len(mine_cycle)] for k in part],
                                   warm_games, prefix, warm_log))
-    start = time.perf_counter()
+    return sides
+
+
+def play_sides(sides: list[list[Task]], positions: list[int],
+               hypotheses: SprtHypotheses | None, jobs: int, backend: Backend
+               ) -> tuple[list[int], dict[int, PositionResult], dict[int, PositionResult],
+                          Any]:
+    """Play both sides: the positions used, A's and B's results by position, and the
+    sequential test (``None`` without one)."""
     if hypotheses is not None:
         from .duplicate_sprt import run_sprt
 
         run = run_sprt(list(zip(*sides, strict=True)), positions, hypotheses)
-        used, a, b = run.used, run.a, run.b
-    else:
-        results = map_jobs(run_task, [*sides[0], *sides[1]], jobs, backend)
-        half = len(results) // 2
-        a = {r.position: r for part in results[:half] for r in part}
-        b = {r.position: r for part in results[half:] for r in part}
-        used = positions
+        return run.used, run.a, run.b, run.test
+    results = map_jobs(run_task, [*sides[0], *sides[1]], jobs, backend)
+    half = len(results) // 2
+    a = {r.position: r for part in results[:half] for r in part}
+    b = {r.position: r for part in results[half:] for r in part}
+    return positions, a, b, None
+
+
+def side_summary(used: list[int], a: dict[int, PositionResult], b: dict[int, PositionResult]
+                 ) -> dict[str, Any]:  # JSON
+    """The paired summary of the positions used, with each side's places."""
     summary = paired_summary([a[k].points for k in used], [b[k].points for k in used])
     summary["places_a"] = [sum(1 for k in used if a[k].place == q) for q in range(5)]
     summary["places_b"] = [sum(1 for k in used if b[k].place == q) for q in range(5)]
+    return summary
+
+
+def main(argv: list[str] | None = None, prog: str | None = None,
+         formatter: type[argparse.HelpFormatter] = argparse.RawDescriptionHelpFormatter
+         ) -> int:
+    """Play A and B on the positions ``argv`` asks for and print the paired difference;
+    ``prog`` and ``formatter`` as ``daihinmin`` passes them (:func:`.tool_args.tool_parser`)."""
+    p = build_parser(prog, formatter)
+    args = p.parse_args(argv)
+    backend = local_only_checked(p, args)
+    mine_cycle = _classes(args.my_classes)
+    positions = list(range(args.positions))
+    jobs = max(1, args.jobs)
+    slices = [positions[j::jobs] for j in range(jobs)]
+    hypotheses = sprt_hypotheses(args)
+    configs = side_configs(args)
+    warm_games = max(0, args.warm_games)
+    prefixes: list[str | None] = [None, None]
+    warm_logs: list[str] = []
+    if args.log_dir is not None:
+        from daihinmin.records.outfile import OutputRefusedError
+
+        try:
+            prefixes, warm_logs = checked_logs(args.log_dir, positions, slices, warm_games)
+        except OutputRefusedError as exc:
+            print(f"duplicate: {exc}", file=sys.stderr)
+            return OUTPUT_REFUSED
+    sides = side_tasks(args, configs, prefixes, slices, mine_cycle, warm_games)
+    start = time.perf_counter()
+    used, a, b, test = play_sides(sides, positions, hypotheses, jobs, backend)
+    summary = side_summary(used, a, b)
     summary["wall_s"] = round(time.perf_counter() - start, 1)
     for side, (name, opts) in zip(("a", "b"), configs, strict=True):
         summary[side] = {"bot": name, "options": opts, "label": side_label(name, opts)}
     summary["opponent"] = args.opponent
     if hypotheses is not None:
-        summary["sprt"] = sprt_report(run.test, args.positions)
+        summary["sprt"] = sprt_report(test, args.positions)
     if args.log_dir is not None:
         summary["warm_up_logs"] = warm_logs  # unscored: none of their games count
     if args.json:
         print(json.dumps(summary))
         return 0
-    print("\n".join(result_text(summary, args.opponent)))
-    if hypotheses is not None:
+    print_result(summary, args.opponent, args.log_dir, warm_logs)
+    return 0
+
+
+def print_result(summary: dict[str, Any], opponent: str, log_dir: Path | None,
+                 warm_logs: list[str]) -> None:
+    """The result in words, the sequential test's if there was one, where the logs are."""
+    print("\n".join(result_text(summary, opponent)))
+    if "sprt" in summary:
         print_sprt(summary["sprt"])
     if warm_logs:
-        print(f"logs in {args.log_dir}: a-K/b-K.jsonl per position; the unscored warm-up "
+        print(f"logs in {log_dir}: a-K/b-K.jsonl per position; the unscored warm-up "
               f"games in {', '.join(Path(w).name for w in warm_logs)}")
-    return 0
 
 
 def sprt_report(test: Any, limit: int) -> dict[str, Any]:  # JSON

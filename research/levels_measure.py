@@ -16,6 +16,8 @@ from daihinmin.players.prepare import prepare_kinds
 from daihinmin.players.registry import make_bot, names
 from daihinmin.rules.ruleset import PRESETS, RuleSet, preset
 
+from .tool_args import tool_parser
+
 
 def seat_mean_place(rules: RuleSet, bot: str, field: str, games: int,
                     seed: int = 5) -> tuple[float, float]:
@@ -39,8 +41,7 @@ def main(argv: list[str] | None = None, prog: str = "daihinmin levels",
          ) -> int:
     """Run the tool on ``argv``; ``daihinmin`` passes its ``prog`` and its help
     ``formatter`` (how the command line shows help: plain text, defaults said)."""
-    p = argparse.ArgumentParser(prog=prog, description=__doc__,
-                                formatter_class=formatter)
+    p = tool_parser(prog, formatter, __doc__)
     p.add_argument("preset", choices=sorted(PRESETS), help="rule preset")
     bots = [name for name in names() if name != "human"]  # a measurement seats no person
     p.add_argument("bot", choices=bots, help="the bot in seat 0")

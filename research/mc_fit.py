@@ -69,14 +69,12 @@ def main(argv: list[str] | None = None, prog: str | None = None,
     from daihinmin.players.mc.rollout import DEFAULT_PARAMS, P_WEIGHTS
     from daihinmin.players.mc.weights import FEATURE_NAMES, N_FEATURES, save_weights
     from daihinmin.research.mc_strength import policy_options
-    from daihinmin.rules.ruleset import PRESETS
+    from daihinmin.research.tool_args import add_preset_option, tool_parser
 
-    p = argparse.ArgumentParser(prog=prog, description=__doc__,
-                                formatter_class=formatter)
+    p = tool_parser(prog, formatter, __doc__)
     p.add_argument("--games", type=int, default=1100, help="games of searches to learn from")
     p.add_argument("--opponent", default="default", help="the bot in the other seats")
-    p.add_argument("--rules", default="uecda", choices=sorted(PRESETS),
-                   help="preset the games are played at (its default player count)")
+    add_preset_option(p)
     p.add_argument("--policy", action="append", default=[], metavar="NAME=VALUE",
                    help="mc's other policy or value parameters (as mc-strength --policy)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes")

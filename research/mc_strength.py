@@ -42,11 +42,13 @@ import numpy as np
 from daihinmin.local.parallel import split_count
 from daihinmin.players.registry import parse_options
 from daihinmin.records.exit_codes import OUTPUT_REFUSED
-from daihinmin.rules.ruleset import PRESETS, UECDA, RuleConfigError, RuleSet, ruleset_from
+from daihinmin.rules.ruleset import UECDA, RuleConfigError, RuleSet, ruleset_from
 from daihinmin.rules.scoring import class_title
-from daihinmin.runs.backend import BackendError, add_backend_options, backend_from
+from daihinmin.runs.backend import add_backend_options
 from daihinmin.runs.parallel import map_jobs
 from daihinmin.values.cards import CardSet
+
+from .tool_args import add_preset_option, local_only_checked, tool_parser
 
 
 @dataclass
@@ -269,17 +271,13 @@ def summarise(results: list[JobResult], opponent: str, wall: float,
     }
 
 
-def main(argv: list[str] | None = None, prog: str | None = None,
-         formatter: type[argparse.HelpFormatter] = argparse.RawDescriptionHelpFormatter
-         ) -> int:
-    """Run the tool on ``argv``; ``daihinmin`` passes its ``prog`` and its help
-    ``formatter`` (how the command line shows help: plain text, defaults said)."""
-    p = argparse.ArgumentParser(prog=prog, description=__doc__,
-                                formatter_class=formatter)
+def build_parser(prog: str | None, formatter: type[argparse.HelpFormatter]
+                 ) -> argparse.ArgumentParser:
+    """The tool's options (``--help`` shows them)."""
+    p = tool_parser(prog, formatter, __doc__)
     p.add_argument("--games", type=int, default=500, help="games to play")
     p.add_argument("--opponent", default="default", help="registered player for the others")
-    p.add_argument("--rules", default="uecda", choices=sorted(PRESETS),
-                   help="preset the games are played at (its default player count)")
+    add_preset_option(p)
     p.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE",
                    help="a rule of the preset changed, e.g. seven_pass=yes (repeatable)")
     p.add_argument("--jobs", type=int, default=1, help="matches run side by side")
@@ -305,15 +303,12 @@ def main(argv: list[str] | None = None, prog: str | None = None,
     p.add_argument("--log-dir", metavar="DIR", type=Path,
                    help="write each job's match log into DIR (mc-strength-J.jsonl; checked by "
                         "'daihinmin replay --verify')")
-    args = p.parse_args(argv)
-    try:
-        backend = backend_from(args)
-        if backend.kind == "ray" and args.log_dir is not None:
-            raise BackendError("--log-dir is written where the games are played: not with "
-                               "--backend ray")
-    except BackendError as exc:
-        p.error(str(exc))
-    jobs = max(1, args.jobs)
+    return p
+
+
+def checked_options(p: argparse.ArgumentParser, args: argparse.Namespace
+                    ) -> tuple[dict[str, Any], dict[str, Any]]:
+    """mc's options and the opponents', each checked against its bot (else a usage error)."""
     options: dict[str, Any] = {"time_ms": args.time_ms, "playouts": args.playouts}
     try:
         options.update(parse_options(args.opt))
@@ -324,26 +319,81 @@ def main(argv: list[str] | None = None, prog: str | None = None,
         check_options(args.opponent, {"seed": 0, **opponent_options}, "--opponent-opt")
     except (ValueError, TypeError, LookupError) as exc:
         p.error(str(exc))
+    return options, opponent_options
+
+
+def simulated_rules(p: argparse.ArgumentParser, args: argparse.Namespace) -> RuleSet:
+    """``--rules`` with its ``--rule`` changes; a usage error where mc does not simulate
+    them (mc would play its fallback there, and the figures would not be mc's)."""
     from daihinmin.players.mc.observe import simulator_gaps
 
     try:
         rules = ruleset_from(args.rules, args.rule)
     except RuleConfigError as exc:
         p.error(str(exc))
-    players = rules.players
     gaps = simulator_gaps(rules)
-    if gaps:  # mc would play its fallback there, and the figures would not be mc's
+    if gaps:
         p.error(f"mc does not simulate the {rules.name} rules ({', '.join(gaps[:3])}"
                 f"{', ...' if len(gaps) > 3 else ''})")
+    return rules
+
+
+def checked_logs(log_dir: Path, jobs: int) -> list[str | None]:
+    """Each job's match log in ``log_dir``, every one checked before any game is played
+    (OutputRefusedError)."""
+    from daihinmin.records.outfile import check_output_path
+
+    logs: list[str | None] = [str(log_dir / f"mc-strength-{j}.jsonl") for j in range(jobs)]
+    for path in logs:
+        check_output_path(Path(str(path)), what="match log")
+    return logs
+
+
+def result_text(summary: dict[str, Any], oracle: str, opponent: str, rules: RuleSet
+                ) -> list[str]:
+    """The result in words: the figures, then first places by the class a game starts in."""
+    lo, hi = summary["ci95"]
+    blo, bhi = summary["ci95_blocks"]
+    seeing = {"hands": " (seeing the true hands)",
+              "deal": " (seeing what each still holds of its deal)"}.get(oracle, "")
+    by_class = summary["firsts_by_start_class"]
+    return [f"mc{seeing} vs {rules.players - 1}x {opponent} at {rules.name}: "
+            f"{summary['games']} games, mean "
+            f"{summary['mean_points']} points (95% CI {lo}..{hi} as independent games, "
+            f"{blo}..{bhi} by {BLOCK_GAMES}-game blocks), first in "
+            f"{summary['first_share']} {summary['first_share_ci95']}, mean place "
+            f"{summary['mean_place']} {summary['mean_place_ci95']}, places 1st..last "
+            f"{summary['places']}; {summary['decisions']} decisions, median "
+            f"{summary['decision_ms_median']} ms, p99 {summary['decision_ms_p99']} ms "
+            f"(CPU {summary['decision_cpu_ms_median']} ms, p99 "
+            f"{summary['decision_cpu_ms_p99']} ms), "
+            f"median {summary['playouts_per_decision_median']} playouts, "
+            f"median {summary['playouts_per_cpu_s_median']} playouts per CPU second; "
+            f"opponents' mean points "
+            f"{summary['opponent_mean_points']}; "
+            f"{summary['wall_s']} s",
+            "first place by class at the start: " + ", ".join(
+                f"{name} {firsts}/{games}" for name, (games, firsts) in by_class.items())]
+
+
+def main(argv: list[str] | None = None, prog: str | None = None,
+         formatter: type[argparse.HelpFormatter] = argparse.RawDescriptionHelpFormatter
+         ) -> int:
+    """Play the games ``argv`` asks for and print mc's figures; ``prog`` and ``formatter``
+    as ``daihinmin`` passes them (:func:`.tool_args.tool_parser`)."""
+    p = build_parser(prog, formatter)
+    args = p.parse_args(argv)
+    backend = local_only_checked(p, args)
+    jobs = max(1, args.jobs)
+    options, opponent_options = checked_options(p, args)
+    rules = simulated_rules(p, args)
     shares = [n for n in split_count(args.games, jobs) if n]
     logs: list[str | None] = [None] * len(shares)
     if args.log_dir is not None:
-        from daihinmin.records.outfile import OutputRefusedError, check_output_path
+        from daihinmin.records.outfile import OutputRefusedError
 
-        logs = [str(args.log_dir / f"mc-strength-{j}.jsonl") for j in range(len(shares))]
         try:  # every log is checked before any game is played
-            for path in logs:
-                check_output_path(Path(str(path)), what="match log")
+            logs = checked_logs(args.log_dir, len(shares))
         except OutputRefusedError as exc:
             print(f"mc_strength: {exc}", file=sys.stderr)
             return OUTPUT_REFUSED
@@ -353,32 +403,11 @@ def main(argv: list[str] | None = None, prog: str | None = None,
     start = time.perf_counter()
     results = map_jobs(run_job, tasks, jobs, backend)
     summary = summarise(results, args.opponent, time.perf_counter() - start, args.oracle,
-                        args.rules, players, rules)
+                        args.rules, rules.players, rules)
     if args.json:
         print(json.dumps(summary))
     else:
-        lo, hi = summary["ci95"]
-        blo, bhi = summary["ci95_blocks"]
-        seeing = {"hands": " (seeing the true hands)",
-                  "deal": " (seeing what each still holds of its deal)"}.get(args.oracle, "")
-        print(f"mc{seeing} vs {players - 1}x {args.opponent} at {rules.name}: "
-              f"{summary['games']} games, mean "
-              f"{summary['mean_points']} points (95% CI {lo}..{hi} as independent games, "
-              f"{blo}..{bhi} by {BLOCK_GAMES}-game blocks), first in "
-              f"{summary['first_share']} {summary['first_share_ci95']}, mean place "
-              f"{summary['mean_place']} {summary['mean_place_ci95']}, places 1st..last "
-              f"{summary['places']}; {summary['decisions']} decisions, median "
-              f"{summary['decision_ms_median']} ms, p99 {summary['decision_ms_p99']} ms "
-              f"(CPU {summary['decision_cpu_ms_median']} ms, p99 "
-              f"{summary['decision_cpu_ms_p99']} ms), "
-              f"median {summary['playouts_per_decision_median']} playouts, "
-              f"median {summary['playouts_per_cpu_s_median']} playouts per CPU second; "
-              f"opponents' mean points "
-              f"{summary['opponent_mean_points']}; "
-              f"{summary['wall_s']} s")
-        by_class = summary["firsts_by_start_class"]
-        print("first place by class at the start: " + ", ".join(
-            f"{name} {firsts}/{games}" for name, (games, firsts) in by_class.items()))
+        print("\n".join(result_text(summary, args.oracle, args.opponent, rules)))
     return 0
 
 

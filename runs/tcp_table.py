@@ -14,7 +14,6 @@ import sys
 from typing import Any
 
 import trio
-from daihinmin.driver.faults import SeatReport
 from daihinmin.driver.record import GameRecord
 from daihinmin.launch.process import PlayerSpec
 from daihinmin.launch.submission import load_submission
@@ -26,6 +25,7 @@ from daihinmin.watch.publish import TableWatcher
 
 from .local_table import bot_options
 from .match_logs import next_log_path
+from .seat_faults import FaultRow, fault_rows, stand_in_rows
 from .spec import MatchSpec, TableSettings
 from .views import Views, relay_due, relay_views, watch_match
 from .worker import POLL_SECONDS, announce_log, describe_error, dispatcher_alive, next_task
@@ -77,6 +77,9 @@ def match_write_mode(spec: MatchSpec) -> WriteMode:
     return WriteMode.EXACT if external else WriteMode.DEFERRED
 
 
+DETAIL_CHARS = 500  # of a fault's detail in the match's result
+
+
 class StandInPlayedError(RuntimeError):
     """A stand-in played for a participant (it could not start, crashed, timed out): the
     match fails and keeps no games (docs/RESULTS.md); ``--resume`` retries it."""
@@ -86,31 +89,14 @@ class StandInPlayedError(RuntimeError):
         self.faults = faults
 
 
-FaultRow = tuple[int, str, dict[str, int], str | None, str]  # player, status, counts, by, why
-
-
-def fault_rows(reports: list[SeatReport]) -> list[FaultRow]:
-    return [(r.player, str(r.status), dict(r.faults), r.stand_in, r.detail[:500])
-            for r in reports if not r.pristine]
-
-
 def stand_in_error(spec: MatchSpec, record: GameRecord) -> StandInPlayedError:
     """What the game's seat reports (or hand-over events) say about the seats a stand-in
     played."""
-    rows: dict[int, FaultRow] = {}
-    for e in record.events:
-        if e.player in record.stand_in:
-            rows[e.player] = (e.player, str(e.status), {str(e.status): 1}, e.action,
-                              e.detail[:500])
-    for row in fault_rows(record.reports):
-        if row[0] in record.stand_in:
-            rows[row[0]] = row
-    for p in record.stand_in:
-        rows.setdefault(p, (p, "CRASHED", {}, "fallback", "a stand-in played the seat"))
+    rows = stand_in_rows(record, DETAIL_CHARS)
     names = [f"{spec.lineup[p].name} (player {p}) {status}: {why}"
-             for p, status, _, _, why in rows.values()]
+             for p, status, _, _, why in rows]
     return StandInPlayedError(f"a stand-in played in game {record.game} for "
-                              + "; ".join(names), list(rows.values()))
+                              + "; ".join(names), rows)
 
 
 async def play_tcp(settings: TableSettings, rules: RuleSet, spec: MatchSpec,
@@ -134,7 +120,8 @@ async def play_tcp(settings: TableSettings, rules: RuleSet, spec: MatchSpec,
                           write_mode=match_write_mode(spec))
     outcome = await run_headless_match(config, specs, on_game=on_game, watcher=watcher,
                                        launch=settings.launch)
-    faults = fault_rows(outcome.seats)  # faults short of a hand-over (a timeout or two)
+    # faults short of a hand-over (a timeout or two)
+    faults = fault_rows(outcome.seats, DETAIL_CHARS)
     if faults:
         results.put(("faults", spec.id, faults))
 

@@ -208,12 +208,7 @@ class MatchServer:
         started_log = False
         try:
             point = resume_point_for(config)  # the command's, if the log is unchanged
-            try:
-                listeners = await trio.open_tcp_listeners(config.port, host=config.host)
-            except OSError as exc:
-                where = f"[{config.host}]" if ":" in (config.host or "") else config.host
-                raise ListenError(f"cannot listen on {where or '*'}:{config.port}: "
-                                  f"{exc.strerror or exc}") from exc
+            listeners = await self._listen()
         except BaseException:
             self._release_log(writer, started_log)
             raise
@@ -243,24 +238,7 @@ class MatchServer:
             started_log = True
             match = point.match if point is not None else MatchState(
                 config.rules, seed=config.seed, games=config.games)
-            async with trio.open_nursery() as nursery:
-                for seat in seats.seats:  # (a restored stand-in's connection is closed)
-                    if seat.conn is not None:
-                        if seat.conn.sock is None:  # else the table's own task reads it
-                            nursery.start_soon(seat.conn.read_loop)
-                        nursery.start_soon(seat.conn.watch_sends)
-                # (an observer that does not look at turns is not called at each turn)
-                on_turn = (None if type(self.observer).turn_played is MatchObserver.turn_played
-                           else self.observer.turn_played)
-                while not match.finished:
-                    record = await play_game(match, seats, config, on_turn)
-                    if writer is not None:
-                        writer.write_game(record)  # on disk before the next deal
-                    del match.results[:-1]  # the engine keeps every result; one is enough
-                    outcome.games_played += 1
-                    outcome.totals = list(record.totals)
-                    self.observer.game_finished(record)
-                nursery.cancel_scope.cancel()
+            await self._play_games(match, seats, writer, outcome)
             outcome.totals = list(match.points)
             outcome.seats = seats.reports()
             outcome.wall_seconds = time.perf_counter() - started
@@ -282,6 +260,40 @@ class MatchServer:
             await self._close_listeners(listeners)
         self.outcome = outcome
         return outcome
+
+    async def _listen(self) -> list[trio.SocketListener]:
+        """The listeners on the configured host and port (ListenError)."""
+        config = self.config
+        try:
+            return await trio.open_tcp_listeners(config.port, host=config.host)
+        except OSError as exc:
+            where = f"[{config.host}]" if ":" in (config.host or "") else config.host
+            raise ListenError(f"cannot listen on {where or '*'}:{config.port}: "
+                              f"{exc.strerror or exc}") from exc
+
+    async def _play_games(self, match: MatchState, seats: SeatTable,
+                          writer: MatchLogWriter | None, outcome: MatchOutcome) -> None:
+        """Play the match's games to its end, each logged before the next deal, while every
+        seat's connection is read and its sends watched."""
+        config = self.config
+        async with trio.open_nursery() as nursery:
+            for seat in seats.seats:  # (a restored stand-in's connection is closed)
+                if seat.conn is not None:
+                    if seat.conn.sock is None:  # else the table's own task reads it
+                        nursery.start_soon(seat.conn.read_loop)
+                    nursery.start_soon(seat.conn.watch_sends)
+            # (an observer that does not look at turns is not called at each turn)
+            on_turn = (None if type(self.observer).turn_played is MatchObserver.turn_played
+                       else self.observer.turn_played)
+            while not match.finished:
+                record = await play_game(match, seats, config, on_turn)
+                if writer is not None:
+                    writer.write_game(record)  # on disk before the next deal
+                del match.results[:-1]  # the engine keeps every result; one is enough
+                outcome.games_played += 1
+                outcome.totals = list(record.totals)
+                self.observer.game_finished(record)
+            nursery.cancel_scope.cancel()
 
     async def _close_listeners(self, listeners: list[trio.SocketListener]) -> None:
         self._seated = True

@@ -114,6 +114,117 @@ class _Seating(MatchObserver):
         self.watcher.turn_played(setup, state, turn)
 
 
+class _HeadlessMatch:
+    """The server and the player processes of one headless match: what its tasks share
+    (:func:`run_headless_match` runs them in one nursery)."""
+
+    def __init__(self, config: ServerConfig, specs: list[PlayerSpec], seating: _Seating,
+                 connect_timeout: float, launch: LaunchOptions | None) -> None:
+        self.config = config
+        self.specs = specs
+        self.seating = seating
+        self.server = MatchServer(config, seating)
+        self.connect_timeout = connect_timeout
+        self.launch = launch
+        self.server_done = trio.Event()
+        self.players_done = [trio.Event() for _ in specs]
+        self.scopes = [trio.CancelScope() for _ in specs]
+
+    async def serve(self, task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
+        try:
+            await self.server.run(task_status=task_status)
+        finally:
+            self.server_done.set()
+            self.seating.notify()
+
+    async def supervise(self, number: int, port: int,
+                        task_status: trio.TaskStatus[trio.Process | None] = trio.TASK_STATUS_IGNORED
+                        ) -> None:
+        """Run player ``number``'s process to its end; an abnormal exit during the match is
+        reported to the server (its seat is handed over)."""
+        spec = self.specs[number]
+        seating = self.seating
+        try:
+            with self.scopes[number]:
+                result = await run_player(spec, "127.0.0.1", port, self.launch,
+                                          stderr_file=stderr_path(self.config.log_path, number),
+                                          on_listener=self.server.add_listener,
+                                          task_status=task_status)
+        except OSError as exc:
+            seating.exited[number] = PlayerExit(-1, stderr_tail=f"could not start: {exc}")
+            task_status.started()
+            return
+        finally:
+            self.players_done[number].set()
+            seating.notify()
+        if self.scopes[number].cancelled_caught:
+            return  # stopped by the launcher
+        seating.exited[number] = result
+        if result.left_behind and not result.failed:
+            log.warning("player %d (%s) left %d processes running; they were killed", number,
+                        spec.label, result.left_behind)
+        if result.failed and number < seating.seated and not self.server_done.is_set():
+            detail = exit_detail(number, spec, result)
+            log.warning("%s", detail)
+            self.server.process_crashed(number, detail, SeatStatus(result.status or "CRASHED"))
+
+    async def seat_players(self, port: int, nursery: trio.Nursery) -> None:
+        """Every player in turn, each seated (or stood in for) before the next starts."""
+        for number, spec in enumerate(self.specs):
+            if self.server_done.is_set():
+                break
+            await self.seat_or_stand_in(number, spec, port, nursery)
+
+    async def seat_or_stand_in(self, number: int, spec: PlayerSpec, port: int,
+                               nursery: trio.Nursery) -> None:
+        """Start player ``number`` and wait until it is seated; else a stand-in takes it.
+
+        The seat's status says why: what the server found in its handshake (TIMEOUT, a
+        MALFORMED profile, DISCONNECTED), else CRASHED for a process that exited (or could
+        not start) and TIMEOUT for one that never got seated."""
+        rejected_before = self.server.rejection_count
+        await nursery.start(self.supervise, number, port)
+        unseated = await self.wait_seated(number, spec)
+        if unseated is None:
+            return
+        status, detail = unseated
+        if self.server.rejection_count > rejected_before and self.server.last_rejection is not None:
+            status, why = self.server.last_rejection
+            detail = f"{why} -- {detail}"
+        await self.stand_in_for(number, status, detail)
+
+    async def wait_seated(self, number: int, spec: PlayerSpec) -> tuple[SeatStatus, str] | None:
+        """``None`` once player ``number`` is seated (or the server is done); else why it
+        was not: its process exited (or could not start), or ``connect_timeout`` passed."""
+        seating = self.seating
+        timeout = self.connect_timeout
+        with trio.move_on_after(timeout if timeout else math.inf) as scope:
+            while seating.seated <= number and not self.server_done.is_set():
+                if number in seating.exited:
+                    ended = seating.exited[number]
+                    return (SeatStatus(ended.status or "CRASHED"),
+                            f"player {number} ({spec.label}) {ended.stderr_tail}"
+                            if ended.returncode == -1
+                            else exit_detail(number, spec, ended, " before it was seated"))
+                await seating.changed.wait()
+        if scope.cancelled_caught:
+            return SeatStatus.TIMEOUT, (f"player {number} ({spec.label}) was not seated "
+                                        f"within {timeout} s")
+        return None
+
+    async def stand_in_for(self, number: int, status: SeatStatus, detail: str) -> None:
+        """Stop player ``number``'s process, then (unless it got seated meanwhile) give its
+        seat to the stand-in and wait until the stand-in is seated."""
+        seating = self.seating
+        self.scopes[number].cancel()  # stop the process before its seat is given away
+        await self.players_done[number].wait()
+        if seating.seated <= number and not self.server_done.is_set():
+            log.warning("%s", detail)
+            self.server.seat_stand_in(status, detail)
+            while seating.seated <= number and not self.server_done.is_set():
+                await seating.changed.wait()
+
+
 async def run_headless_match(config: ServerConfig, specs: list[PlayerSpec], *,
                              on_game: Callable[[GameRecord], None] | None = None,
                              connect_timeout: float = CONNECT_TIMEOUT_SECONDS,
@@ -128,98 +239,19 @@ async def run_headless_match(config: ServerConfig, specs: list[PlayerSpec], *,
         raise ServerConfigError(f"the rules seat {config.rules.players} players; "
                                 f"{len(specs)} were given")
     config = replace(config, host="127.0.0.1", port=0)
-    seating = _Seating(on_game, watcher)
-    server = MatchServer(config, seating)
-    server_done = trio.Event()
-    players_done = [trio.Event() for _ in specs]
-    scopes = [trio.CancelScope() for _ in specs]
-
-    async def serve(task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
-        try:
-            await server.run(task_status=task_status)
-        finally:
-            server_done.set()
-            seating.notify()
-
-    async def supervise(number: int, port: int,
-                        task_status: trio.TaskStatus[trio.Process | None] = trio.TASK_STATUS_IGNORED
-                        ) -> None:
-        spec = specs[number]
-        try:
-            with scopes[number]:
-                result = await run_player(spec, "127.0.0.1", port, launch,
-                                          stderr_file=stderr_path(config.log_path, number),
-                                          on_listener=server.add_listener,
-                                          task_status=task_status)
-        except OSError as exc:
-            seating.exited[number] = PlayerExit(-1, stderr_tail=f"could not start: {exc}")
-            task_status.started()
-            return
-        finally:
-            players_done[number].set()
-            seating.notify()
-        if scopes[number].cancelled_caught:
-            return  # stopped by the launcher
-        seating.exited[number] = result
-        if result.left_behind and not result.failed:
-            log.warning("player %d (%s) left %d processes running; they were killed", number,
-                        spec.label, result.left_behind)
-        if result.failed and number < seating.seated and not server_done.is_set():
-            detail = exit_detail(number, spec, result)
-            log.warning("%s", detail)
-            server.process_crashed(number, detail, SeatStatus(result.status or "CRASHED"))
-
-    async def seat_or_stand_in(number: int, spec: PlayerSpec, port: int,
-                               nursery: trio.Nursery) -> None:
-        """Start player ``number`` and wait until it is seated; else a stand-in takes it.
-
-        The seat's status says why: what the server found in its handshake (TIMEOUT, a
-        MALFORMED profile, DISCONNECTED), else CRASHED for a process that exited (or could
-        not start) and TIMEOUT for one that never got seated."""
-        rejected_before = server.rejection_count
-        await nursery.start(supervise, number, port)
-        status = detail = None
-        with trio.move_on_after(connect_timeout if connect_timeout else math.inf) as scope:
-            while seating.seated <= number and not server_done.is_set():
-                if number in seating.exited:
-                    ended = seating.exited[number]
-                    status = SeatStatus(ended.status or "CRASHED")
-                    detail = (f"player {number} ({spec.label}) {ended.stderr_tail}"
-                              if ended.returncode == -1
-                              else exit_detail(number, spec, ended, " before it was seated"))
-                    break
-                await seating.changed.wait()
-        if scope.cancelled_caught:
-            status, detail = SeatStatus.TIMEOUT, (f"player {number} ({spec.label}) was not "
-                                                  f"seated within {connect_timeout} s")
-        if status is None or detail is None:
-            return
-        if server.rejection_count > rejected_before and server.last_rejection is not None:
-            status, why = server.last_rejection
-            detail = f"{why} -- {detail}"
-        scopes[number].cancel()  # stop the process before its seat is given away
-        await players_done[number].wait()
-        if seating.seated <= number and not server_done.is_set():
-            log.warning("%s", detail)
-            server.seat_stand_in(status, detail)
-            while seating.seated <= number and not server_done.is_set():
-                await seating.changed.wait()
-
+    match = _HeadlessMatch(config, specs, _Seating(on_game, watcher), connect_timeout, launch)
     async with trio.open_nursery() as nursery:
         nursery.start_soon(stop_on_signals, nursery.cancel_scope)
         try:
-            port = await nursery.start(serve)
-            for number, spec in enumerate(specs):
-                if server_done.is_set():
-                    break
-                await seat_or_stand_in(number, spec, port, nursery)
-            await server_done.wait()
+            port = await nursery.start(match.serve)
+            await match.seat_players(port, nursery)
+            await match.server_done.wait()
         except KeyboardInterrupt:  # the reason the server writes in the log's end record
             nursery.cancel_scope.cancel(reason=CTRL_C)
             raise
         with trio.move_on_after(exit_grace):
-            for done in players_done:
+            for done in match.players_done:
                 await done.wait()
         nursery.cancel_scope.cancel()
-    assert server.outcome is not None
-    return server.outcome
+    assert match.server.outcome is not None
+    return match.server.outcome

@@ -26,6 +26,7 @@ from daihinmin.records.exit_codes import (
 
 if TYPE_CHECKING:
     from daihinmin.league.config import LeagueConfig
+    from daihinmin.league.store import LeagueStore
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -105,12 +106,16 @@ def export(cfg: LeagueConfig, kind: str) -> int:
     return OK
 
 
-def reinstate(cfg: LeagueConfig, name: str) -> int:
+def open_store(cfg: LeagueConfig, make_logs_folder: bool = False) -> LeagueStore | int:
+    """The league's database, opened to write (``make_logs_folder``: its match logs' folder
+    made first); else the exit code of the one line that says why not."""
     from daihinmin.league.store import LeagueMismatchError, LeagueStore, LeagueStoreError
     from daihinmin.records.outfile import OutputRefusedError
 
     try:
-        store = LeagueStore.open(cfg.database_path, cfg.fingerprint(), cfg.to_json())
+        if make_logs_folder:
+            cfg.logs_path.mkdir(parents=True, exist_ok=True)
+        return LeagueStore.open(cfg.database_path, cfg.fingerprint(), cfg.to_json())
     except OutputRefusedError as exc:
         err(str(exc))
         return OUTPUT_REFUSED
@@ -120,6 +125,12 @@ def reinstate(cfg: LeagueConfig, name: str) -> int:
     except (LeagueStoreError, OSError) as exc:
         err(str(exc))
         return BAD_INPUT
+
+
+def reinstate(cfg: LeagueConfig, name: str) -> int:
+    store = open_store(cfg)
+    if isinstance(store, int):
+        return store
     try:
         suspended = [e for e in store.entrants() if e.name == name and e.status == "suspended"]
         if not suspended:
@@ -136,22 +147,11 @@ def run(cfg: LeagueConfig, port: int | None) -> int:
     import trio
     from daihinmin.league.loop import League, check_bot_checker
     from daihinmin.league.runner import InProcessRunner, LoopbackRunner
-    from daihinmin.league.store import LeagueMismatchError, LeagueStore, LeagueStoreError
-    from daihinmin.records.outfile import OutputRefusedError
     from daihinmin.server.errors import MatchInterruptedError, leaf_errors
 
-    try:
-        cfg.logs_path.mkdir(parents=True, exist_ok=True)
-        store = LeagueStore.open(cfg.database_path, cfg.fingerprint(), cfg.to_json())
-    except OutputRefusedError as exc:
-        err(str(exc))
-        return OUTPUT_REFUSED
-    except LeagueMismatchError as exc:
-        err(str(exc))
-        return USAGE
-    except (LeagueStoreError, OSError) as exc:
-        err(str(exc))
-        return BAD_INPUT
+    store = open_store(cfg, make_logs_folder=True)
+    if isinstance(store, int):
+        return store
 
     def say(text: str) -> None:
         from daihinmin.local.terminal_text import terminal_safe

@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -47,10 +48,15 @@ from .match_outcome import (
 if TYPE_CHECKING:
     from collections.abc import Awaitable
 
-    from daihinmin.launch.process import PlayerSpec
+    from daihinmin.launch.process import LaunchOptions, PlayerSpec
     from daihinmin.records.matchlog import MatchHeader
+    from daihinmin.records.standings import Standings
     from daihinmin.rules.ruleset import RuleSet
+    from daihinmin.runs.tables import TableTask
+    from daihinmin.server.config import ServerConfig
     from daihinmin.server.match_server import MatchOutcome
+    from daihinmin.server.resume import ResumePoint
+    from daihinmin.watch.publish import TablePublisher
 
 DEFAULT_TABLE = ("default", "default", "default", "random", "greedy")
 
@@ -197,60 +203,72 @@ def check_bot_names(bots: list[str]) -> None:
         raise ValueError(f"unknown bot {shown}; known: {', '.join(known)}")
 
 
-def match_command(args: argparse.Namespace) -> int:
-    if args.engine == "numba":
-        from .match_numba import numba_match_command
+@dataclass
+class MatchPlan:
+    """A match checked and ready to play: everything read and refused before a player
+    starts."""
 
-        return numba_match_command(args, DEFAULT_TABLE, check_bot_names)
-    import trio
-    from daihinmin.driver.record import GameRecord
-    from daihinmin.launch.limits import LimitsError
-    from daihinmin.launch.sandbox import SandboxUnavailableError
-    from daihinmin.launch.submission import SubmissionError, prepare_submissions
+    lineup: Lineup
+    config: ServerConfig
+    specs: list[PlayerSpec]
+    standings: Standings
+    publisher: TablePublisher | None
+    tables: list[TableTask]  # --jobs/--backend ray: the tables; else none (one match)
+
+
+def match_lineup(args: argparse.Namespace) -> tuple[Lineup, ResumePoint | None]:
+    """Who plays, and with ``--resume LOG`` where the logged match stands (the one reading
+    of the log)."""
+    from daihinmin.rules.ruleset import ruleset_from
+
+    if args.resume is None:
+        players = ruleset_from(args.rules or "uecda", args.rule).players
+        return lineup_of(args.bots, args.cmd, players, args.submission), None
+    from daihinmin.server.resume import load_resume
+
+    refuse_resume_flags(args)
+    point = load_resume(args.resume)  # the one reading of the log
+    players = point.header.ruleset().players
+    return resume_lineup(args.resume, point.header, args.bots, args.cmd, players,
+                         args.submission), point
+
+
+def plan_match(args: argparse.Namespace, tables_run: bool) -> MatchPlan:
+    """Check the bots, the backend and the flags, read the lineup, build the submissions,
+    and make the server's config, the player specs and the tables.  Refusals are raised
+    (OutputRefusedError, RuleConfigError, ServerError, RecordsError, ValueError)."""
+    from daihinmin.launch.submission import prepare_submissions
+    from daihinmin.tools.match_tables import plan_tables, refuse_tables_flags
+
+    check_bot_names(args.bots)
+    backend_from(args)
+    if tables_run:
+        refuse_tables_flags(args)
+    lineup, point = match_lineup(args)
+    prepare_submissions(entry[0][1] for entry in lineup if entry[0][0] == "submission")
+    tables_args = args if not tables_run else argparse.Namespace(**{**vars(args),
+                                                                     "no_log": True})
+    config = config_from_args(tables_args, "127.0.0.1", 0,  # table logs: plan_tables
+                              match_write_mode(args, lineup), lineup=lineup, point=point)
+    specs = player_specs(lineup, config.rules, config.seed)
+    standings = start_standings(config, [s.label for s in specs])
+    publisher = publisher_for(args, config, "match")
+    tables = [] if not tables_run else plan_tables(
+        args, config, lambda c: player_specs(lineup, c.rules, c.seed))
+    return MatchPlan(lineup, config, specs, standings, publisher, tables)
+
+
+def plan_or_code(args: argparse.Namespace, tables_run: bool) -> MatchPlan | int:
+    """:func:`plan_match`, or the exit code of the one line that says why not."""
+    from daihinmin.launch.submission import SubmissionError
     from daihinmin.records.errors import MatchLogError, RecordsError
-    from daihinmin.records.exit_codes import BAD_INPUT, INTERRUPTED, OUTPUT_REFUSED, USAGE
+    from daihinmin.records.exit_codes import BAD_INPUT, OUTPUT_REFUSED, USAGE
     from daihinmin.records.outfile import OutputRefusedError
-    from daihinmin.rules.ruleset import RuleConfigError, ruleset_from
+    from daihinmin.rules.ruleset import RuleConfigError
     from daihinmin.server.errors import ResumeLogError, ServerError
-    from daihinmin.server.runner import run_headless_match
-    from daihinmin.tools.match_progress import match_progress
-    from daihinmin.tools.match_tables import plan_tables, play_tables, refuse_tables_flags
 
-    setup_logging(args.verbose)
-    jobs = args.jobs
-    tables_run = jobs != 1 or args.backend == "ray"  # --backend ray: each table a Ray task
     try:
-        launch = launch_options_from(args)
-    except (LimitsError, SandboxUnavailableError, ValueError) as exc:
-        print(f"daihinmin match: {exc}", file=sys.stderr)
-        return USAGE
-    try:
-        check_bot_names(args.bots)
-        backend_from(args)
-        if tables_run:
-            refuse_tables_flags(args)
-        point = None
-        if args.resume is not None:
-            from daihinmin.server.resume import load_resume
-
-            refuse_resume_flags(args)
-            point = load_resume(args.resume)  # the one reading of the log
-            players = point.header.ruleset().players
-            lineup = resume_lineup(args.resume, point.header, args.bots, args.cmd, players,
-                                   args.submission)
-        else:
-            players = ruleset_from(args.rules or "uecda", args.rule).players
-            lineup = lineup_of(args.bots, args.cmd, players, args.submission)
-        prepare_submissions(entry[0][1] for entry in lineup if entry[0][0] == "submission")
-        tables_args = args if not tables_run else argparse.Namespace(**{**vars(args),
-                                                                         "no_log": True})
-        config = config_from_args(tables_args, "127.0.0.1", 0,  # table logs: plan_tables
-                                  match_write_mode(args, lineup), lineup=lineup, point=point)
-        specs = player_specs(lineup, config.rules, config.seed)
-        standings = start_standings(config, [s.label for s in specs])
-        publisher = publisher_for(args, config, "match")
-        tables = [] if not tables_run else plan_tables(
-            args, config, lambda c: player_specs(lineup, c.rules, c.seed))
+        return plan_match(args, tables_run)
     except OutputRefusedError as exc:
         print(f"daihinmin match: {exc}", file=sys.stderr)
         return OUTPUT_REFUSED
@@ -260,15 +278,51 @@ def match_command(args: argparse.Namespace) -> int:
         print(terminal_safe(f"daihinmin match: {exc}"), file=sys.stderr)
         bad_input = (ResumeLogError, MatchLogError, SubmissionError)
         return BAD_INPUT if isinstance(exc, bad_input) else USAGE
+
+
+def match_command(args: argparse.Namespace) -> int:
+    if args.engine == "numba":
+        from .match_numba import numba_match_command
+
+        return numba_match_command(args, DEFAULT_TABLE, check_bot_names)
+    from daihinmin.launch.limits import LimitsError
+    from daihinmin.launch.sandbox import SandboxUnavailableError
+    from daihinmin.records.exit_codes import INTERRUPTED, USAGE
+    from daihinmin.tools.match_tables import play_tables
+
+    setup_logging(args.verbose)
+    jobs = args.jobs
+    tables_run = jobs != 1 or args.backend == "ray"  # --backend ray: each table a Ray task
     try:
-        prepare_kinds((entry[0][1] for entry in lineup if entry[0][0] == "bot"),
+        launch = launch_options_from(args)
+    except (LimitsError, SandboxUnavailableError, ValueError) as exc:
+        print(f"daihinmin match: {exc}", file=sys.stderr)
+        return USAGE
+    plan = plan_or_code(args, tables_run)
+    if isinstance(plan, int):
+        return plan
+    try:
+        prepare_kinds((entry[0][1] for entry in plan.lineup if entry[0][0] == "bot"),
                       "daihinmin match")
     except KeyboardInterrupt:
         print("daihinmin match: interrupted while preparing the bots; nothing was played",
               file=sys.stderr)
         return INTERRUPTED
-    if tables:
-        return play_tables(args, config, tables, [s.label for s in specs], launch)
+    if plan.tables:
+        return play_tables(args, plan.config, plan.tables, [s.label for s in plan.specs],
+                           launch)
+    return play_one_match(args, plan, launch)
+
+
+def play_one_match(args: argparse.Namespace, plan: MatchPlan,
+                   launch: LaunchOptions | None) -> int:
+    """Play the match with a progress bar; print the result (or the errors): the exit code."""
+    import trio
+    from daihinmin.driver.record import GameRecord
+    from daihinmin.server.runner import run_headless_match
+    from daihinmin.tools.match_progress import match_progress
+
+    config, standings, publisher = plan.config, plan.standings, plan.publisher
     progress = match_progress("", quiet=args.json)
 
     def on_game(record: GameRecord) -> None:
@@ -280,7 +334,7 @@ def match_command(args: argparse.Namespace) -> int:
     try:
         with progress:
             def match() -> Awaitable[MatchOutcome]:
-                return run_headless_match(config, specs, on_game=on_game,
+                return run_headless_match(config, plan.specs, on_game=on_game,
                                           connect_timeout=args.connect_timeout,
                                           watcher=publisher, launch=launch)
 
@@ -295,4 +349,3 @@ def match_command(args: argparse.Namespace) -> int:
     return report_outcome(args, config, standings, outcome, "daihinmin match",
                           {"wall_seconds": wall, "match_seconds": round(outcome.wall_seconds,
                                                                         3)})
-

@@ -17,7 +17,7 @@ import sqlite3
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from daihinmin.runs.backend import add_backend_options
 
@@ -26,6 +26,7 @@ if TYPE_CHECKING:  # the real imports are inside the functions: `daihinmin bot` 
     from daihinmin.tournament.config import TournamentConfig
     from daihinmin.tournament.publish import Publishing
     from daihinmin.tournament.run import RunSummary
+    from daihinmin.tournament.stats import TournamentStats
     from daihinmin.tournament.store import TournamentStore
 
 DEFAULT_DB = "tournament.sqlite"
@@ -35,6 +36,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("tournament", help="many matches between bots, with ratings",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("config", nargs="?", help="tournament TOML file")
+    add_participant_options(p)
+    add_play_options(p)
+    add_sprt_options(p)
+    add_run_options(p)
+    add_output_options(p)
+    p.set_defaults(func=cmd_tournament)
+
+
+def add_participant_options(p: argparse.ArgumentParser) -> None:
     who = p.add_argument_group("participants (quick run without a config)")
     who.add_argument("--bot", action="append", default=[], metavar="[LABEL=]NAME[:K=V,...]",
                      help="a bundled bot (repeat; a name twice is two participants)")
@@ -42,6 +52,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                      help="an external bot command with {host} and {port} (TCP only)")
     who.add_argument("--submission", action="append", default=[], metavar="[LABEL=]DIR",
                      help="a submission folder with a daihinmin-bot.toml (repeatable)")
+
+
+def add_play_options(p: argparse.ArgumentParser) -> None:
     what = p.add_argument_group("what to play")
     what.add_argument("--games", type=int,
                       help="total games (default: the config file's, else 100); rounded up "
@@ -63,6 +76,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                       help="override one rule of --rules (repeatable)")
     what.add_argument("--no-duplicate", action="store_true",
                       help="no seat rotations of the same deals")
+
+
+def add_sprt_options(p: argparse.ArgumentParser) -> None:
     test = p.add_argument_group(
         "sequential test (two participants)",
         "play until the answer is known at the error rates asked, at most --games "
@@ -75,6 +91,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                       help="the chance of accepting H1 when H0 holds (default 0.05)")
     test.add_argument("--beta", type=float, default=0.05,
                       help="the chance of accepting H0 when H1 holds (default 0.05)")
+
+
+def add_run_options(p: argparse.ArgumentParser) -> None:
     how = p.add_argument_group("how to run")
     how.add_argument("--db", help=f"results database (default: CONFIG.sqlite or {DEFAULT_DB})")
     how.add_argument("--resume", action="store_true", help="continue the tournament in --db")
@@ -93,6 +112,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                      help="a limit per player process (repeatable): cpu, memory, processes, "
                           "open_files, file_size, wall (docs/SANDBOX.md)")
     add_backend_options(how)
+
+
+def add_output_options(p: argparse.ArgumentParser) -> None:
     out = p.add_argument_group("output")
     out.add_argument("--report", action="store_true", help="only report on --db; play nothing")
     out.add_argument("--log-dir", metavar="DIR",
@@ -113,7 +135,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                           "(http://127.0.0.1:8080/?token=T)")
     out.add_argument("--publish-hands", action="store_true",
                      help="with --publish: let the spectators see every hand")
-    p.set_defaults(func=cmd_tournament)
 
 
 def config_from_args(args: argparse.Namespace) -> TournamentConfig | None:
@@ -248,105 +269,168 @@ def check_log_dir(cfg: TournamentConfig) -> None:
         raise OutputRefusedError(f"--log-dir {cfg.log_dir}: not an existing folder")
 
 
-def cmd_tournament(args: argparse.Namespace) -> int:
-    from daihinmin.launch.sandbox import SandboxUnavailableError
-    from daihinmin.launch.submission import SubmissionError, prepare_submissions
+def say_error(text: object) -> None:
+    """``daihinmin tournament: TEXT`` on stderr, made safe for the terminal."""
     from daihinmin.local.terminal_text import terminal_safe
-    from daihinmin.records.exit_codes import (
-        BAD_INPUT,
-        FAILED,
-        INTERRUPTED,
-        OK,
-        OUTPUT_REFUSED,
-        USAGE,
-    )
-    from daihinmin.records.outfile import OutputRefusedError, check_output_path
-    from daihinmin.rules.scoring import lower_is_better
-    from daihinmin.tournament.config import ConfigFileError, TournamentConfigError
-    from daihinmin.tournament.report import (
-        planned_note,
-        print_report,
-        summary_dict,
-        write_csv,
-        write_json,
-    )
-    from daihinmin.tournament.run import TournamentAbortedError, preflight
-    from daihinmin.tournament.stats import compute_stats
-    from daihinmin.tournament.store import StoreError, StoreReadError
-    from rich.console import Console
+
+    print(terminal_safe(f"daihinmin tournament: {text}"), file=sys.stderr)
+
+
+def cmd_tournament(args: argparse.Namespace) -> int:
+    from daihinmin.records.exit_codes import OK, OUTPUT_REFUSED, USAGE
+    from daihinmin.tournament.config import TournamentConfigError
 
     if args.report_html is not None and args.report_html.exists():
         print(f"daihinmin tournament: {args.report_html} exists already; choose another name",
               file=sys.stderr)
         return OUTPUT_REFUSED
     from daihinmin.runs.backend import BackendError, backend_from
-    from daihinmin.runs.ray_run import RayConnectError
 
     try:
         backend = backend_from(args)
         publishing = publishing_from(args)
     except (ValueError, BackendError) as exc:
-        print(terminal_safe(f"daihinmin tournament: {exc}"), file=sys.stderr)
+        say_error(exc)
         return USAGE
-    try:
-        for out in (args.csv, args.report_json):  # every output is checked before playing
-            if out:
-                check_output_path(Path(out), what="report file", overwrite=args.overwrite)
-        cfg = config_from_args(args)
-        if cfg is not None and not args.report:
-            preflight(cfg)  # before a database is created for a tournament that cannot run
-            check_log_dir(replace(cfg, log_dir=args.log_dir))
-        check_publishable(publishing, args.report)  # before a database is created
-        store, run_cfg = open_store(args, cfg)
-        check_log_dir(run_cfg)
-        if not args.report:  # built once, before any match; bwrap there if asked for
-            prepare_submissions(p.submission for p in run_cfg.participants if p.submission)
-            run_cfg.launch_options().check()
-    except (SubmissionError, SandboxUnavailableError) as exc:
-        print(terminal_safe(f"daihinmin tournament: {exc}"), file=sys.stderr)
-        return BAD_INPUT if isinstance(exc, SubmissionError) else USAGE
-    except OutputRefusedError as exc:
-        print(terminal_safe(f"daihinmin tournament: {exc}"), file=sys.stderr)
-        return OUTPUT_REFUSED
-    except (TournamentConfigError, StoreError) as exc:
-        print(terminal_safe(f"daihinmin tournament: {exc}"), file=sys.stderr)
-        bad_file = isinstance(exc, ConfigFileError | StoreReadError)
-        return BAD_INPUT if bad_file else USAGE
+    opened = open_checked_or_code(args, publishing)
+    if isinstance(opened, int):
+        return opened
+    store, run_cfg = opened
     summary: RunSummary | None = None
     code = OK
     if not args.report:
-        if not args.json:
-            print(planned_note(store), file=sys.stderr)
         try:
-            summary = play(store, run_cfg, live=not args.json and sys.stdout.isatty(),
-                           publishing=publishing, backend=backend)
+            summary, code = play_until_stopped(args, store, run_cfg, publishing, backend)
         except TournamentConfigError as exc:
-            print(terminal_safe(f"daihinmin tournament: {exc}"), file=sys.stderr)
+            say_error(exc)
             return USAGE
-        except (TournamentAbortedError, RayConnectError) as exc:
-            print(terminal_safe(f"daihinmin tournament: {exc}"), file=sys.stderr)
-            code = FAILED
-        except KeyboardInterrupt:
-            print(f"daihinmin tournament: interrupted; continue with: daihinmin tournament "
-                  f"--resume --db {store.path}", file=sys.stderr)
-            code = INTERRUPTED
-    lower = lower_is_better(run_cfg.ruleset())
+    return report_and_close(args, store, run_cfg, summary, code)
+
+
+def open_checked(args: argparse.Namespace, publishing: Publishing | None
+                 ) -> tuple[TournamentStore, TournamentConfig]:
+    """Every check made before anything is played, then the results database opened:
+    the output files, the config, the log folder, the publishing, the submissions (built
+    once) and the sandbox."""
+    from daihinmin.launch.submission import prepare_submissions
+    from daihinmin.records.outfile import check_output_path
+    from daihinmin.tournament.run import preflight
+
+    for out in (args.csv, args.report_json):  # every output is checked before playing
+        if out:
+            check_output_path(Path(out), what="report file", overwrite=args.overwrite)
+    cfg = config_from_args(args)
+    if cfg is not None and not args.report:
+        preflight(cfg)  # before a database is created for a tournament that cannot run
+        check_log_dir(replace(cfg, log_dir=args.log_dir))
+    check_publishable(publishing, args.report)  # before a database is created
+    store, run_cfg = open_store(args, cfg)
+    check_log_dir(run_cfg)
+    if not args.report:  # built once, before any match; bwrap there if asked for
+        prepare_submissions(p.submission for p in run_cfg.participants if p.submission)
+        run_cfg.launch_options().check()
+    return store, run_cfg
+
+
+def open_checked_or_code(args: argparse.Namespace, publishing: Publishing | None
+                         ) -> tuple[TournamentStore, TournamentConfig] | int:
+    """:func:`open_checked`, or the exit code of the one line that says why not."""
+    from daihinmin.launch.sandbox import SandboxUnavailableError
+    from daihinmin.launch.submission import SubmissionError
+    from daihinmin.records.exit_codes import BAD_INPUT, OUTPUT_REFUSED, USAGE
+    from daihinmin.records.outfile import OutputRefusedError
+    from daihinmin.tournament.config import ConfigFileError, TournamentConfigError
+    from daihinmin.tournament.store import StoreError, StoreReadError
+
+    try:
+        return open_checked(args, publishing)
+    except (SubmissionError, SandboxUnavailableError) as exc:
+        say_error(exc)
+        return BAD_INPUT if isinstance(exc, SubmissionError) else USAGE
+    except OutputRefusedError as exc:
+        say_error(exc)
+        return OUTPUT_REFUSED
+    except (TournamentConfigError, StoreError) as exc:
+        say_error(exc)
+        bad_file = isinstance(exc, ConfigFileError | StoreReadError)
+        return BAD_INPUT if bad_file else USAGE
+
+
+def play_until_stopped(args: argparse.Namespace, store: TournamentStore, cfg: TournamentConfig,
+                       publishing: Publishing | None, backend: Backend
+                       ) -> tuple[RunSummary | None, int]:
+    """Play what is left; the summary (``None`` if the run stopped) and the exit code so
+    far.  A TournamentConfigError found while playing is the caller's to report."""
+    from daihinmin.records.exit_codes import FAILED, INTERRUPTED, OK
+    from daihinmin.runs.ray_run import RayConnectError
+    from daihinmin.tournament.report import planned_note
+    from daihinmin.tournament.run import TournamentAbortedError
+
+    if not args.json:
+        print(planned_note(store), file=sys.stderr)
+    try:
+        return play(store, cfg, live=not args.json and sys.stdout.isatty(),
+                    publishing=publishing, backend=backend), OK
+    except (TournamentAbortedError, RayConnectError) as exc:
+        say_error(exc)
+        return None, FAILED
+    except KeyboardInterrupt:
+        print(f"daihinmin tournament: interrupted; continue with: daihinmin tournament "
+              f"--resume --db {store.path}", file=sys.stderr)
+        return None, INTERRUPTED
+
+
+def report_and_close(args: argparse.Namespace, store: TournamentStore, cfg: TournamentConfig,
+                     summary: RunSummary | None, code: int) -> int:
+    """The report (printed, and written to the files asked for), the notes on failed and
+    unplayed matches, the database closed; the exit code."""
+    from daihinmin.records.exit_codes import BAD_INPUT
+    from daihinmin.rules.scoring import lower_is_better
+    from daihinmin.tournament.report import summary_dict
+    from daihinmin.tournament.stats import compute_stats
+    from daihinmin.tournament.store import StoreReadError
+
+    lower = lower_is_better(cfg.ruleset())
     try:
         stats = compute_stats(store.games(), store.participant_names(),
-                              run_cfg.ruleset().players, lower_is_better=lower)
+                              cfg.ruleset().players, lower_is_better=lower)
         report = summary_dict(stats, store, summary)
     except (StoreReadError, sqlite3.DatabaseError, UnicodeDecodeError) as exc:
-        print(terminal_safe(f"daihinmin tournament: {db_path(args)}: cannot report: {exc}"),
-              file=sys.stderr)
+        say_error(f"{db_path(args)}: cannot report: {exc}")
         return BAD_INPUT
+    written = write_report_files(args, stats, store, report)  # each file, whatever the code
+    code = code or written
+    sprt_lines = add_sprt_report(store, cfg, report)
+    if args.json:
+        print(json.dumps(report))
+    else:
+        from daihinmin.local.terminal_text import terminal_safe
+        from daihinmin.tournament.report import print_report
+        from rich.console import Console
+
+        print_report(Console(), stats, store, summary)
+        for line in sprt_lines:
+            print(terminal_safe(line))
+    return close_with_code(store, report, code)
+
+
+def write_report_files(args: argparse.Namespace, stats: TournamentStats, store: TournamentStore,
+                       report: dict[str, Any]) -> int:
+    """``--csv``, ``--report-json``, ``--report-html``: OK, or OUTPUT_REFUSED if one was
+    refused (each said on stderr; the others are still written)."""
+    from daihinmin.records.exit_codes import OK, OUTPUT_REFUSED
+    from daihinmin.records.outfile import OutputRefusedError
+    from daihinmin.tournament.report import write_csv, write_json
+
+    code = OK
     try:
         if args.csv:
             write_csv(args.csv, stats, store.participant_faults(), overwrite=args.overwrite)
         if args.report_json:
             write_json(args.report_json, report, overwrite=args.overwrite)
     except OutputRefusedError as exc:
-        print(terminal_safe(f"daihinmin tournament: {exc}"), file=sys.stderr)
-        code = code or OUTPUT_REFUSED
+        say_error(exc)
+        code = OUTPUT_REFUSED
     if args.report_html is not None:
         from daihinmin.web.output import write_new_file
         from daihinmin.web.tournament_html import tournament_page
@@ -356,20 +440,27 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         except OSError as exc:
             print(f"daihinmin tournament: cannot write {args.report_html}: {exc}",
                   file=sys.stderr)
-            code = code or OUTPUT_REFUSED
-    sprt_lines: list[str] = []
-    if run_cfg.sprt is not None:
-        from daihinmin.tournament.sprt_run import SprtMonitor
+            code = OUTPUT_REFUSED
+    return code
 
-        monitor = SprtMonitor(store, run_cfg)
-        report["sprt"] = monitor.report()
-        sprt_lines = monitor.lines(store.participant_names())
-    if args.json:
-        print(json.dumps(report))
-    else:
-        print_report(Console(), stats, store, summary)
-        for line in sprt_lines:
-            print(terminal_safe(line))
+
+def add_sprt_report(store: TournamentStore, cfg: TournamentConfig,
+                    report: dict[str, Any]) -> list[str]:
+    """A sequential test's state into ``report["sprt"]``; its lines for the terminal."""
+    if cfg.sprt is None:
+        return []
+    from daihinmin.tournament.sprt_run import SprtMonitor
+
+    monitor = SprtMonitor(store, cfg)
+    report["sprt"] = monitor.report()
+    return monitor.lines(store.participant_names())
+
+
+def close_with_code(store: TournamentStore, report: dict[str, Any], code: int) -> int:
+    """Say what failed or is left to play, close the database; the exit code (FAILED while
+    matches are unplayed, unless a sequential test has decided)."""
+    from daihinmin.records.exit_codes import FAILED, OK
+
     failed = store.counts().get("failed", 0)
     unfinished = sum(n for state, n in store.counts().items() if state != "done")
     if report.get("sprt", {}).get("verdict") is not None:

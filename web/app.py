@@ -32,6 +32,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from .client_left import EndsQuietly
 from .feeds import MAX_FEEDS, MAX_PUBLISHED, Feed, FeedError, forget_ended
 from .guard import (
     BodyError,
@@ -528,7 +529,7 @@ async def serve(host: str, port: int, *, cpu_delay: float = 0.6, log_dir: Path |
             lobby.seed_source = lambda: next(seeds)
         app = Starlette()  # replaced below once the port is known
         handle = _Late(app)
-        binds = await nursery.start(hypercorn_serve, handle, config)
+        binds = await nursery.start(hypercorn_serve, EndsQuietly(handle), config)
         url = binds[0]
         bound_port = int(url.rsplit(":", 1)[1])
         handle.app = build_app(lobby, own_origins(host, bound_port, origins), token)

@@ -32,6 +32,8 @@ from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from .client_left import EndsQuietly
+
 STATIC = files("daihinmin.web") / "static"
 MATCHES_SHOWN = 200  # an entrant's page lists its newest matches
 REPLAYS_KEPT = 16  # replays of ended matches kept ready (each is re-simulated once)
@@ -245,7 +247,8 @@ async def serve_league(db: Path, port: int, host_key: str, show_errors: bool, na
     config.accesslog = None
     data = LeagueData(db, host_key, show_errors, name)
     async with trio.open_nursery() as nursery:
-        binds = await nursery.start(hypercorn_serve, build_league_app(data), config)
+        binds = await nursery.start(hypercorn_serve, EndsQuietly(build_league_app(data)),
+                                   config)
         task_status.started(binds[0])
 
 

@@ -19,8 +19,8 @@ from daihinmin.rules.ruleset import RuleSet, Scoring
 #: thirteenth_floor-style tables (card scoring, the game over at the first player out): the
 #: playout's value is 0.6 x "went out first" + 0.4 x the place, not the card score.  Valuing
 #: the score alone, mc played for a big last play (the winner scores -10 x its face values)
-#: and came first in 42.8% of 500 games against three ``default`` bots (mean place 1.97);
-#: going out first alone, 50.6% (mean place 2.02); this mix, docs/LEVELS.md.
+#: and came first less often than valuing going out first.  What mc reaches with this mix
+#: is in docs/BENCHMARKS.md ("mc's strength", the ``thirteenth_floor`` row).
 CARD_RACE_POLICY: dict[str, float] = {"first": 0.6, "place": 0.4}
 
 
