@@ -258,13 +258,15 @@ def run_batch(actions: np.ndarray, states: np.ndarray, prm: np.ndarray, models: 
               seeds: np.ndarray, points: np.ndarray, policy: np.ndarray,
               table_c: np.ndarray, table_i: np.ndarray, keys_c: np.ndarray,
               keys_i: np.ndarray, index: np.ndarray, parts: np.ndarray, obs: np.ndarray,
-              masks: np.ndarray, rewards: np.ndarray, dones: np.ndarray) -> None:
-    """One step of every game (``actions[i] < 0``: start slot ``i``'s match instead)."""
+              masks: np.ndarray, rewards: np.ndarray, dones: np.ndarray) -> int:
+    """One step of every game (``actions[i] < 0``: start slot ``i``'s match instead); how
+    many slots then need more game seeds."""
     hands = np.zeros(MAX_PLAYERS, dtype=np.int64)
     deck = np.zeros(54, dtype=np.int64)
     facts = np.zeros(2 * MAX_PLAYERS, dtype=np.int64)
     bufc = np.zeros(MAX_MOVES, dtype=np.int64)
     bufi = np.zeros(MAX_MOVES, dtype=np.int64)
+    low = 0
     for b in range(actions.shape[0]):
         st = states[b]
         a = actions[b]
@@ -284,6 +286,20 @@ def run_batch(actions: np.ndarray, states: np.ndarray, prm: np.ndarray, models: 
         dones[b] = ended
         encode(st, me, aux[b], carry[b], parts, obs[b])
         _mask(st, me, keys_c, keys_i, index, bufc, bufi, masks[b])
+        if aux[b, _NEXT_SEED] >= REFILL_AT:
+            low += 1
+    return low
+
+
+@njit(cache=True)
+def first_illegal(actions: np.ndarray, masks: np.ndarray) -> int:
+    """The first game whose action is out of range or not legal in its mask (-1: none)."""
+    size = masks.shape[1]
+    for b in range(actions.shape[0]):
+        a = actions[b]
+        if a < 0 or a >= size or masks[b, a] == 0:
+            return b
+    return -1
 
 
 @njit(cache=True)
@@ -380,13 +396,12 @@ class BatchedEnv:
             self.aux[b, _NEXT_SEED] = 0
 
     def _run(self, actions: npt.NDArray[np.int64]) -> None:
-        run_batch(actions, self.states, self.prm, self.models, self.seat, self.carry,
+        low = run_batch(actions, self.states, self.prm, self.models, self.seat, self.carry,
                   self.aux, self.mts, self.seeds, self.points, self.policy, self.table_c,
                   self.table_i, self.keys_c, self.keys_i, self.index, self.parts, self.obs,
                   self.masks, self.rewards, self.dones)
-        low = np.flatnonzero(self.aux[:, _NEXT_SEED] >= REFILL_AT)
-        if low.size:
-            self._refill(low)
+        if low:
+            self._refill(np.flatnonzero(self.aux[:, _NEXT_SEED] >= REFILL_AT))
 
     def reset(self, seed: int | None = None
               ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]:
@@ -412,13 +427,9 @@ class BatchedEnv:
         are the environment's own, overwritten by the next step (copy what you keep)."""
         if not self._started:
             raise RuntimeError("reset the environment first")
-        acts = np.asarray(actions, dtype=np.int64).reshape(self.batch)
-        if (acts < 0).any() or (acts >= self.action_size).any() or not self.masks[
-                np.arange(self.batch), acts].all():
-            bad = int(np.flatnonzero((acts < 0) | (acts >= self.action_size)
-                                     | (self.masks[np.arange(self.batch),
-                                                   np.clip(acts, 0, self.action_size - 1)]
-                                        == 0))[0])
+        acts = np.ascontiguousarray(actions, dtype=np.int64).reshape(self.batch)
+        bad = first_illegal(acts, self.masks)
+        if bad >= 0:
             raise IllegalActionError(f"game {bad}: action {int(acts[bad])} is not legal")
         self._run(acts)
         return self.obs, self.masks, self.rewards, self.dones
@@ -455,5 +466,5 @@ def warm_up() -> None:
     env.step(env.expert_actions("default"))
 
 
-__all__ = ["OPPONENTS", "PART_ORDER", "BatchedEnv", "encode", "expert_moves", "run_batch",
-           "warm_up"]
+__all__ = ["OPPONENTS", "PART_ORDER", "BatchedEnv", "encode", "expert_moves", "first_illegal",
+           "run_batch", "warm_up"]

@@ -94,6 +94,9 @@ class League:
             self.matches_of[int(e)] = int(k)
         self.sync_house()
         self.sync_lobby()
+        for e in self.active():  # killed after a match failed, before the suspension it earned
+            if self.store.ended_since_status(e.id):
+                self.suspend_crashers((e.id,))
         return unfinished
 
     def sync_lobby(self) -> None:

@@ -415,6 +415,14 @@ class LeagueStore:
             # a match failed through another entrant's seat says nothing about this one
         return n
 
+    def ended_since_status(self, entrant: int) -> bool:
+        """Whether a match of this entrant ended after its status was last set (a host's
+        reinstatement, say, is later than the failures it forgave)."""
+        return bool(self.count(
+            "SELECT EXISTS (SELECT 1 FROM matches m, entrants e WHERE e.id = ? AND"
+            " m.status IN ('done', 'failed') AND m.finished_at > COALESCE(e.status_at, 0)"
+            " AND EXISTS (SELECT 1 FROM json_each(m.lineup) WHERE value = e.id))", entrant))
+
     def version(self) -> str:
         """Changes whenever anything on the pages would: games, matches, entrants, events."""
         row = self.con.execute(

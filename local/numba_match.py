@@ -2,7 +2,7 @@
 
 :func:`play_numba_match` plays the match the engine would play (``daihinmin match``,
 ``tournament --in-process``) with the same seed and the same bots, every game end to end in
-Numba: the game's generator is CPython's (:mod:`daihinmin.env.pyrandom`, seeded as
+Numba: the game's generator is CPython's (:mod:`daihinmin.local.pyrandom`, seeded as
 :func:`daihinmin.rules.match.game_rng` seeds it), so the seat draw, the dealer, the deal and
 the random places after the pass limit are the engine's; the exchange (the lower classes'
 strongest cards, the upper classes' weakest returned) and the first leader follow
@@ -243,8 +243,10 @@ def _start(prm: np.ndarray, carry: np.ndarray, mt: np.ndarray, game: int,
         if carry[_SEATS + i] == dealer:
             start = i
     hands[:] = 0
+    seat = start  # (start + i) % n, counted round
     for i in range(size):
-        hands[carry[_SEATS + (start + i) % n]] |= np.int64(1) << np.int64(deck[i])
+        hands[carry[_SEATS + seat]] |= np.int64(1) << np.int64(deck[i])
+        seat = seat + 1 if seat + 1 < n else 0
     for p in range(n):
         hands[p] = add_cards(0, hands[p])  # (jokers canonical: bit 60 first)
     facts[:] = 0

@@ -16,6 +16,9 @@ overwritten.  The results database records which log belongs to which attempt.
 >>> _ = first.write_text("")
 >>> next_log_path(folder, 7).name
 'match-00007.2.jsonl'
+>>> _ = (first.parent / "match-00007.2.player3.stderr").write_text("a stopped attempt's")
+>>> next_log_path(folder, 7).name
+'match-00007.3.jsonl'
 """
 
 from __future__ import annotations
@@ -28,13 +31,16 @@ LOG_NAME = re.compile(r"match-(\d{5,})(?:\.(\d+))?\.jsonl")
 
 
 def next_log_path(log_dir: str | Path, match_id: int) -> Path:
-    """The first name not yet taken in ``log_dir`` for this match (absolute)."""
+    """The first name not yet taken in ``log_dir`` for this match (absolute).  A name is
+    taken by its log or by a player's stderr kept beside it (``STEM.playerN.stderr``): a
+    TCP match stopped while its players were seated leaves their stderr but removes the
+    log it never wrote a header to, and the next attempt must not overwrite those."""
     folder = Path(os.path.abspath(log_dir))
     attempt = 1
     while True:
-        suffix = "" if attempt == 1 else f".{attempt}"
-        path = folder / f"match-{match_id:05d}{suffix}.jsonl"
-        if not os.path.lexists(path):
+        stem = f"match-{match_id:05d}" + ("" if attempt == 1 else f".{attempt}")
+        path = folder / f"{stem}.jsonl"
+        if not os.path.lexists(path) and not any(folder.glob(f"{stem}.player*.stderr")):
             return path
         attempt += 1
 

@@ -6,7 +6,8 @@ or :func:`.tables.table_worker`) for that one task in a thread and yields what i
 batches, as it goes (a Ray streaming generator); so in-process and TCP tables play exactly as
 they do locally (a TCP table's server and player processes all on that node, over its
 loopback).  Files the task writes (match logs) go to a private folder on the node and travel
-back as ``("file", name, bytes)`` at the end; the driver writes them where they belong
+back as ``("file", name, bytes)`` at the end, before the message that ends the task (a
+match is never done before its log is in); the driver writes them where they belong
 (``--log-dir`` names picked on the driver, so a retried match never clobbers a log).
 
 Faults: a task whose worker process or node dies is played again from its start, up to
@@ -40,6 +41,7 @@ from .spec import MatchSpec, Message, TableSettings
 from .worker import describe_error, own_cpu_seconds
 
 BATCH_SECONDS = 0.05  # a node gathers its task's messages this long before sending them
+ENDING = ("done", "failed", "stopped")  # the messages that end a task
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
 
 
@@ -108,18 +110,29 @@ def play_task(job: RayJob, setup: Any, task: Any, show_hands: bool | None,
 
         worker = threading.Thread(target=body, name="daihinmin-task", daemon=True)
         worker.start()
+        # The task's end (done, failed, stopped, and what follows it) is held back until its
+        # files are sent: a driver killed in between must not have counted a match whose
+        # log it never received (its resume plays the match again instead).
+        ending: list[Message] = []
         while True:
             batch = drain(results, BATCH_SECONDS)
             if batch:
-                yield [("exit", slot, own_cpu_seconds() - cpu) if m[0] == "exit" else m
-                       for m in batch]
+                going: list[Message] = []
+                for m in batch:
+                    if m[0] == "exit":
+                        m = ("exit", slot, own_cpu_seconds() - cpu)
+                    (ending if ending or m[0] in ENDING else going).append(m)
+                if going:
+                    yield going
             elif not worker.is_alive() and results.empty():
                 break
         if errors:
-            yield [job.lost(task, errors[0])]
+            ending.append(job.lost(task, errors[0]))
         for name in sorted(os.listdir(folder)):
             with open(os.path.join(folder, name), "rb") as f:
                 yield [("file", name, f.read())]
+        if ending:
+            yield ending
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
@@ -203,9 +216,6 @@ class Attempt:
     slot: int
     files: dict[str, str] = field(default_factory=dict)  # node file name -> driver path
     ended: bool = False  # the task sent done, failed or stopped
-
-
-ENDING = ("done", "failed", "stopped")
 
 
 class RayRun:

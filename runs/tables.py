@@ -297,12 +297,22 @@ def run_pool(pool: Run, run: TablesRun) -> None:
     while not pool.finished:
         for msg in pool.poll(0.25):
             run.handle(msg)
-        for w, code in pool.crashed():
-            run.worker_died(w, code)
+        note_crashed(pool, run)
         if run.failures and not stopping:
             stopping = True
             stop_tables(pool, run, signal.SIGTERM)
     for msg in pool.poll(0.0):  # anything sent just before the last exit
+        run.handle(msg)
+    note_crashed(pool, run)
+
+
+def note_crashed(pool: Run, run: TablesRun) -> None:
+    """Fail the tables of workers that ended without a word.  What an ended worker sent is
+    all in the pipe, but may have come after the last poll: it is read first, so a worker
+    that finished its table and said goodbye since is not taken for a dead one."""
+    if not pool.crashed():
+        return
+    for msg in pool.poll(0.0):
         run.handle(msg)
     for w, code in pool.crashed():
         run.worker_died(w, code)

@@ -47,14 +47,17 @@ def dispatcher_alive() -> bool:
 
 
 def next_task(tasks: Any) -> MatchSpec | None:
-    """The next match, or ``None`` when there is no more work."""
+    """The next match, or ``None`` when there is no more work.  None is taken once the
+    dispatcher is gone, though the queue still holds its matches: their logs and players
+    would only be left for nobody."""
     while True:
+        if not dispatcher_alive():
+            raise DispatcherGoneError
         try:
             spec: MatchSpec | None = tasks.get(timeout=POLL_SECONDS)
             return spec
         except queue.Empty:
-            if not dispatcher_alive():
-                raise DispatcherGoneError from None
+            pass
 
 
 def describe_error(exc: BaseException) -> str:

@@ -34,10 +34,12 @@ reproducible), ``thorough`` (5x the examples of tests that do not fix their own 
 from __future__ import annotations
 
 import fcntl
+import logging
 import os
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -126,3 +128,18 @@ def env_compiled(mc_compiled: None) -> None:
     from daihinmin.env.batched import warm_up
 
     warm_up()
+
+
+@pytest.fixture(autouse=True)
+def _logger_levels_restored() -> Iterator[None]:
+    """Code run in the test process may set the level of a project logger (a run's worker
+    quiets the server's warnings); a later test on the same worker that reads them must not
+    depend on which tests ran before it."""
+    def ours() -> list[str]:
+        return [name for name in list(logging.Logger.manager.loggerDict)
+                if name.startswith("daihinmin")]
+
+    levels = {name: logging.getLogger(name).level for name in ours()}
+    yield
+    for name in ours():
+        logging.getLogger(name).setLevel(levels.get(name, logging.NOTSET))

@@ -248,7 +248,7 @@ def run_tournament(store: TournamentStore, cfg: TournamentConfig,
     (default: this machine); ``publishing`` (which needs ``tally``) shows the tables and
     standings in ``daihinmin web``."""
     preflight(cfg)
-    store.reset_unfinished()
     if cfg.log_dir is not None:  # logs of a killed run that the database never heard of
         store.adopt_logs(logs_in(cfg.log_dir))
+    store.reset_unfinished()
     return Dispatcher(store, cfg, tally, publishing, backend).run(store.pending())

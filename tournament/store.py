@@ -32,6 +32,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -204,7 +205,8 @@ class TournamentStore:
 
     @classmethod
     def resume(cls, path: str | Path, cfg: TournamentConfig | None) -> TournamentStore:
-        """Open an existing database; ``cfg`` (if given) must match and may add games."""
+        """Open an existing database; ``cfg`` (if given) must match and may add games (or is
+        written into a database whose creation was killed before it held a tournament)."""
         if not Path(path).exists():
             if cfg is None:
                 raise StoreReadError(f"{path} does not exist and no tournament was given")
@@ -215,6 +217,9 @@ class TournamentStore:
         store = cls(path, writer=True)
         try:
             stored = store.stored_config()
+            if stored is None and cfg is not None and store.blank():
+                store.write_tournament(cfg)  # a creation that was killed before it was done
+                return store
             if stored is None:
                 raise StoreReadError(f"{path} holds no tournament")
             if cfg is not None and cfg.fingerprint() != stored.fingerprint():
@@ -228,6 +233,17 @@ class TournamentStore:
             store.close()
             raise
         return store
+
+    def blank(self) -> bool:
+        """Whether the file holds this schema's tables and nothing else, all empty: a
+        database whose creation was cut short (a kill between the file and its tournament),
+        not another program's file."""
+        with self.reading():
+            tables = [r[0] for r in self.con.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'")]
+            ours = set(re.findall(r"CREATE TABLE IF NOT EXISTS (\w+)", SCHEMA))
+            return set(tables) <= ours and not any(
+                self.con.execute(f"SELECT 1 FROM {t} LIMIT 1").fetchone() for t in tables)
 
     def write_tournament(self, cfg: TournamentConfig) -> None:
         rules = cfg.ruleset()
@@ -416,33 +432,59 @@ class TournamentStore:
                 " attempts, ? FROM matches WHERE id = ?", (path, match_id))
 
     def adopt_logs(self, found: list[tuple[int, int, Path]]) -> int:
-        """Record the logs in the log folder that no attempt names: a run killed after a
-        worker opened a match's log and before this database heard of it leaves one.  Each
-        is an attempt of its unfinished match (never counted).  Only files made since this
-        tournament's first run are taken, so an older run's logs in the same folder are not.
-        Returns how many were recorded."""
+        """Make the database name the logs in the log folder as they are, after a killed or
+        interrupted run (call it before :meth:`reset_unfinished`, whose reset of the start
+        times it reads).  Returns how many logs were recorded.
+
+        - A log no attempt names: a run killed after a worker opened a match's log and
+          before this database heard of it leaves one.  It is the log of its unfinished
+          match's last attempt when the killed run started that attempt and it names no log
+          yet (the ``log`` message was lost after its ``started``: a run plays a match once,
+          and each run clears the start times of what it does not finish); else an attempt
+          of its own (its ``started`` was lost too).  Never counted.  Only files made since
+          this tournament's first run are taken, so an older run's logs in the same folder
+          are not.
+        - A named log that is not there (an attempt stopped before its log was made, or a
+          server that removed a log it never wrote a header to): that attempt left no log,
+          and the name is free for the next attempt, which must not be named twice."""
         with self.reading():
             (since,) = self.con.execute("SELECT MIN(started_at) FROM runs").fetchone()
+            named = self.con.execute(
+                "SELECT l.match_id, l.attempt, l.path FROM match_logs l JOIN matches m"
+                " ON m.id = l.match_id WHERE m.status != 'done'").fetchall()
             known = {p for (p,) in self.con.execute("SELECT path FROM match_logs")}
-            unfinished = {m for (m,) in self.con.execute(
-                "SELECT id FROM matches WHERE status != 'done'")}
+            unfinished = {int(m): (int(a), t) for m, a, t in self.con.execute(
+                "SELECT id, attempts, started_at FROM matches WHERE status != 'done'")}
+        gone = [(m, a) for m, a, path in named if not os.path.lexists(path)]
+        if gone:
+            with self.transaction():
+                self.con.executemany("DELETE FROM match_logs WHERE match_id = ? AND"
+                                     " attempt = ?", gone)
         if since is None:
             return 0
+        logged = {(m, a) for m, a, _ in named} - set(gone)
         adopted = 0
         for match_id, _, path in found:
             if str(path) in known or match_id not in unfinished:
                 continue
             try:
-                if path.stat().st_mtime < since - 1:  # (file times may lag the clock a little)
-                    continue
+                made = path.stat().st_mtime
             except OSError:
                 continue
+            if made < since - 1:  # (file times may lag the clock a little)
+                continue
+            attempt, started = unfinished[match_id]
+            if attempt > 0 and started is not None and (match_id, attempt) not in logged:
+                own = attempt  # the log of the attempt the killed run started
+            else:
+                own = attempt = attempt + 1
             with self.transaction():
-                self.con.execute("UPDATE matches SET attempts = attempts + 1 WHERE id = ?",
-                                 (match_id,))
-                self.con.execute(
-                    "INSERT INTO match_logs (match_id, attempt, path) SELECT id, attempts, ?"
-                    " FROM matches WHERE id = ?", (str(path), match_id))
+                self.con.execute("UPDATE matches SET attempts = ? WHERE id = ?",
+                                 (attempt, match_id))
+                self.con.execute("INSERT INTO match_logs (match_id, attempt, path)"
+                                 " VALUES (?, ?, ?)", (match_id, own, str(path)))
+            unfinished[match_id] = (attempt, started)
+            logged.add((match_id, own))
             adopted += 1
         return adopted
 

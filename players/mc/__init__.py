@@ -25,9 +25,11 @@ Modules, bottom up:
 Every Numba function is compiled with ``cache=True``; :func:`~daihinmin.players.mc.bot.warm_up`
 loads them once per process.  Numba keys a cached function by its own file only, so an edit to
 a callee in another module would leave callers running the old code.  The cache therefore
-lives in a directory named after a digest of every source file here
-(``__pycache__/numba-<digest>``, or under ``$NUMBA_CACHE_DIR`` when that is set): any edit
-starts a fresh cache, and in ``__pycache__`` the caches of other versions are removed.
+lives in a directory named after a digest of every source file with Numba code
+(:data:`NUMBA_SOURCES`: this folder, and the Numba matches, generator and batched
+environment that call into it; ``__pycache__/numba-<digest>``, or under ``$NUMBA_CACHE_DIR``
+when that is set): any edit starts a fresh cache, and in ``__pycache__`` the caches of other
+versions are removed.
 """
 
 from __future__ import annotations
@@ -42,22 +44,31 @@ from numba.core import config as _numba_config
 CACHE_PREFIX = "numba-"
 
 
-def source_digest(folder: Path) -> str:
-    """A digest of the Python sources of ``folder`` (names and contents)."""
+# Every file with Numba code, from the project's root (a test checks none is missing): the
+# cache this process uses holds all their compiled code, and a caller's cached code holds
+# its callees' from other files.
+NUMBA_SOURCES = ("players/mc/*.py", "local/pyrandom.py", "local/numba_match.py",
+                 "env/batched.py")
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def source_digest(root: Path = ROOT, patterns: tuple[str, ...] = NUMBA_SOURCES) -> str:
+    """A digest of the sources under ``root`` that ``patterns`` name (paths and contents)."""
     h = hashlib.sha256()
-    for path in sorted(folder.glob("*.py")):
-        h.update(path.name.encode())
+    for path in sorted(p for pattern in patterns for p in root.glob(pattern)):
+        h.update(path.relative_to(root).as_posix().encode())
         h.update(path.read_bytes())
     return h.hexdigest()[:16]
 
 
-def use_versioned_cache(folder: Path) -> str:
+def use_versioned_cache(folder: Path, root: Path = ROOT,
+                        patterns: tuple[str, ...] = NUMBA_SOURCES) -> str:
     """Point Numba's cache at a directory for exactly these sources.  In the default place
     (``folder/__pycache__``, this checkout's own) older versions are removed; a shared
     ``$NUMBA_CACHE_DIR`` is left for its owner to tidy."""
     shared = os.environ.get("NUMBA_CACHE_DIR")
     base = Path(shared) if shared else folder / "__pycache__"
-    current = base / f"{CACHE_PREFIX}{source_digest(folder)}"
+    current = base / f"{CACHE_PREFIX}{source_digest(root, patterns)}"
     _numba_config.CACHE_DIR = str(current)  # type: ignore[attr-defined]  # read by Numba, not declared
     if not shared:
         for old in base.glob(f"{CACHE_PREFIX}*"):

@@ -44,8 +44,9 @@ TABLE = 4 * COLS + 8  # rows 0..3 of a helper table, plus zeros that overflowing
 @njit(cache=True)
 def _held(cards: int, row: int, col: int) -> bool:
     """Is the real card at (row, col) in ``cards``?  Out-of-row positions wrap (flat)."""
-    i = row * COLS + col
-    row, col = i // COLS, i % COLS
+    if col < 0 or col >= COLS:  # (within a row the flat index is the position itself)
+        i = row * COLS + col
+        row, col = i // COLS, i % COLS
     if row < 0 or row > 3 or col < 1 or col > 13:
         return False
     return (cards >> int64(4 * col + row)) & int64(1) != 0
@@ -234,17 +235,9 @@ def _single(cards: int, joker: bool, lowest: bool) -> tuple[int, int]:
 @njit(cache=True)
 def _loose(hand: int) -> int:
     """The real cards in no run of three of their suit and no group of their rank."""
-    out = hand & REAL_CARDS
-    for s in range(4):
-        length = 0
-        for c in range(13, 0, -1):
-            if _held(hand, s, c):
-                length += 1
-            else:
-                length = 0
-            if length >= 3:  # c starts a run of 3+: all of it goes
-                for k in range(length):
-                    out &= ~(int64(1) << int64(4 * (c + k) + s))
+    real = hand & REAL_CARDS
+    runs = real & (real >> int64(4)) & (real >> int64(8))  # where a suit's run of 3 starts
+    out = real & ~(runs | (runs << int64(4)) | (runs << int64(8)))
     for col in range(1, 14):
         rows = nibble(hand, col)
         if popcount(rows) >= 2:

@@ -203,9 +203,12 @@ def n_active(st: np.ndarray) -> int:
 def seat_after(st: np.ndarray, seat: int, step: int) -> int:
     """The seat ``step`` seats after ``seat`` in the direction of play (1..n steps)."""
     n = st[N_SEATS]
-    if st[REVERSED] != 0:
-        return (seat + n - step) % n
-    return (seat + step) % n
+    s = seat + n - step if st[REVERSED] != 0 else seat + step
+    if 0 <= s < n:  # (no division for the seats one round on: this runs every turn)
+        return s
+    if n <= s < 2 * n:
+        return s - n
+    return s % n
 
 
 @njit(cache=True)

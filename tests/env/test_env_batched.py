@@ -129,3 +129,45 @@ def test_the_training_example_runs_and_reports_its_comparison() -> None:
     low, high = data["difference_ci95"]
     assert low <= data["difference"] <= high
     assert data["eval_matches"] == 8 and 0 < data["weakest_points_per_game"] <= 5
+
+
+def trajectory_digest(preset: str, overrides: list[str], seat: int,
+                      opponents: str | list[str], seed: int, acting: str) -> str:
+    """A digest of a seeded run's actions, observations, masks, rewards and dones (the agent
+    as ``default``, or picking its legal actions by a fixed arithmetic rule)."""
+    import hashlib
+
+    from daihinmin.env.batched import BatchedEnv
+
+    env = BatchedEnv(preset, batch=6, seat=seat, opponents=opponents, seed=seed,
+                     rule_overrides=overrides)
+    h = hashlib.sha256()
+    obs, masks = env.reset()
+    h.update(obs.tobytes() + masks.tobytes())
+    for step in range(1000):  # (past the refill of each slot's game seeds, 56 games)
+        if acting == "default":
+            actions = env.expert_actions("default")
+        else:
+            actions = np.array([legal[(step * 7919 + b * 104729) % legal.size]
+                                for b, legal in enumerate(np.flatnonzero(m) for m in masks)],
+                               dtype=np.int64)
+        obs, masks, rewards, dones = env.step(actions)
+        for part in (actions, obs, masks, rewards, dones):
+            h.update(part.tobytes())
+    h.update(env.games_played().tobytes())
+    return h.hexdigest()[:16]
+
+
+@pytest.mark.parametrize(("preset", "overrides", "seat", "opponents", "seed", "acting",
+                          "digest"), [
+    ("uecda", [], 0, "default", 5, "default", "3c2ad40c9e1514d9"),
+    ("uecda", [], 2, ["weakest", "random", "policy", "default"], 9, "fixed",
+     "153ec0ed13813913"),
+    ("web", [], 1, "random", 3, "fixed", "708061154cb15eaf"),
+    ("uecda", ["players=4"], 3, "policy", 11, "default", "e64517a7213550bd")])
+def test_seeded_runs_keep_their_trajectories(preset: str, overrides: list[str], seat: int,
+                                             opponents: str | list[str], seed: int,
+                                             acting: str, digest: str) -> None:
+    """A seeded run is the same run on every machine and after every change to the
+    environment's code (the digests were taken from the first version)."""
+    assert trajectory_digest(preset, overrides, seat, opponents, seed, acting) == digest

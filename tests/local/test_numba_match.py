@@ -36,6 +36,18 @@ def test_the_numba_generator_draws_as_cpythons_random(seed: int, bounds: list[in
     assert pyrandom.next_uint32(mt) == reference.getrandbits(32)
 
 
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**64 - 1), count=st.integers(1, 2000))
+def test_the_numba_generator_twists_as_cpythons_across_blocks(seed: int, count: int) -> None:
+    """The twist is made as the draws reach it: every word is CPython's, in and past the
+    first block of 624."""
+    mt = pyrandom.new_generator()
+    pyrandom.seed(mt, np.uint64(seed))
+    reference = random.Random(seed)
+    assert ([pyrandom.next_uint32(mt) for _ in range(count)]
+            == [reference.getrandbits(32) for _ in range(count)])
+
+
 pytestmark_mc = pytest.mark.usefixtures("env_compiled")  # conftest.py: compiled once a session
 
 

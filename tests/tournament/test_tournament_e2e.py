@@ -39,10 +39,11 @@ def committed_games(path: Path) -> int:
         return 0  # not created yet
 
 
-def kill_midway(args: list[str], path: Path, after_games: int, timeout: float = 120) -> None:
-    """Start the tournament and SIGKILL it once ``after_games`` games are committed."""
+def kill_midway(args: list[str], path: Path, after_games: int, timeout: float = 120) -> int:
+    """Start the tournament and SIGKILL it once ``after_games`` games are committed; returns
+    its session (its workers' too, :func:`wait_until_gone`)."""
     proc = subprocess.Popen([*CLI, *args, "--json"], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE)
+                            stderr=subprocess.PIPE, start_new_session=True)
     assert proc.stderr is not None
     deadline = time.monotonic() + timeout
     try:
@@ -54,6 +55,7 @@ def kill_midway(args: list[str], path: Path, after_games: int, timeout: float = 
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
         proc.stderr.close()
+    return proc.pid
 
 
 def stored_games(path: Path) -> list:
@@ -138,20 +140,31 @@ def test_bad_quick_runs_are_refused(tmp_path: Path, bad: list[str]) -> None:
     assert not (tmp_path / "x.sqlite").exists()  # refused before a database is made
 
 
-def processes_mentioning(token: str) -> list[int]:
-    """Live processes whose command line contains ``token`` (Linux /proc)."""
+def processes_mentioning(token: str, session: int | None = None) -> list[int]:
+    """Live processes whose command line contains ``token``, or that are in ``session``
+    (Linux /proc)."""
     found = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
             cmdline = (entry / "cmdline").read_bytes()
-            state = (entry / "stat").read_text().split(")")[-1].split()[0]
-        except OSError:
+            state, _, _, sid = (entry / "stat").read_text().rsplit(")", 1)[-1].split()[:4]
+        except (OSError, ValueError):
             continue
-        if token.encode() in cmdline and state != "Z":
+        if (token.encode() in cmdline or int(sid) == session) and state != "Z":
             found.append(int(entry.name))
     return found
+
+
+def wait_until_gone(token: str, session: int) -> None:
+    """The killed dispatcher's workers (in its session) and their bots (named with
+    ``token``, each in a session of its own) have all noticed and exited: a worker may
+    still open a match's log while no bot of it is up yet."""
+    deadline = time.monotonic() + 120
+    while processes_mentioning(token, session) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert processes_mentioning(token, session) == []
 
 
 @pytest.mark.slow
@@ -171,12 +184,9 @@ def test_tcp_with_an_external_command_kill_and_resume(tmp_path: Path) -> None:
     assert names == {f"{token}d", f"{token}r", f"{token}ext"}
 
     cut = tmp_path / "cut.sqlite"
-    kill_midway([*args, "--db", str(cut)], cut, after_games=2)
+    session = kill_midway([*args, "--db", str(cut)], cut, after_games=2)
     assert 2 <= len(stored_games(cut)) < 6
-    deadline = time.monotonic() + 60  # workers and bots notice the dispatcher is gone
-    while processes_mentioning(token) and time.monotonic() < deadline:
-        time.sleep(0.2)
-    assert processes_mentioning(token) == []
+    wait_until_gone(token, session)  # workers and bots notice the dispatcher is gone
     # the database alone never makes a program run: the players are named again
     resumed = run_cli(*args, "--resume", "--db", str(cut))
     assert resumed["games"] == 6 and match_states(cut) == {"done": 3}
@@ -210,11 +220,8 @@ def test_tcp_match_logs_survive_a_kill_and_the_resume_writes_new_ones(tmp_path: 
     args = ["--bot", f"{token}d=default", "--bot", f"{token}g=greedy", "--games", "6",
             "--games-per-match", "3", "--no-duplicate", "--seed", "4", "--jobs", "1",
             "--tables", "1", "--log-dir", str(logs), "--db", str(db)]
-    kill_midway(args, db, after_games=1)
-    deadline = time.monotonic() + 60  # the worker exits first, then its bots see EOF
-    while processes_mentioning(token) and time.monotonic() < deadline:
-        time.sleep(0.2)
-    assert processes_mentioning(token) == []
+    session = kill_midway(args, db, after_games=1)
+    wait_until_gone(token, session)  # the worker exits first, then its bots see EOF
     before = {p: p.read_bytes() for p in logs.glob("*.jsonl")}  # (players' stderr beside)
     unfinished = [p for p, data in before.items() if b'"type": "end"' not in data]
     assert unfinished, "the kill left no match in play"

@@ -148,3 +148,101 @@ def test_a_log_the_killed_run_never_recorded_is_adopted_as_an_uncounted_attempt(
     rows = [(r.match_id, r.attempt, Path(r.path).name, r.counted) for r in again.match_logs()]
     assert rows == [(0, 1, "match-00000.jsonl", False), (0, 2, "match-00000.2.jsonl", True),
                     (1, 1, "match-00001.jsonl", False), (1, 2, "match-00001.2.jsonl", True)]
+
+
+def play_attempt(store: TournamentStore, logs: Path, match: int) -> None:
+    """One whole attempt of ``match`` as the dispatcher records it, its log made."""
+    from daihinmin.runs.match_logs import next_log_path
+
+    store.match_started(match)
+    path = next_log_path(logs, match)
+    path.write_text("")
+    store.record_log(match, str(path))
+    for g in (1, 2):
+        store.record_game(match, g, (0, 1, 2, 3, 4), (0, 1, 2, 3, 4), (5, 4, 3, 2, 1), 9)
+    store.match_done(match, 0.1)
+
+
+def resumed(path: Path, logs: Path) -> TournamentStore:
+    """The database as ``--resume --log-dir`` starts it (run_tournament's order)."""
+    from daihinmin.runs.match_logs import logs_in
+
+    again = TournamentStore.resume(path, None)
+    again.adopt_logs(logs_in(logs))
+    again.reset_unfinished()
+    return again
+
+
+def test_a_log_whose_started_was_recorded_is_that_attempts_not_one_more(tmp_path) -> None:
+    """Killed between the dispatcher recording match 0's ``started`` and its ``log``: the
+    file is the log of the attempt already counted, not an attempt of its own."""
+    from daihinmin.runs.match_logs import next_log_path
+
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    store = TournamentStore.create(tmp_path / "t.sqlite", config())
+    store.begin_run("in-process", 1, 1)
+    store.match_started(0)
+    next_log_path(logs, 0).write_text("")  # its "log" message was lost
+    store.close()
+
+    again = resumed(tmp_path / "t.sqlite", logs)
+    play_attempt(again, logs, 0)
+    rows = [(r.attempt, Path(r.path).name, r.counted) for r in again.match_logs()]
+    assert rows == [(1, "match-00000.jsonl", False), (2, "match-00000.2.jsonl", True)]
+    (attempts,) = again.con.execute("SELECT attempts FROM matches WHERE id = 0").fetchone()
+    assert attempts == 2  # two attempts played, two counted
+
+
+def test_a_named_log_that_was_never_made_is_forgotten_so_its_name_is_named_once(
+        tmp_path) -> None:
+    """Match 0's log was named, then never made (the run was stopped first, or the server
+    removed a log it never wrote a header to): the next attempt takes the free name, and the
+    report names that file once, as the counted attempt's."""
+    from daihinmin.runs.match_logs import next_log_path
+
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    store = TournamentStore.create(tmp_path / "t.sqlite", config())
+    store.begin_run("tcp", 1, 1)
+    store.match_started(0)
+    store.record_log(0, str(next_log_path(logs, 0)))
+    store.match_failed(0, "match timeout (600 s)")
+    store.close()
+
+    again = resumed(tmp_path / "t.sqlite", logs)
+    play_attempt(again, logs, 0)
+    rows = [(r.attempt, Path(r.path).name, r.counted) for r in again.match_logs()]
+    assert rows == [(2, "match-00000.jsonl", True)]
+
+
+def test_a_database_whose_creation_was_killed_is_taken_up_by_resume(tmp_path) -> None:
+    """Killed between making the file (its tables) and writing the tournament into it:
+    ``--resume`` with the tournament writes it; without one, or on another program's
+    SQLite file, it is still refused."""
+    import sqlite3
+
+    from daihinmin.tournament.store import DatabaseExistsError, StoreReadError
+
+    path = tmp_path / "t.sqlite"
+    path.touch()  # as create() makes it, exclusively; then its empty tables, no more
+    TournamentStore(path, writer=True).close()
+    with pytest.raises(DatabaseExistsError):
+        TournamentStore.create(path, config())
+    with pytest.raises(StoreReadError, match="holds no tournament"):
+        TournamentStore.resume(path, None).close()
+    store = TournamentStore.resume(path, config())
+    fresh = TournamentStore.create(tmp_path / "fresh.sqlite", config())
+    assert store.stored_config() == fresh.stored_config()
+    assert store.pending() == fresh.pending() and store.total_games() >= 20
+    store.close()
+    fresh.close()
+
+    other = tmp_path / "other.sqlite"
+    con = sqlite3.connect(other)
+    con.execute("CREATE TABLE notes (text TEXT)")
+    con.close()
+    with pytest.raises(StoreReadError, match="not a whole tournament database"):
+        TournamentStore.resume(other, config()).close()
+    assert sqlite3.connect(other).execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table'").fetchall() == [("notes",)]
