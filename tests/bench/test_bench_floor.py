@@ -131,7 +131,9 @@ def test_each_python_loop_replays_the_session_to_the_native_clients(
     native, floor = recorded
     r = run_kind("native", native, GAMES, 1, 7, "serve", Floor(floor.server, floor.script, loop))
     assert r["timed_games"] == GAMES - 1 and r["turns_per_game"] > 20
-    assert r["server_cpu_ms_per_game"] > 0
+    # measured, but not necessarily above 0: the bench samples the server's CPU when it reads
+    # a game's line, and on a busy machine it may read the first and the last game's at once
+    assert isinstance(r["server_cpu_ms_per_game"], float) and r["server_cpu_ms_per_game"] >= 0
 
 
 @pytest.mark.parametrize("loop", LOOPS)

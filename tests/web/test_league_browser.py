@@ -43,7 +43,10 @@ def new_browser() -> WebDriver:
     for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                 "--window-size=1280,1000"):
         options.add_argument(arg)
-    return webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
+    driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
+    driver.set_script_timeout(120)  # generous: a busy machine
+    driver.set_page_load_timeout(120)
+    return driver
 
 
 def wait(driver: WebDriver, condition: Callable[[WebDriver], Any], timeout: float = 90) -> Any:
@@ -121,13 +124,15 @@ def test_leaderboard_renders_and_updates_live(league: tuple[str, str, Path],
     first = games_shown(browser)
     wait(browser, lambda d: games_shown(d) > first)  # games finished: shown without reload
     assert browser.execute_script("return window.__sameDocument") is True
-    wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#board-body tr")) >= 6)
-    rows = browser.find_elements(By.CSS_SELECTOR, "#board-body tr")
-    ranked = [r for r in rows if r.find_element(By.CSS_SELECTOR, "td.rank").text.strip("≈ ")
-              not in ("–", "")]
+    # the board is drawn anew every 2 s: its cells are read within one wait, which tries again
+    # when a redraw replaced a cell between finding and reading it
+    ranks = wait(browser, lambda d: (cells := [c.text.strip("≈ ") for c in d.find_elements(
+        By.CSS_SELECTOR, "#board-body tr td.rank")]) and len(cells) >= 6 and cells)
+    ranked = [r for r in ranks if r not in ("–", "")]
     assert ranked, "some entrant is rated"
     browser.save_screenshot(str(tmp_path / "league-board.png"))
-    header = [th.text for th in browser.find_elements(By.CSS_SELECTOR, "#board th")]
+    header = wait(browser, lambda d: [th.text for th in d.find_elements(By.CSS_SELECTOR,
+                                                                         "#board th")])
     assert header[:3] == ["#", "ENTRANT", "RATING (95 % INTERVAL)"]
     browser.set_window_size(390, 900)
     try:

@@ -63,6 +63,8 @@ def new_browser() -> WebDriver:
                 "--window-size=1200,1000"):
         options.add_argument(arg)
     driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
+    driver.set_script_timeout(120)  # an API call from the page, on a busy machine
+    driver.set_page_load_timeout(120)
     driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": RECORD_MESSAGES})
     return driver
 
@@ -103,10 +105,11 @@ def browser() -> Iterator[WebDriver]:
         driver.quit()
 
 
-def wait(driver: WebDriver, condition: Callable[[WebDriver], Any], timeout: float = 20) -> Any:
-    """Poll ``condition`` until it holds.  The page draws its seats and hand anew on every
-    state message, so an element the condition found can be replaced before it is read:
-    that poll is dropped and the next one finds the element again."""
+def wait(driver: WebDriver, condition: Callable[[WebDriver], Any], timeout: float = 90) -> Any:
+    """Poll ``condition`` until it holds (the timeout is generous: a busy machine).  The page
+    draws its seats and hand anew on every state message, so an element the condition found
+    can be replaced before it is read: that poll is dropped and the next one finds the
+    element again."""
     return WebDriverWait(driver, timeout, poll_frequency=0.05,
                          ignored_exceptions=(StaleElementReferenceException,)).until(condition)
 
@@ -769,7 +772,7 @@ def test_replay_html_steps_through_a_logged_match(tmp_path: Path, browser: WebDr
     assert len(browser.find_elements(By.CSS_SELECTOR, "table.scores tr")) == 2
     browser.find_element(By.ID, "replay-play").click()
     wait(browser, lambda d: d.find_element(By.ID, "replay-where").text
-         .startswith("Game 2 · turn 1"), timeout=5)
+         .startswith("Game 2 · turn 1"), timeout=60)
     browser.find_element(By.ID, "replay-play").click()  # pause
 
 
@@ -801,7 +804,7 @@ def follow_live_table(browser: WebDriver, base: str, mode: str) -> None:
     browser.get(base + "/watch")
     live = wait(browser, lambda d: [a for a in d.find_elements(
         By.PARTIAL_LINK_TEXT, mode) if "playing" in a.find_element(By.XPATH, "..").text],
-        timeout=30)
+        timeout=90)
     listed = live[0].find_element(By.XPATH, "..").text
     assert "table " in listed and "started " in listed  # tables that look alike are told apart
     live[0].click()
@@ -823,7 +826,7 @@ def test_spectator_follows_a_live_match(server: tuple[str, Path], browser: WebDr
     try:
         follow_live_table(browser, base, "live match")
         shot(browser, "watch-live")
-        s = wait(browser, lambda d: state(d).get("status") == "over" and state(d), timeout=60)
+        s = wait(browser, lambda d: state(d).get("status") == "over" and state(d), timeout=120)
     finally:
         _out, err = match.communicate(timeout=60)
     assert match.returncode == 0, err
@@ -886,7 +889,7 @@ def test_spectator_follows_a_live_tournament(server: tuple[str, Path], browser: 
         follow_live_table(browser, base, "live tournament")
         assert browser.find_element(By.ID, "tournament").is_displayed()
         shot(browser, "watch-tournament")
-        s = wait(browser, lambda d: state(d).get("status") == "over" and state(d), timeout=60)
+        s = wait(browser, lambda d: state(d).get("status") == "over" and state(d), timeout=120)
     finally:
         out, err = run.communicate(timeout=60)
     assert run.returncode == 0, err

@@ -53,7 +53,10 @@ def new_browser() -> WebDriver:
     options.binary_location = "/usr/bin/chromium"
     for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
         options.add_argument(arg)
-    return webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
+    driver = webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
+    driver.set_script_timeout(120)  # generous: a busy machine
+    driver.set_page_load_timeout(120)
+    return driver
 
 
 @pytest.fixture(scope="module")
