@@ -172,7 +172,9 @@ async def send(stream: trio.SocketStream, line: str) -> None:
 def issue_secrets(path: Path, names: list[str], known: dict[str, str]) -> dict[str, str]:
     """A new secret for each lobby entrant that has none (``known``: name -> hash); the new
     ones are appended to ``path`` (mode 0600).  Returns name -> new secret."""
-    new = {n: secrets.token_urlsafe(12) for n in names if n not in known}
+    # hex: a secret is typed as `--secret S`, and one starting with '-' (1 in 64 of
+    # token_urlsafe's) would be read as an option: the client could never connect
+    new = {n: secrets.token_hex(12) for n in names if n not in known}
     if new:
         fd = path.open("a", encoding="utf-8")
         try:

@@ -166,3 +166,19 @@ def test_a_folder_enters_once_it_is_stable_and_a_broken_manifest_says_why(
         encoding="utf-8")
     assert look_at(bot).problem == ("daihinmin-bot.toml: name '<b>' must be 1-15 letters, "
                                     "digits, '_', '-' or '.'")
+
+
+def test_lobby_secrets_can_be_typed_after_secret(tmp_path: Path) -> None:
+    """A secret starting with '-' would be read by the client's parser as an option, and
+    that entrant's client could never connect: none is issued."""
+    from daihinmin.league.lobby import issue_secrets
+    from daihinmin.league.lobby_client import main as lobby_client
+
+    names = [f"e{i}" for i in range(400)]  # token_urlsafe gave 1 in 64 a leading '-'
+    issued = issue_secrets(tmp_path / "secrets", names, {})
+    assert set(issued) == set(names)
+    assert not [s for s in issued.values() if s.startswith("-") or len(s) < 16]
+    with pytest.raises(SystemExit) as refused:  # what such a secret did
+        lobby_client(["--lobby", "127.0.0.1:1", "--name", "x", "--secret", "-1b1YLj", "--",
+                      "true"])
+    assert refused.value.code == 2

@@ -9,6 +9,7 @@ Deadlines are short (0.3 s) so each match takes a few seconds.
 
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -95,7 +96,10 @@ def test_crash_mid_game_hands_the_seat_to_the_fallback(
     assert "stand-in turns" in capsys.readouterr().out
     assert main(["replay", str(tmp_path / "match.jsonl"), "--game", "1"]) == 0
     shown = capsys.readouterr().out
-    assert "[fallback]" in shown and "seat: p2 CRASHED" in shown
+    # the seat is handed over at the first sign the server sees: the process's exit
+    # (CRASHED) or, on a busy machine, the socket's end before it (DISCONNECTED); the seat's
+    # report above says CRASHED either way
+    assert "[fallback]" in shown and re.search(r"seat: p2 (CRASHED|DISCONNECTED)", shown)
 
 
 def test_hanging_on_a_move_times_out_until_the_fault_limit(

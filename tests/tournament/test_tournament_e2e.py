@@ -217,8 +217,10 @@ def test_tcp_match_logs_survive_a_kill_and_the_resume_writes_new_ones(tmp_path: 
     logs = tmp_path / "logs"
     logs.mkdir()
     db = tmp_path / "t.sqlite"
-    args = ["--bot", f"{token}d=default", "--bot", f"{token}g=greedy", "--games", "6",
-            "--games-per-match", "3", "--no-duplicate", "--seed", "4", "--jobs", "1",
+    # matches long enough that the kill, once a game is committed, finds one in play even
+    # when the dispatcher commits late on a busy machine (3-game matches were all over once)
+    args = ["--bot", f"{token}d=default", "--bot", f"{token}g=greedy", "--games", "24",
+            "--games-per-match", "12", "--no-duplicate", "--seed", "4", "--jobs", "1",
             "--tables", "1", "--log-dir", str(logs), "--db", str(db)]
     session = kill_midway(args, db, after_games=1)
     wait_until_gone(token, session)  # the worker exits first, then its bots see EOF
