@@ -78,8 +78,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
     errors = logs.parent / "web-stderr.txt"
     with errors.open("w") as stderr:
         proc = subprocess.Popen(
+            # every table of this module comes from one address: more than the default 20
+            # at once (the cap itself: tests/web/test_web_guard.py)
             [sys.executable, "-m", "daihinmin.tools", "web", "--port", "0", "--cpu-delay",
-             "0", "--seed", "20", "--log-dir", str(logs)],
+             "0", "--seed", "20", "--log-dir", str(logs), "--tables-per-client", "500"],
             stdout=subprocess.PIPE, stderr=stderr, text=True)
     try:
         assert proc.stdout is not None
@@ -206,8 +208,10 @@ def new_table(driver: WebDriver, base: str, settings: dict[str, Any]) -> str:
     made = driver.execute_async_script(
         "const done = arguments[arguments.length - 1];"
         "api('/api/tables/new', arguments[0]).then((m) => {"
-        "  localStorage.setItem('daihinmin:token:' + m.table, m.token); done(m); });",
+        "  localStorage.setItem('daihinmin:token:' + m.table, m.token); done(m); },"
+        "  (e) => done({error: String(e)}));",  # a refusal is an answer, not a hang
         settings)
+    assert "error" not in made, f"the table was not made: {made['error']}"
     driver.get(base + made["url"])
     wait(driver, lambda d: state(d).get("table") == made["table"])
     return made["table"]
