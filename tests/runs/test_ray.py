@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 from daihinmin.bench.cluster import LoopbackCluster, can_unshare, not_loopback
 from daihinmin.tournament.store import TournamentStore
+from results_db import committed_games
 
 # one cluster for the module: under xdist every test of it runs in the same worker
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("ray-cluster")]
@@ -64,19 +65,6 @@ def attempts_of(path: Path) -> int:
         return int(store.con.execute("SELECT SUM(attempts) FROM matches").fetchone()[0])
     finally:
         store.close()
-
-
-def committed_games(path: Path) -> int:
-    import sqlite3
-
-    try:
-        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=1)
-        try:
-            return int(con.execute("SELECT COUNT(*) FROM games").fetchone()[0])
-        finally:
-            con.close()
-    except sqlite3.Error:
-        return 0
 
 
 def local(args: list[str], db: Path) -> list:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -17,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from daihinmin.tournament.store import TournamentStore
+from results_db import committed_games
 
 CLI = [sys.executable, "-m", "daihinmin.tools", "tournament"]
 
@@ -26,17 +26,6 @@ def run_cli(*args: str, timeout: float = 240) -> dict:
                           timeout=timeout)
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout)
-
-
-def committed_games(path: Path) -> int:
-    try:
-        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=1)
-        try:
-            return int(con.execute("SELECT COUNT(*) FROM games").fetchone()[0])
-        finally:
-            con.close()
-    except sqlite3.Error:
-        return 0  # not created yet
 
 
 def kill_midway(args: list[str], path: Path, after_games: int, timeout: float = 120) -> int:

@@ -22,31 +22,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from selenium import webdriver
+from browser import new_browser
 from selenium.common.exceptions import StaleElementReferenceException
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import WebDriverWait
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
 PY = shlex.quote(sys.executable)
 HOSTILE_NAME = "<script>window.__pwned=1</script>"
 HOSTILE_VERSION = '<img src=x onerror="window.__pwned=2">'
 
-
-def new_browser() -> WebDriver:
-    options = Options()
-    options.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--window-size=1280,1000"):
-        options.add_argument(arg)
-    driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
-    driver.set_script_timeout(120)  # generous: a busy machine
-    driver.set_page_load_timeout(120)
-    return driver
 
 
 def wait(driver: WebDriver, condition: Callable[[WebDriver], Any], timeout: float = 90) -> Any:
@@ -99,7 +84,7 @@ def league(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str,
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[WebDriver]:
-    driver = new_browser()
+    driver = new_browser((1280, 1000))
     try:
         yield driver
     finally:

@@ -23,10 +23,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from selenium import webdriver
+from browser import MISSING
+from browser import new_browser as shared_browser
 from selenium.common.exceptions import StaleElementReferenceException
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -34,10 +33,7 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import WebDriverWait
 from vectors import SUPPORT
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
-MISSING = [p for p in (CHROMIUM, CHROMEDRIVER) if not Path(p).exists()]
 if MISSING:  # never skipped: CI installs them (.ci/run)
     raise RuntimeError(f"the browser tests need {', '.join(MISSING)} "
                        "(apt-get install chromium chromium-driver)")
@@ -57,14 +53,7 @@ window.WebSocket.OPEN = NativeSocket.OPEN;
 
 
 def new_browser() -> WebDriver:
-    options = Options()
-    options.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--window-size=1200,1000"):
-        options.add_argument(arg)
-    driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
-    driver.set_script_timeout(120)  # an API call from the page, on a busy machine
-    driver.set_page_load_timeout(120)
+    driver = shared_browser((1200, 1000))
     driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": RECORD_MESSAGES})
     return driver
 

@@ -22,9 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
+from browser import new_browser
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from webapp import WebProcess, web_process
@@ -47,16 +45,6 @@ tryOpen("publish", ws + "/ws/publish",
         JSON.stringify({type: "hello", players: 3, games: 1}));
 </script>"""
 
-
-def new_browser() -> WebDriver:
-    options = Options()
-    options.binary_location = "/usr/bin/chromium"
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
-        options.add_argument(arg)
-    driver = webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
-    driver.set_script_timeout(120)  # generous: a busy machine
-    driver.set_page_load_timeout(120)
-    return driver
 
 
 @pytest.fixture(scope="module")
